@@ -1,0 +1,134 @@
+/**
+ * The contract, loaded once from `petstore.openapi.yaml`: the parsed document,
+ * ajv validators for its component schemas, and the list of its operations.
+ * Nothing else in the project re-types the schemas.
+ */
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { Ajv2020, type ValidateFunction, type ErrorObject } from 'ajv/dist/2020.js';
+import addFormatsModule from 'ajv-formats';
+import { parse as parseYaml } from 'yaml';
+import type { components } from './petstore.types.ts';
+
+export type { components, paths, operations } from './petstore.types.ts';
+
+/** A pet as returned by the service (generated from the spec). */
+export type Pet = components['schemas']['Pet'];
+/** The request body of createPet (generated from the spec). */
+export type NewPet = components['schemas']['NewPet'];
+/** One of `available`, `pending`, `sold` (generated from the spec). */
+export type PetStatus = components['schemas']['PetStatus'];
+/** The Error body every documented error carries (generated from the spec). */
+export type ApiError = components['schemas']['Error'];
+/** Names of the spec's component schemas. */
+export type SchemaName = keyof components['schemas'];
+
+/** Absolute path of the OpenAPI document. */
+export const SPEC_PATH = fileURLToPath(new URL('./petstore.openapi.yaml', import.meta.url));
+
+const SPEC_ID = 'https://petstore.invalid/petstore.openapi.yaml';
+const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
+
+/** Loosely typed view of the parsed OpenAPI document. */
+export interface OpenApiDocument {
+  openapi: string;
+  info: { title: string; version: string; [key: string]: unknown };
+  servers?: { url: string; description?: string; variables?: Record<string, { default: string }> }[];
+  paths: Record<string, Record<string, any>>;
+  components: { schemas: Record<string, any>; [key: string]: any };
+  [key: string]: unknown;
+}
+
+/** One operation of the spec, flattened: what the suite covers and the mock routes. */
+export interface OperationInfo {
+  operationId: string;
+  method: string;
+  path: string;
+  deprecated: boolean;
+  /** Documented response statuses, as numbers, ascending. */
+  statuses: number[];
+  /** Extension fields (`x-*`) of the operation. */
+  extensions: Record<string, unknown>;
+}
+
+let cachedDocument: OpenApiDocument | undefined;
+
+/** Parses the OpenAPI document once and returns the same object after that (treat it as read-only). */
+export function loadSpec(): OpenApiDocument {
+  cachedDocument ??= parseYaml(readFileSync(SPEC_PATH, 'utf8')) as OpenApiDocument;
+  return cachedDocument;
+}
+
+/** Lists every operation in the spec with its documented response statuses. */
+export function listOperations(doc: OpenApiDocument = loadSpec()): OperationInfo[] {
+  const result: OperationInfo[] = [];
+  for (const [path, item] of Object.entries(doc.paths)) {
+    for (const method of HTTP_METHODS) {
+      const op = item[method];
+      if (!op) continue;
+      const extensions = Object.fromEntries(Object.entries(op).filter(([k]) => k.startsWith('x-')));
+      result.push({
+        operationId: op.operationId,
+        method: method.toUpperCase(),
+        path,
+        deprecated: op.deprecated === true,
+        statuses: Object.keys(op.responses).map(Number).sort((a, b) => a - b),
+        extensions,
+      });
+    }
+  }
+  return result;
+}
+
+/** Options for validator lookup. */
+export interface ValidatorOptions {
+  /** Reject properties the schema does not name (for Pet and Pets; `--strict` in the suite). */
+  closed?: boolean;
+}
+
+let ajvInstance: Ajv2020 | undefined;
+const validatorCache = new Map<string, ValidateFunction>();
+
+function ajv(): Ajv2020 {
+  if (ajvInstance) return ajvInstance;
+  const instance = new Ajv2020({ allErrors: true, strict: true, strictTypes: false });
+  // ajv-formats is CommonJS; its default export is the plugin function.
+  const addFormats = (addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ?? addFormatsModule;
+  addFormats(instance);
+  // The spec is added whole so that `#/components/schemas/...` references resolve as written.
+  instance.addKeyword('components');
+  instance.addSchema({ $id: SPEC_ID, components: { schemas: loadSpec().components.schemas } });
+  ajvInstance = instance;
+  return instance;
+}
+
+/** Returns the compiled ajv validator for a component schema, compiled once. */
+export function getValidator(name: SchemaName, options: ValidatorOptions = {}): ValidateFunction {
+  const key = `${name}:${options.closed ? 'closed' : 'open'}`;
+  let validate = validatorCache.get(key);
+  if (!validate) {
+    const ref = `${SPEC_ID}#/components/schemas/${name}`;
+    if (!(name in loadSpec().components.schemas)) throw new Error(`spec has no schema named ${name}`);
+    if (!options.closed) {
+      validate = ajv().getSchema(ref)!;
+    } else if (name === 'Pets') {
+      validate = ajv().compile({ type: 'array', items: { $ref: `${SPEC_ID}#/components/schemas/Pet`, unevaluatedProperties: false } });
+    } else {
+      validate = ajv().compile({ $ref: ref, unevaluatedProperties: false });
+    }
+    validatorCache.set(key, validate);
+  }
+  return validate;
+}
+
+/** Formats ajv errors as `instancePath message` lines, for error bodies and reports. */
+export function describeSchemaErrors(errors: ErrorObject[] | null | undefined): string[] {
+  return (errors ?? []).map((e) => {
+    const where = e.instancePath === '' ? '(root)' : e.instancePath;
+    const extra = e.keyword === 'enum' ? `: ${(e.params as { allowedValues: unknown[] }).allowedValues.join(', ')}` : '';
+    const params = e.params as { missingProperty?: string; unevaluatedProperty?: string };
+    const prop = params.missingProperty ?? params.unevaluatedProperty;
+    const named = prop === undefined ? '' : ` (${prop})`;
+    return `${where} ${e.message ?? e.keyword}${extra}${named}`;
+  });
+}
