@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Ajv2020, type ValidateFunction, type ErrorObject } from 'ajv/dist/2020.js';
-import addFormatsModule from 'ajv-formats';
+import addFormatsModule, { type FormatsPlugin } from 'ajv-formats';
 import { parse as parseYaml } from 'yaml';
 import type { components } from './petstore.types.ts';
 
@@ -93,7 +93,7 @@ function ajv(): Ajv2020 {
   if (ajvInstance) return ajvInstance;
   const instance = new Ajv2020({ allErrors: true, strict: true, strictTypes: false });
   // ajv-formats is CommonJS; its default export is the plugin function.
-  const addFormats = (addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ?? addFormatsModule;
+  const addFormats = (addFormatsModule as unknown as { default: FormatsPlugin }).default;
   addFormats(instance);
   // The spec is added whole so that `#/components/schemas/...` references resolve as written.
   instance.addKeyword('components');

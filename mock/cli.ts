@@ -1,0 +1,113 @@
+/**
+ * `npm start`: the mock on http://127.0.0.1:4010/v1 with seeded pets.
+ * Flags win over PETSTORE_* environment variables, which win over defaults.
+ */
+import { parseArgs } from 'node:util';
+import { DEFAULT_API_KEY, DEFAULT_COUNT, DEFAULT_SEED, MAX_COUNT, loadPetsFile, startMockServer, type RequestLogEntry } from './index.ts';
+
+const HELP = `Usage: npm start -- [options]      (or: petstore-mock [options])
+
+Serves the Petstore interface from memory at http://HOST:PORT/v1, seeded with faker data.
+
+Options (environment variable in brackets):
+  --port N          port to listen on; 0 picks a free one   [PETSTORE_PORT]      default 4010
+  --host H          interface to bind                        [PETSTORE_HOST]      default 127.0.0.1
+  --seed N          faker seed: same seed, same pets         [PETSTORE_SEED]      default ${DEFAULT_SEED}
+  --count N         pets to seed, 0 to ${MAX_COUNT}             [PETSTORE_COUNT]     default ${DEFAULT_COUNT}
+  --api-key KEY     accepted bearer key; repeat for more     [PETSTORE_API_KEYS, comma-separated]
+                    (replaces the development key "${DEFAULT_API_KEY}")
+  --fixtures FILE   start from a JSON array of pets instead  [PETSTORE_FIXTURES]
+  --no-cors         no CORS headers or preflight answers     [PETSTORE_CORS=off]
+  --quiet           no request log on stderr                 [PETSTORE_QUIET=1]
+  -h, --help        show this text
+
+Control endpoints (no key needed): POST /__control/reset, GET /__control/pets, GET /__control/health.`;
+
+class UsageError extends Error {}
+
+function integer(name: string, raw: string | undefined, fallback: number, min: number, max: number): number {
+  if (raw === undefined) return fallback;
+  const value = /^-?[0-9]+$/.test(raw.trim()) ? Number(raw) : NaN;
+  if (!Number.isSafeInteger(value) || value < min || value > max) throw new UsageError(`--${name} must be an integer from ${min} to ${max}, got ${JSON.stringify(raw)}`);
+  return value;
+}
+
+function parseOptions(argv: string[], env: NodeJS.ProcessEnv) {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      port: { type: 'string' },
+      host: { type: 'string' },
+      seed: { type: 'string' },
+      count: { type: 'string' },
+      'api-key': { type: 'string', multiple: true },
+      fixtures: { type: 'string' },
+      'no-cors': { type: 'boolean' },
+      quiet: { type: 'boolean' },
+      help: { type: 'boolean', short: 'h' },
+    },
+    strict: true,
+  });
+  const envKeys = env.PETSTORE_API_KEYS?.split(',').map((k) => k.trim()).filter((k) => k !== '');
+  const apiKeys = values['api-key'] ?? envKeys;
+  if (apiKeys?.some((k) => k.trim() === '' || /\s/.test(k))) throw new UsageError('--api-key must be a non-empty key without spaces');
+  return {
+    help: values.help === true,
+    port: integer('port', values.port ?? env.PETSTORE_PORT, 4010, 0, 65535),
+    host: values.host ?? env.PETSTORE_HOST ?? '127.0.0.1',
+    seed: integer('seed', values.seed ?? env.PETSTORE_SEED, DEFAULT_SEED, -(2 ** 31), 2 ** 32),
+    count: integer('count', values.count ?? env.PETSTORE_COUNT, DEFAULT_COUNT, 0, MAX_COUNT),
+    fixtures: values.fixtures ?? env.PETSTORE_FIXTURES,
+    apiKeys,
+    cors: values['no-cors'] !== true && env.PETSTORE_CORS !== 'off',
+    quiet: values.quiet === true || env.PETSTORE_QUIET === '1',
+  };
+}
+
+function logLine(entry: RequestLogEntry): void {
+  process.stderr.write(`${entry.method} ${entry.path} ${entry.status} ${entry.ms.toFixed(1)}ms\n`);
+}
+
+async function main(): Promise<number> {
+  let options: ReturnType<typeof parseOptions>;
+  try {
+    options = parseOptions(process.argv.slice(2), process.env);
+  } catch (error) {
+    process.stderr.write(`petstore-mock: ${(error as Error).message}\nTry --help.\n`);
+    return 2;
+  }
+  if (options.help) {
+    process.stdout.write(`${HELP}\n`);
+    return 0;
+  }
+  let pets;
+  try {
+    pets = options.fixtures === undefined ? undefined : loadPetsFile(options.fixtures);
+  } catch (error) {
+    process.stderr.write(`petstore-mock: ${(error as Error).message}\n`);
+    return 2;
+  }
+  const mock = await startMockServer({ ...options, pets, log: options.quiet ? undefined : logLine }).catch((error: Error) => {
+    process.stderr.write(`petstore-mock: cannot listen on ${options.host}:${options.port}: ${error.message}\n`);
+    return undefined;
+  });
+  if (!mock) return 2;
+  const source = options.fixtures === undefined ? `seed ${options.seed}` : options.fixtures;
+  const key = options.apiKeys ? '(the key you configured; not printed)' : DEFAULT_API_KEY;
+  const shown = options.apiKeys ? '<API_KEY>' : DEFAULT_API_KEY;
+  process.stdout.write(
+    `Petstore mock serving ${mock.store.size} pets (${source}) at ${mock.url}\n` +
+      `API key: ${key}\n` +
+      `Try:     curl -H "Authorization: Bearer ${shown}" ${mock.url}/pets?limit=5\n`,
+  );
+  if (!['127.0.0.1', 'localhost', '::1'].includes(options.host)) {
+    process.stderr.write(`warning: bound to ${options.host}, not loopback: anyone who can reach this address can use the mock.\n`);
+  }
+  const stop = () => void mock.close().then(() => process.exit(0));
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+  return -1;
+}
+
+const code = await main();
+if (code >= 0) process.exitCode = code;

@@ -1,0 +1,29 @@
+/**
+ * Loading pets from a JSON file (`--fixtures`): every entry must be a Pet by
+ * the spec's schema, with a unique id that JavaScript holds exactly.
+ */
+import { readFileSync } from 'node:fs';
+import { describeSchemaErrors, getValidator, type Pet } from '../spec/index.ts';
+
+/** Reads and validates a JSON array of pets; throws an Error naming the first problem. */
+export function loadPetsFile(path: string): Pet[] {
+  let data: unknown;
+  try {
+    data = JSON.parse(readFileSync(path, 'utf8'));
+  } catch (error) {
+    throw new Error(`cannot read pets from ${path}: ${(error as Error).message}`);
+  }
+  const validate = getValidator('Pets');
+  if (!validate(data)) throw new Error(`${path} is not a JSON array of pets: ${describeSchemaErrors(validate.errors).slice(0, 3).join('; ')}`);
+  const pets = data as Pet[];
+  const seen = new Set<number>();
+  for (const [index, pet] of pets.entries()) {
+    // Ids must leave room for the next one, so new pets also get exact ids.
+    if (!Number.isSafeInteger(pet.id) || pet.id < 1 || pet.id >= Number.MAX_SAFE_INTEGER || !Number.isSafeInteger(pet.categoryId)) {
+      throw new Error(`${path}: pet at index ${index} has an id or categoryId outside 1..2^53-2`);
+    }
+    if (seen.has(pet.id)) throw new Error(`${path}: pet id ${pet.id} appears twice`);
+    seen.add(pet.id);
+  }
+  return pets;
+}

@@ -1,0 +1,118 @@
+/**
+ * The pure request handler: (ApiRequest) -> ApiResponse, with no socket.
+ * Order: CORS preflight, route, method, authentication (401 before any
+ * validation or lookup), then the operation.
+ */
+import { createAuthenticator, describeAuthFailure } from './auth.ts';
+import { createPet, getPet, listPets } from './operations.ts';
+import { ErrorCode, errorResponse, jsonResponse, type ApiRequest, type ApiResponse } from './responses.ts';
+import type { PetStore } from './store.ts';
+
+/** Options for {@link createHandler}. */
+export interface HandlerOptions {
+  store: PetStore;
+  /** Keys accepted as `Authorization: Bearer <key>`. */
+  apiKeys: readonly string[];
+  /** Answer CORS preflights and add CORS headers (default true). */
+  cors?: boolean;
+  /** Path prefix of the API (default `/v1`). */
+  basePath?: string;
+}
+
+/** Handles one request, synchronously. */
+export type Handler = (request: ApiRequest) => ApiResponse;
+
+/** Path prefix of the control endpoints, outside the API. */
+export const CONTROL_PREFIX = '/__control';
+
+interface Route {
+  allow: readonly string[];
+  run(request: ApiRequest, query: URLSearchParams, param: string): ApiResponse;
+}
+
+const CORS_HEADERS = {
+  'access-control-allow-origin': '*',
+  'access-control-expose-headers': 'Location, Deprecation, Sunset, Link, WWW-Authenticate',
+};
+
+/** Builds the handler for one store and set of keys. */
+export function createHandler({ store, apiKeys, cors = true, basePath = '/v1' }: HandlerOptions): Handler {
+  const authenticate = createAuthenticator(apiKeys);
+  const api: Record<string, Route> = {
+    collection: {
+      allow: ['GET', 'HEAD', 'POST'],
+      run: (req, query) => (req.method === 'POST' ? createPet(store, req, basePath) : listPets(store, query)),
+    },
+    item: { allow: ['GET', 'HEAD'], run: (_req, _query, id) => getPet(store, id, basePath) },
+  };
+  const control: Record<string, Route> = {
+    [`${CONTROL_PREFIX}/reset`]: {
+      allow: ['POST'],
+      run: () => (store.reset(), jsonResponse(200, JSON.stringify({ reset: true, pets: store.size }))),
+    },
+    [`${CONTROL_PREFIX}/pets`]: { allow: ['GET', 'HEAD'], run: () => jsonResponse(200, JSON.stringify(store.all())) },
+    [`${CONTROL_PREFIX}/health`]: { allow: ['GET', 'HEAD'], run: () => jsonResponse(200, '{"status":"ok"}') },
+  };
+
+  function route(path: string): { route: Route; param: string; authenticated: boolean } | undefined {
+    if (path === `${basePath}/pets`) return { route: api.collection!, param: '', authenticated: true };
+    const prefix = `${basePath}/pets/`;
+    if (path.startsWith(prefix) && path.length > prefix.length && !path.includes('/', prefix.length)) {
+      return { route: api.item!, param: path.slice(prefix.length), authenticated: true };
+    }
+    const found = control[path];
+    return found ? { route: found, param: '', authenticated: false } : undefined;
+  }
+
+  function dispatch(request: ApiRequest): ApiResponse {
+    const queryAt = request.url.indexOf('?');
+    const rawPath = queryAt === -1 ? request.url : request.url.slice(0, queryAt);
+    const path = decodePath(rawPath);
+    const matched = path === undefined ? undefined : route(path);
+    if (!matched) return errorResponse(404, ErrorCode.routeNotFound, `no route for ${request.method} ${rawPath}`);
+    const { allow } = matched.route;
+    if (request.method === 'OPTIONS') return optionsResponse(request, allow, cors);
+    if (!allow.includes(request.method)) {
+      return errorResponse(405, ErrorCode.methodNotAllowed, `${request.method} is not allowed on ${rawPath}; allowed: ${allow.join(', ')}`, {
+        allow: allow.join(', '),
+      });
+    }
+    if (matched.authenticated) {
+      const header = request.headers.authorization;
+      const failure = authenticate(Array.isArray(header) ? header[0] : header);
+      if (failure) {
+        const { message, challenge } = describeAuthFailure(failure);
+        return errorResponse(401, ErrorCode.unauthorized, message, { 'www-authenticate': challenge });
+      }
+    }
+    const query = new URLSearchParams(queryAt === -1 ? '' : request.url.slice(queryAt + 1));
+    return matched.route.run(request, query, matched.param);
+  }
+
+  return (request) => {
+    const response = dispatch(request);
+    if (cors) Object.assign(response.headers, CORS_HEADERS);
+    return response;
+  };
+}
+
+function decodePath(rawPath: string): string | undefined {
+  if (!rawPath.includes('%')) return rawPath;
+  try {
+    return decodeURIComponent(rawPath);
+  } catch {
+    return undefined;
+  }
+}
+
+/** A CORS preflight (RFC: Fetch standard) or a plain OPTIONS: 204 with what the route allows. */
+function optionsResponse(request: ApiRequest, allow: readonly string[], cors: boolean): ApiResponse {
+  const headers: Record<string, string> = { allow: [...allow, 'OPTIONS'].join(', ') };
+  if (cors && request.headers['access-control-request-method'] !== undefined) {
+    headers['access-control-allow-methods'] = allow.join(', ');
+    // Named explicitly: a `*` does not cover Authorization.
+    headers['access-control-allow-headers'] = 'Authorization, Content-Type';
+    headers['access-control-max-age'] = '600';
+  }
+  return { status: 204, headers, body: '' };
+}

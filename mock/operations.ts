@@ -1,0 +1,118 @@
+/**
+ * The three documented operations, after routing and authentication:
+ * parameter and body validation, then the store.
+ * @see ../../shared/petstore-interface.md "Endpoints"
+ */
+import type { ErrorObject } from 'ajv';
+import { getValidator, type NewPet, type PetStatus } from '../spec/index.ts';
+import { ErrorCode, errorResponse, isJsonMediaType, jsonResponse, type ApiRequest, type ApiResponse } from './responses.ts';
+import type { PetStore } from './store.ts';
+
+const STATUSES: readonly string[] = ['available', 'pending', 'sold'];
+const DEFAULT_LIMIT = 20;
+const MAX_LIMIT = 100;
+const INT64_MAX = 2n ** 63n - 1n;
+/** RFC 8594 Sunset for getPet: the interface's removal date, 5 December 2030. */
+export const GET_PET_SUNSET = 'Thu, 05 Dec 2030 00:00:00 GMT';
+/**
+ * RFC 9745 Deprecation for getPet. The interface says getPet is deprecated
+ * but not since when, so the mock claims no date beyond "already": the epoch.
+ */
+export const GET_PET_DEPRECATION = '@0';
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+const validateNewPet = getValidator('NewPet');
+
+function single(query: URLSearchParams, name: string): string | undefined | ApiResponse {
+  const values = query.getAll(name);
+  if (values.length > 1) return errorResponse(400, ErrorCode.invalidParameter, `${name} must be given at most once`);
+  return values[0];
+}
+
+/** `GET /pets`: 200 with at most `limit` pets in ascending id order; 400 for a bad `limit` or `status`. */
+export function listPets(store: PetStore, query: URLSearchParams): ApiResponse {
+  const rawLimit = single(query, 'limit');
+  if (typeof rawLimit === 'object') return rawLimit;
+  const rawStatus = single(query, 'status');
+  if (typeof rawStatus === 'object') return rawStatus;
+  let limit = DEFAULT_LIMIT;
+  if (rawLimit !== undefined) {
+    limit = /^[0-9]{1,3}$/.test(rawLimit) ? Number(rawLimit) : NaN;
+    if (!(limit >= 1 && limit <= MAX_LIMIT)) {
+      return errorResponse(400, ErrorCode.invalidParameter, `limit must be an integer from 1 to ${MAX_LIMIT}, got ${JSON.stringify(rawLimit)}`);
+    }
+  }
+  if (rawStatus !== undefined && !STATUSES.includes(rawStatus)) {
+    return errorResponse(400, ErrorCode.invalidParameter, `status must be one of ${STATUSES.join(', ')}, got ${JSON.stringify(rawStatus)}`);
+  }
+  const entries = store.list(limit, rawStatus as PetStatus | undefined);
+  let body = '[';
+  for (let i = 0; i < entries.length; i++) body += (i === 0 ? '' : ',') + entries[i]!.json;
+  return jsonResponse(200, body + ']');
+}
+
+/** `GET /pets/{petId}`: 200 with the pet and the deprecation headers, 404 when absent, 400 when not an int64. */
+export function getPet(store: PetStore, rawId: string, basePath: string): ApiResponse {
+  if (!/^-?[0-9]{1,20}$/.test(rawId) || BigInt(rawId) > INT64_MAX || BigInt(rawId) < -INT64_MAX - 1n) {
+    return errorResponse(400, ErrorCode.invalidParameter, `petId must be a 64-bit integer, got ${JSON.stringify(rawId)}`);
+  }
+  const found = store.get(Number(rawId));
+  // A number beyond 2^53 could round onto a stored id; such ids are never assigned.
+  if (!found || String(found.pet.id) !== String(BigInt(rawId))) {
+    return errorResponse(404, ErrorCode.notFound, `no pet with id ${rawId}`);
+  }
+  return jsonResponse(200, found.json, {
+    deprecation: GET_PET_DEPRECATION,
+    sunset: GET_PET_SUNSET,
+    link: `<${basePath}/pets>; rel="successor-version"`,
+  });
+}
+
+/** `POST /pets`: 201 with the stored Pet; 400, 413 or 415 with an Error naming what is wrong. */
+export function createPet(store: PetStore, request: ApiRequest, basePath: string): ApiResponse {
+  if (request.bodyTooLarge) return errorResponse(413, ErrorCode.payloadTooLarge, 'request body is larger than the limit');
+  const contentType = request.headers['content-type'];
+  const empty = request.body === undefined || request.body.length === 0;
+  if (empty && contentType === undefined) return errorResponse(400, ErrorCode.invalidBody, 'a JSON request body (NewPet) is required');
+  if (!isJsonMediaType(contentType)) {
+    return errorResponse(415, ErrorCode.unsupportedMediaType, `Content-Type must be application/json, got ${JSON.stringify(contentType ?? '')}`);
+  }
+  if (empty) return errorResponse(400, ErrorCode.invalidBody, 'a JSON request body (NewPet) is required');
+  const parsed = parseJson(request.body!);
+  if (parsed instanceof Error) return errorResponse(400, ErrorCode.malformedJson, `request body is not valid JSON: ${parsed.message}`);
+  const problem = newPetProblem(parsed);
+  if (problem) return errorResponse(400, ErrorCode.invalidBody, problem);
+  const entry = store.add(parsed as NewPet);
+  return jsonResponse(201, entry.json, { location: `${basePath}/pets/${entry.pet.id}` });
+}
+
+function parseJson(body: Uint8Array | string): unknown {
+  try {
+    return JSON.parse(typeof body === 'string' ? body : utf8.decode(body));
+  } catch (error) {
+    return error instanceof Error ? error : new Error(String(error));
+  }
+}
+
+/** What makes `value` an invalid NewPet, naming the field, or `undefined` when it is valid. */
+export function newPetProblem(value: unknown): string | undefined {
+  if (!validateNewPet(value)) {
+    const errors = validateNewPet.errors!;
+    // "must be integer" already says what "must match format int64" would add.
+    const typed = new Set(errors.filter((e) => e.keyword === 'type').map((e) => e.instancePath));
+    const shown = errors.filter((e) => !(e.keyword === 'format' && typed.has(e.instancePath)));
+    return `invalid NewPet: ${shown.map(describeError).join('; ')}`;
+  }
+  const { categoryId } = value as NewPet;
+  // JSON numbers beyond 2^53 lose digits when parsed; refuse them rather than store a rounded id.
+  if (!Number.isSafeInteger(categoryId)) {
+    return `invalid NewPet: categoryId must be an integer from ${Number.MIN_SAFE_INTEGER} to ${Number.MAX_SAFE_INTEGER} to be kept exactly`;
+  }
+  return undefined;
+}
+
+function describeError(error: ErrorObject): string {
+  const field = error.instancePath.slice(1).replaceAll('/', '.');
+  if (error.keyword === 'required') return `${(error.params as { missingProperty: string }).missingProperty} is required`;
+  if (error.keyword === 'enum') return `${field} must be one of ${(error.params as { allowedValues: string[] }).allowedValues.join(', ')}`;
+  return field === '' ? `body ${error.message}` : `${field} ${error.message}`;
+}

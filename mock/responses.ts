@@ -1,0 +1,65 @@
+/**
+ * The plain request and response objects the pure handler speaks, the mock's
+ * stable error codes, and the helpers that build its JSON and Error responses.
+ */
+import type { IncomingHttpHeaders } from 'node:http';
+
+/** A request as the handler sees it: no socket, no streams. */
+export interface ApiRequest {
+  method: string;
+  /** Path and query exactly as received (`/v1/pets?limit=5`). */
+  url: string;
+  /** Header names in lower case, as node:http gives them. */
+  headers: IncomingHttpHeaders;
+  /** The raw body, if any was sent. */
+  body?: Uint8Array | string;
+  /** Set by the adapter when the body exceeded the limit and was not read. */
+  bodyTooLarge?: boolean;
+}
+
+/** A response as the handler makes it; `body` is already serialised. */
+export interface ApiResponse {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+}
+
+/**
+ * The mock's error codes: a small stable set, one per kind of failure.
+ * @see ../README.md "Error codes"
+ */
+export const ErrorCode = {
+  unauthorized: 'unauthorized',
+  invalidParameter: 'invalid_parameter',
+  invalidBody: 'invalid_body',
+  malformedJson: 'malformed_json',
+  unsupportedMediaType: 'unsupported_media_type',
+  payloadTooLarge: 'payload_too_large',
+  notFound: 'not_found',
+  routeNotFound: 'route_not_found',
+  methodNotAllowed: 'method_not_allowed',
+  internalError: 'internal_error',
+} as const;
+
+/** One of the mock's error codes. */
+export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
+
+const JSON_TYPE = 'application/json';
+
+/** A 2xx/3xx JSON response from already serialised text. */
+export function jsonResponse(status: number, body: string, headers: Record<string, string> = {}): ApiResponse {
+  return { status, headers: { 'content-type': JSON_TYPE, ...headers }, body };
+}
+
+/** An Error body response: `{ code, message, status }` with `status` equal to the HTTP status. */
+export function errorResponse(status: number, code: ErrorCode, message: string, headers: Record<string, string> = {}): ApiResponse {
+  return jsonResponse(status, JSON.stringify({ code, message, status }), headers);
+}
+
+/** True when a Content-Type header names JSON (`application/json` or `application/*+json`). */
+export function isJsonMediaType(contentType: string | undefined): boolean {
+  if (contentType === undefined) return false;
+  const semicolon = contentType.indexOf(';');
+  const type = (semicolon === -1 ? contentType : contentType.slice(0, semicolon)).trim().toLowerCase();
+  return type === JSON_TYPE || /^application\/[a-z0-9.!#$&^_-]+\+json$/.test(type);
+}

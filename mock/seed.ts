@@ -1,0 +1,42 @@
+/**
+ * Seeded pets: the same seed and count always give the same pets, because
+ * every value comes from one faker instance seeded once.
+ */
+import { Faker, en } from '@faker-js/faker';
+import type { Pet, PetStatus } from '../spec/index.ts';
+
+/** The seed used when none is given, so two plain starts serve identical data. */
+export const DEFAULT_SEED = 20301205;
+/** The number of pets seeded when no count is given. */
+export const DEFAULT_COUNT = 50;
+/** The largest count the mock accepts. */
+export const MAX_COUNT = 1_000_000;
+
+/** Options for {@link seedPets}. */
+export interface SeedOptions {
+  seed?: number;
+  count?: number;
+}
+
+const STATUS_WEIGHTS: { weight: number; value: PetStatus | undefined }[] = [
+  { weight: 35, value: 'available' },
+  { weight: 25, value: 'pending' },
+  { weight: 25, value: 'sold' },
+  { weight: 15, value: undefined },
+];
+
+/** Makes `count` pets with ids 1..count, names and categories from faker seeded with `seed`. */
+export function seedPets({ seed = DEFAULT_SEED, count = DEFAULT_COUNT }: SeedOptions = {}): Pet[] {
+  if (!Number.isSafeInteger(count) || count < 0 || count > MAX_COUNT) {
+    throw new RangeError(`count must be an integer from 0 to ${MAX_COUNT}, got ${count}`);
+  }
+  const faker = new Faker({ locale: en, seed });
+  const pets: Pet[] = new Array(count);
+  for (let i = 0; i < count; i++) {
+    const status = faker.helpers.weightedArrayElement(STATUS_WEIGHTS);
+    const pet: Pet = { id: i + 1, name: faker.animal.petName(), categoryId: faker.number.int({ min: 1, max: 12 }) };
+    if (status !== undefined) pet.status = status;
+    pets[i] = pet;
+  }
+  return pets;
+}

@@ -1,0 +1,122 @@
+/**
+ * The node:http adapter: the only socket code of the mock. It reads the body
+ * up to a limit, calls the pure handler, writes the response, and logs one
+ * line per request.
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { Handler } from './handler.ts';
+import { ErrorCode, errorResponse, type ApiRequest, type ApiResponse } from './responses.ts';
+
+/** Largest request body read: 1 MiB. */
+export const BODY_LIMIT = 1024 * 1024;
+
+/** One finished request, for the request log (never carries the key). */
+export interface RequestLogEntry {
+  method: string;
+  /** Path and query, with every configured API key replaced by `[REDACTED]`. */
+  path: string;
+  status: number;
+  ms: number;
+}
+
+/** Options for {@link createHttpServer}. */
+export interface HttpServerOptions {
+  handler: Handler;
+  bodyLimit?: number;
+  /** Called once per finished request. */
+  log?: (entry: RequestLogEntry) => void;
+  /** Strings to redact from logged paths (the API keys). */
+  secrets?: readonly string[];
+}
+
+/** Wraps the handler in a node:http server with body limit, timeouts and keep-alive. */
+export function createHttpServer({ handler, bodyLimit = BODY_LIMIT, log, secrets = [] }: HttpServerOptions): Server {
+  const server = createServer((req, res) => {
+    const started = log ? performance.now() : 0;
+    const finish = (response: ApiResponse, closeAfter: boolean): void => {
+      send(res, response, closeAfter);
+      if (log) log({ method: req.method ?? '', path: redact(req.url ?? '', secrets), status: response.status, ms: performance.now() - started });
+    };
+    if (req.method !== 'POST') {
+      req.resume();
+      finish(safeHandle(handler, toApiRequest(req)), false);
+      return;
+    }
+    readBody(req, bodyLimit, (body, tooLarge) => {
+      const request = toApiRequest(req);
+      if (tooLarge) request.bodyTooLarge = true;
+      else request.body = body;
+      finish(safeHandle(handler, request), tooLarge);
+    });
+  });
+  // Slow or idle clients must not hold the server: bound headers, whole requests and idle keep-alive.
+  server.headersTimeout = 10_000;
+  server.requestTimeout = 30_000;
+  server.keepAliveTimeout = 5_000;
+  return server;
+}
+
+function toApiRequest(req: IncomingMessage): ApiRequest {
+  return { method: req.method ?? 'GET', url: req.url ?? '/', headers: req.headers };
+}
+
+function safeHandle(handler: Handler, request: ApiRequest): ApiResponse {
+  try {
+    return handler(request);
+  } catch {
+    // A bug, not bad input: answer with an Error body rather than drop the connection.
+    return errorResponse(500, ErrorCode.internalError, 'internal error in the mock');
+  }
+}
+
+/** Reads the body; stops reading as soon as it is known to exceed `limit`. */
+function readBody(req: IncomingMessage, limit: number, done: (body: Buffer, tooLarge: boolean) => void): void {
+  const declared = Number(req.headers['content-length']);
+  if (declared > limit) {
+    done(Buffer.alloc(0), true);
+    return;
+  }
+  const chunks: Buffer[] = [];
+  let size = 0;
+  let finished = false;
+  req.on('data', (chunk: Buffer) => {
+    if (finished) return;
+    size += chunk.length;
+    if (size > limit) {
+      finished = true;
+      req.pause();
+      done(Buffer.alloc(0), true);
+      return;
+    }
+    chunks.push(chunk);
+  });
+  req.on('end', () => {
+    if (finished) return;
+    finished = true;
+    done(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size), false);
+  });
+  req.on('error', () => {
+    finished = true;
+  });
+}
+
+function send(res: ServerResponse, response: ApiResponse, closeAfter: boolean): void {
+  if (res.destroyed) return;
+  const headers: Record<string, string | number> = response.headers;
+  if (response.body.length > 0) headers['content-length'] = Buffer.byteLength(response.body);
+  // The rest of an over-limit body is never read, so the connection cannot be reused.
+  if (closeAfter) headers.connection = 'close';
+  res.writeHead(response.status, headers);
+  res.end(response.body);
+  if (closeAfter) res.on('finish', () => res.socket?.destroySoon());
+}
+
+function redact(text: string, secrets: readonly string[]): string {
+  let out = text;
+  for (const secret of secrets) {
+    if (secret !== '' && out.includes(secret)) out = out.split(secret).join('[REDACTED]');
+    const encoded = encodeURIComponent(secret);
+    if (encoded !== secret && out.includes(encoded)) out = out.split(encoded).join('[REDACTED]');
+  }
+  return out;
+}

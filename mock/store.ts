@@ -1,0 +1,104 @@
+/**
+ * The mock's in-memory state: pets by id, in ascending id order, with a list
+ * per status so that a (filtered) listing costs O(limit), not O(store size).
+ */
+import type { NewPet, Pet, PetStatus } from '../spec/index.ts';
+
+/** A stored pet and its JSON text, serialised once, the first time it is needed. */
+export class StoredPet {
+  #json: string | undefined;
+  constructor(readonly pet: Readonly<Pet>) {}
+  /** The pet as JSON text. */
+  get json(): string {
+    return (this.#json ??= JSON.stringify(this.pet));
+  }
+}
+
+/** The state of the mock, and the only code that changes it. */
+export interface PetStore {
+  /** Number of pets stored. */
+  readonly size: number;
+  /** Stores a new pet with the next id; unknown fields of `input` are not read. */
+  add(input: NewPet): StoredPet;
+  /** Looks a pet up by id. */
+  get(id: number): StoredPet | undefined;
+  /** The first `limit` pets in ascending id order, optionally only those with `status`. */
+  list(limit: number, status?: PetStatus): StoredPet[];
+  /** Every pet, in ascending id order. */
+  all(): Pet[];
+  /** Drops every change since the store was made: back to the seeded pets. */
+  reset(): void;
+}
+
+const STATUSES: readonly PetStatus[] = ['available', 'pending', 'sold'];
+
+/** Copies only the fields a Pet has, in a fixed order, so nothing else is ever stored. */
+export function toPet(id: number, input: NewPet): Pet {
+  const pet: Pet = { id, name: input.name, categoryId: input.categoryId };
+  if (input.status !== undefined) pet.status = input.status;
+  return Object.freeze(pet);
+}
+
+/** Makes a store holding `initial` (sorted by id; ids must be unique safe integers). */
+export function createPetStore(initial: readonly Pet[]): PetStore {
+  const seeded = sortedById(initial.map((p) => new StoredPet(toPet(p.id, p))));
+  // Ids only ever grow (new ids follow the largest), so `ordered` stays sorted
+  // and a binary search replaces a Map of a million entries.
+  let ordered: StoredPet[] = [];
+  let byStatus = new Map<PetStatus, StoredPet[]>();
+  let nextId = 1;
+
+  function index(entry: StoredPet): void {
+    ordered.push(entry);
+    if (entry.pet.status !== undefined) byStatus.get(entry.pet.status)!.push(entry);
+  }
+
+  function reset(): void {
+    ordered = [];
+    byStatus = new Map(STATUSES.map((s) => [s, []]));
+    for (const entry of seeded) index(entry);
+    nextId = seeded.length === 0 ? 1 : seeded[seeded.length - 1]!.pet.id + 1;
+  }
+  reset();
+
+  return {
+    get size() {
+      return ordered.length;
+    },
+    add(input) {
+      const entry = new StoredPet(toPet(nextId++, input));
+      index(entry);
+      return entry;
+    },
+    get: (id) => findById(ordered, id),
+    list(limit, status) {
+      const source = status === undefined ? ordered : byStatus.get(status)!;
+      return source.slice(0, limit);
+    },
+    all: () => ordered.map((e) => e.pet),
+    reset,
+  };
+}
+
+function sortedById(entries: StoredPet[]): StoredPet[] {
+  let sorted = true;
+  for (let i = 1; i < entries.length && sorted; i++) sorted = entries[i - 1]!.pet.id < entries[i]!.pet.id;
+  if (!sorted) entries.sort((a, b) => a.pet.id - b.pet.id);
+  for (let i = 1; i < entries.length; i++) {
+    if (entries[i]!.pet.id === entries[i - 1]!.pet.id) throw new Error(`duplicate pet id ${entries[i]!.pet.id}`);
+  }
+  return entries;
+}
+
+function findById(ordered: readonly StoredPet[], id: number): StoredPet | undefined {
+  let low = 0;
+  let high = ordered.length - 1;
+  while (low <= high) {
+    const mid = (low + high) >>> 1;
+    const found = ordered[mid]!;
+    if (found.pet.id === id) return found;
+    if (found.pet.id < id) low = mid + 1;
+    else high = mid - 1;
+  }
+  return undefined;
+}
