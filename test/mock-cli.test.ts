@@ -1,0 +1,104 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+
+const ROOT = new URL('..', import.meta.url).pathname;
+const running: ChildProcess[] = [];
+
+afterEach(() => {
+  for (const child of running.splice(0)) child.kill();
+});
+
+interface Started {
+  url: string;
+  stdout: string;
+  stderr: () => string;
+}
+
+/** Starts the mock CLI as a new user would and waits for its banner. */
+async function startCli(args: string[], env: Record<string, string> = {}): Promise<Started> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'mock/cli.ts', ...args], { cwd: ROOT, env: { ...process.env, ...env } });
+  running.push(child);
+  let stdout = '';
+  let stderr = '';
+  child.stderr.on('data', (chunk) => (stderr += chunk));
+  for await (const chunk of child.stdout) {
+    stdout += chunk;
+    const match = / at (http:\/\/\S+\/v1)\n[\s\S]*Try:/.exec(stdout);
+    if (match) return { url: match[1]!, stdout, stderr: () => stderr };
+  }
+  throw new Error(`mock exited before it served: ${stderr}`);
+}
+
+async function runCli(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'mock/cli.ts', ...args], { cwd: ROOT });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (c) => (stdout += c));
+  child.stderr.on('data', (c) => (stderr += c));
+  const [code] = await once(child, 'exit');
+  return { code, stdout, stderr };
+}
+
+async function listAll(url: string, key: string): Promise<string> {
+  const response = await fetch(`${url}/pets?limit=100`, { headers: { authorization: `Bearer ${key}` } });
+  expect(response.status).toBe(200);
+  return response.text();
+}
+
+describe('the mock CLI', () => {
+  it('prints the URL and the development key, and serves seeded pets with it', async () => {
+    const { url, stdout } = await startCli(['--port', '0']);
+    expect(stdout).toContain('API key: petstore-dev-key');
+    expect(JSON.parse(await listAll(url, 'petstore-dev-key'))).toHaveLength(50);
+  });
+
+  it('serves byte-identical data for the same seed, and different data for another', async () => {
+    const args = ['--port', '0', '--seed', '7', '--count', '150', '--api-key', 'K', '--quiet'];
+    const [a, b, c] = await Promise.all([startCli(args), startCli(args), startCli(['--port', '0', '--seed', '8', '--count', '150', '--api-key', 'K'])]);
+    const [bodyA, bodyB, bodyC] = await Promise.all([listAll(a.url, 'K'), listAll(b.url, 'K'), listAll(c.url, 'K')]);
+    expect(bodyA).toBe(bodyB);
+    expect(bodyA).not.toBe(bodyC);
+    expect(JSON.parse(bodyA)).toHaveLength(100);
+  });
+
+  it('takes its settings from PETSTORE_* variables, and never prints or logs a configured key', async () => {
+    const secret = 'sekret-env-key-42';
+    const started = await startCli([], { PETSTORE_PORT: '0', PETSTORE_COUNT: '3', PETSTORE_API_KEYS: `${secret},other` });
+    expect(JSON.parse(await listAll(started.url, secret))).toHaveLength(3);
+    await fetch(`${started.url}/pets?api_key=${secret}`, { headers: { authorization: `Bearer ${secret}x` } });
+    await new Promise((r) => setTimeout(r, 100));
+    expect(started.stderr()).toContain('GET /v1/pets?api_key=[REDACTED] 401');
+    expect(started.stdout + started.stderr()).not.toContain(secret);
+  });
+
+  it('starts from a fixtures file', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'petstore-'));
+    const file = join(dir, 'pets.json');
+    writeFileSync(file, JSON.stringify([{ id: 10, name: 'Ten', categoryId: 1 }, { id: 3, name: 'Three', categoryId: 2, status: 'sold' }]));
+    const { url } = await startCli(['--port', '0', '--fixtures', file]);
+    expect(JSON.parse(await listAll(url, 'petstore-dev-key')).map((p: { id: number }) => p.id)).toEqual([3, 10]);
+    const created = await fetch(`${url}/pets`, { method: 'POST', headers: { authorization: 'Bearer petstore-dev-key', 'content-type': 'application/json' }, body: '{"name":"New","categoryId":1}' });
+    expect((await created.json()).id).toBe(11);
+  });
+
+  it.each([
+    [['--count', '1000001'], /--count must be an integer from 0 to 1000000/],
+    [['--port', 'x'], /--port must be an integer/],
+    [['--fixtures', '/nonexistent.json'], /cannot read pets/],
+    [['--bogus'], /Unknown option/],
+  ])('exits 2 with a clear message for %j', async (args, message) => {
+    const { code, stderr } = await runCli(args);
+    expect(code).toBe(2);
+    expect(stderr).toMatch(message);
+  });
+
+  it('shows every flag in --help', async () => {
+    const { code, stdout } = await runCli(['--help']);
+    expect(code).toBe(0);
+    for (const flag of ['--port', '--host', '--seed', '--count', '--api-key', '--fixtures', '--quiet']) expect(stdout).toContain(flag);
+  });
+});
