@@ -19,7 +19,10 @@ function sources(folder: string): string[] {
 }
 
 function importsOf(file: string): string[] {
-  return [...readFileSync(file, 'utf8').matchAll(/(?:^|\n)\s*(?:import|export)[^'"]*?from\s+['"]([^'"]+)['"]/g)].map((m) => m[1]!);
+  const text = readFileSync(file, 'utf8');
+  const statics = [...text.matchAll(/(?:^|\n)\s*(?:import|export)\s[^'";]*?['"]([^'"]+)['"]/g)];
+  const dynamics = [...text.matchAll(/\bimport\(\s*['"]([^'"]+)['"]/g)];
+  return [...statics, ...dynamics].map((m) => m[1]!);
 }
 
 describe('data flows one way: mock/ and conformance/ import spec/, never each other', () => {

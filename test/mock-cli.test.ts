@@ -82,7 +82,7 @@ describe('the mock CLI', () => {
     const { url } = await startCli(['--port', '0', '--fixtures', file]);
     expect(JSON.parse(await listAll(url, 'petstore-dev-key')).map((p: { id: number }) => p.id)).toEqual([3, 10]);
     const created = await fetch(`${url}/pets`, { method: 'POST', headers: { authorization: 'Bearer petstore-dev-key', 'content-type': 'application/json' }, body: '{"name":"New","categoryId":1}' });
-    expect((await created.json()).id).toBe(11);
+    expect(((await created.json()) as { id: number }).id).toBe(11);
   });
 
   it.each([
