@@ -65,8 +65,9 @@ export function createHandler({ store, apiKeys, cors = true, basePath = '/v1' }:
   }
 
   function dispatch(request: ApiRequest): ApiResponse {
-    const queryAt = request.url.indexOf('?');
-    const rawPath = queryAt === -1 ? request.url : request.url.slice(0, queryAt);
+    const url = originForm(request.url);
+    const queryAt = url.indexOf('?');
+    const rawPath = queryAt === -1 ? url : url.slice(0, queryAt);
     const path = decodePath(rawPath);
     const matched = path === undefined ? undefined : route(path);
     if (!matched) return errorResponse(404, ErrorCode.routeNotFound, `no route for ${request.method} ${rawPath}`);
@@ -85,7 +86,7 @@ export function createHandler({ store, apiKeys, cors = true, basePath = '/v1' }:
         return errorResponse(401, ErrorCode.unauthorized, message, { 'www-authenticate': challenge });
       }
     }
-    const query = new URLSearchParams(queryAt === -1 ? '' : request.url.slice(queryAt + 1));
+    const query = new URLSearchParams(queryAt === -1 ? '' : url.slice(queryAt + 1));
     return matched.route.run(request, query, matched.param);
   }
 
@@ -94,6 +95,13 @@ export function createHandler({ store, apiKeys, cors = true, basePath = '/v1' }:
     if (cors) Object.assign(response.headers, CORS_HEADERS);
     return response;
   };
+}
+
+/** `http://host/v1/pets?x` (absolute form, RFC 9112 §3.2.2) as `/v1/pets?x`. */
+function originForm(url: string): string {
+  if (url.startsWith('/')) return url;
+  const match = /^https?:\/\/[^/?#]*(.*)$/i.exec(url);
+  return match ? match[1]! || '/' : url;
 }
 
 function decodePath(rawPath: string): string | undefined {

@@ -38,6 +38,9 @@ export const ErrorCode = {
   notFound: 'not_found',
   routeNotFound: 'route_not_found',
   methodNotAllowed: 'method_not_allowed',
+  malformedRequest: 'malformed_request',
+  headersTooLarge: 'headers_too_large',
+  requestTimeout: 'request_timeout',
   internalError: 'internal_error',
 } as const;
 

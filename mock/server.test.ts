@@ -105,3 +105,31 @@ describe('the mock over a real socket', () => {
     expect(body).toBe('');
   });
 });
+
+describe('requests node:http cannot parse', () => {
+  it.each([
+    ['a broken request line', 'GARBAGE\r\n\r\n', 400, 'malformed_request'],
+    ['headers over the limit', `GET /v1/pets HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`, 431, 'headers_too_large'],
+  ])('%s gets an Error body, then the connection closes', async (_title, raw, status, code) => {
+    const socket = connect(Number(new URL(mock.origin).port), '127.0.0.1');
+    await once(socket, 'connect');
+    socket.write(raw);
+    let received = '';
+    socket.on('data', (chunk) => (received += chunk));
+    await once(socket, 'close');
+    expect(received).toMatch(new RegExp(`^HTTP/1\\.1 ${status} `));
+    const body = JSON.parse(received.slice(received.indexOf('\r\n\r\n') + 4));
+    expect(body).toMatchObject({ status, code });
+    expect(getValidator('Error')(body)).toBe(true);
+  });
+
+  it('accepts the absolute form of a request target', async () => {
+    const socket = connect(Number(new URL(mock.origin).port), '127.0.0.1');
+    await once(socket, 'connect');
+    socket.write(`GET ${mock.origin}/v1/pets/1 HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${KEY}\r\nConnection: close\r\n\r\n`);
+    let received = '';
+    socket.on('data', (chunk) => (received += chunk));
+    await once(socket, 'close');
+    expect(received).toMatch(/^HTTP\/1\.1 200 /);
+  });
+});

@@ -4,6 +4,7 @@
  * line per request.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
 import type { Handler } from './handler.ts';
 import { ErrorCode, errorResponse, type ApiRequest, type ApiResponse } from './responses.ts';
 
@@ -49,11 +50,29 @@ export function createHttpServer({ handler, bodyLimit = BODY_LIMIT, log, secrets
       finish(safeHandle(handler, request), tooLarge);
     });
   });
+  server.on('clientError', answerClientError);
   // Slow or idle clients must not hold the server: bound headers, whole requests and idle keep-alive.
   server.headersTimeout = 10_000;
   server.requestTimeout = 30_000;
   server.keepAliveTimeout = 5_000;
   return server;
+}
+
+const CLIENT_ERRORS: Record<string, [number, string, string, string]> = {
+  HPE_HEADER_OVERFLOW: [431, 'Request Header Fields Too Large', ErrorCode.headersTooLarge, 'request headers are too large'],
+  ERR_HTTP_REQUEST_TIMEOUT: [408, 'Request Timeout', ErrorCode.requestTimeout, 'the request was not received in time'],
+  default: [400, 'Bad Request', ErrorCode.malformedRequest, 'the request is not valid HTTP/1.1'],
+};
+
+/** Requests node:http cannot parse, or that time out, still get an Error body rather than a bare close. */
+function answerClientError(error: Error & { code?: string }, socket: Duplex): void {
+  if (!socket.writable || (socket as Duplex & { _httpMessage?: unknown })._httpMessage) {
+    socket.destroy();
+    return;
+  }
+  const [status, reason, code, message] = CLIENT_ERRORS[error.code ?? ''] ?? CLIENT_ERRORS.default!;
+  const body = JSON.stringify({ code, message, status });
+  socket.end(`HTTP/1.1 ${status} ${reason}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`);
 }
 
 function toApiRequest(req: IncomingMessage): ApiRequest {
