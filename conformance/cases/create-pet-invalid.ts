@@ -1,0 +1,51 @@
+/**
+ * Table-driven createPet cases: each invalid body in
+ * fixtures/invalid-new-pets.json must get an Error (400 unless the row says otherwise).
+ * @see ../../../shared/petstore-interface.md "Endpoints §2 Add an animal", "Errors"
+ */
+import { readFileSync } from 'node:fs';
+import type { SchemaName } from '../../spec/index.ts';
+import { expectResponse } from '../checks.ts';
+import type { Case } from '../types.ts';
+
+/** One row of the fixture table. */
+export interface InvalidBody {
+  id: string;
+  title: string;
+  contentType: string | null;
+  /** Raw body text; `{{name}}` becomes a name carrying the run id. */
+  body: string;
+  /** Accepted error statuses (default `[400]`). */
+  statuses?: number[];
+}
+
+const FIXTURE = new URL('../../fixtures/invalid-new-pets.json', import.meta.url);
+
+/** Reads the table of invalid bodies. */
+export function loadInvalidBodies(): InvalidBody[] {
+  return (JSON.parse(readFileSync(FIXTURE, 'utf8')) as { bodies: InvalidBody[] }).bodies;
+}
+
+function invalidCase(row: InvalidBody): Case {
+  const statuses = row.statuses ?? [400];
+  const expected: Partial<Record<number, SchemaName>> = Object.fromEntries(statuses.map((s) => [s, 'Error' as const]));
+  return {
+    id: `createPet.invalid.${row.id}`,
+    title: `${row.title} gets a ${statuses.join(' or ')} Error`,
+    level: 'required',
+    section: 'Endpoints §2 Add an animal; Errors',
+    operationId: 'createPet',
+    covers: statuses.filter((s) => s === 400),
+    writes: true,
+    async run(ctx) {
+      const body = row.body.replaceAll('{{name}}', ctx.name(`invalid-${row.id}`));
+      const ex = await ctx.send({ method: 'POST', path: '/pets', body, contentType: row.contentType });
+      ctx.check(...expectResponse(ex, { statuses: expected }));
+    },
+  };
+}
+
+/** The createPet cases for invalid bodies, one per fixture row. */
+export function createPetInvalidCases(): Case[] {
+  return loadInvalidBodies().map(invalidCase);
+}

@@ -1,0 +1,108 @@
+/**
+ * Cases for `POST /pets` (createPet) with valid bodies: 201 and the echoed
+ * Pet, distinct ids, the animal then readable, and a client-sent `id` that
+ * never overwrites another animal. The run shares at most four creates.
+ * @see ../../../shared/petstore-interface.md "Endpoints §2 Add an animal"
+ */
+import type { Pet, PetStatus } from '../../spec/index.ts';
+import { bodyArray, checkThat, expectResponse, labelled } from '../checks.ts';
+import type { Case, CaseContext, CheckResult, CreatedKind, Creation } from '../types.ts';
+
+const SECTION = 'Endpoints §2 Add an animal';
+const STATUSES: readonly PetStatus[] = ['available', 'pending', 'sold'];
+
+type CreateCase = Omit<Case, 'operationId' | 'writes' | 'section' | 'level'> & Partial<Pick<Case, 'section' | 'level' | 'operationId'>>;
+
+function createCase(c: CreateCase): Case {
+  return { operationId: 'createPet', writes: true, section: SECTION, level: 'required', ...c };
+}
+
+/** Compares the fields of `pet` with what was sent (status only when it was sent). */
+export function checkEcho(pet: unknown, sent: Creation['sent'], label = 'echo'): CheckResult {
+  const p = (pet ?? {}) as Record<string, unknown>;
+  const diffs: string[] = [];
+  for (const field of ['name', 'categoryId', 'status'] as const) {
+    if (field === 'status' && sent.status === undefined) continue;
+    if (p[field] !== sent[field]) diffs.push(`${field}: sent ${JSON.stringify(sent[field])}, got ${JSON.stringify(p[field])}`);
+  }
+  if (!Number.isInteger(p.id)) diffs.push(`id: expected an integer, got ${JSON.stringify(p.id)}`);
+  return checkThat(label, diffs.length === 0, diffs.length === 0 ? 'fields as sent, integer id' : 'the Pet differs from what was sent', diffs);
+}
+
+/** Checks a shared create: 201, a Pet, fields as sent. */
+async function checkCreation(ctx: CaseContext, kind: CreatedKind): Promise<void> {
+  const c = await ctx.creation(kind);
+  ctx.check(...expectResponse(c.exchange, { statuses: { 201: 'Pet' }, strict: ctx.strict }));
+  if (c.exchange.response?.status === 201) ctx.check(checkEcho(c.exchange.response.json, c.sent));
+}
+
+async function requirePet(ctx: CaseContext, kind: CreatedKind): Promise<Pet | undefined> {
+  const c = await ctx.creation(kind);
+  if (!c.pet) ctx.skip(`prerequisite failed: creating the ${kind} animal did not return a Pet`);
+  return c.pet;
+}
+
+async function fetchable(ctx: CaseContext): Promise<void> {
+  const pet = await requirePet(ctx, 'available');
+  if (!pet) return;
+  const ex = await ctx.send({ method: 'GET', path: `/pets/${pet.id}` });
+  ctx.check(...expectResponse(ex, { statuses: { 200: 'Pet' }, strict: ctx.strict }));
+  if (ex.response?.status === 200) ctx.check(checkEcho(ex.response.json, pet, 'same animal'), sameId(ex.response.json, pet.id));
+}
+
+function sameId(json: unknown, id: number): CheckResult {
+  const got = (json as { id?: unknown } | undefined)?.id;
+  return checkThat('id', got === id, `expected id ${id}, got ${JSON.stringify(got)}`);
+}
+
+async function listed(ctx: CaseContext): Promise<void> {
+  let complete = 0;
+  for (const status of STATUSES) {
+    const pet = await requirePet(ctx, status);
+    if (!pet) return;
+    const ex = await ctx.send({ method: 'GET', path: `/pets?status=${status}&limit=100` });
+    const checks = expectResponse(ex, { statuses: { 200: 'Pets' }, strict: ctx.strict });
+    const items = bodyArray(ex) as { id?: unknown }[] | undefined;
+    // Only a list shorter than its limit is known to be complete.
+    if (items && items.length < 100) {
+      complete++;
+      checks.push(checkThat('contains', items.some((p) => p?.id === pet.id), `id ${pet.id} ${items.some((p) => p?.id === pet.id) ? 'listed' : `missing from ${items.length} items`}`));
+    }
+    ctx.check(...labelled(`status=${status}`, checks));
+  }
+  if (complete === 0) ctx.skip('every filtered list had 100 items, so none is known to be complete');
+}
+
+async function clientId(ctx: CaseContext): Promise<void> {
+  const existing = await requirePet(ctx, 'noStatus');
+  if (!existing) return;
+  const body = { id: existing.id, name: ctx.name('client-id'), categoryId: existing.categoryId, status: 'sold' };
+  const post = await ctx.send({ method: 'POST', path: '/pets', body: JSON.stringify(body) });
+  ctx.check(...labelled('create with id', expectResponse(post, { statuses: { 201: 'Pet', 400: 'Error' }, strict: ctx.strict })));
+  if (post.response?.status === 201) {
+    const got = (post.response.json as { id?: unknown } | undefined)?.id;
+    ctx.check(checkThat('new id', got !== existing.id, `the service answered with id ${JSON.stringify(got)}; the existing animal has id ${existing.id}`));
+  }
+  const get = await ctx.send({ method: 'GET', path: `/pets/${existing.id}` });
+  ctx.check(...labelled('existing animal', expectResponse(get, { statuses: { 200: 'Pet' }, strict: ctx.strict })));
+  if (get.response?.status === 200) ctx.check(checkEcho(get.response.json, existing, 'unchanged'), sameId(get.response.json, existing.id));
+}
+
+async function distinctIds(ctx: CaseContext): Promise<void> {
+  const a = await requirePet(ctx, 'available');
+  const b = await requirePet(ctx, 'noStatus');
+  if (a && b) ctx.check(checkThat('distinct ids', a.id !== b.id, `ids ${a.id} and ${b.id}`));
+}
+
+/** The createPet cases with valid bodies. */
+export function createPetCases(): Case[] {
+  return [
+    createCase({ id: 'createPet.full', title: 'a body with name, categoryId and status gets 201 and the Pet as sent, with an integer id', covers: [201], run: (ctx) => checkCreation(ctx, 'available') }),
+    createCase({ id: 'createPet.noStatus', title: 'a body without status gets 201 and the Pet as sent', covers: [201], run: (ctx) => checkCreation(ctx, 'noStatus') }),
+    ...STATUSES.map((s) => createCase({ id: `createPet.status.${s}`, title: `status ${s} is accepted and echoed`, covers: [201], run: (ctx) => checkCreation(ctx, s) })),
+    createCase({ id: 'createPet.distinctIds', title: 'two creates get different ids', covers: [201], run: distinctIds }),
+    createCase({ id: 'createPet.fetchable', title: 'a created animal is returned by GET /pets/{id} as created', section: `${SECTION}; Endpoints §3 Get an animal`, covers: [201], run: fetchable }),
+    createCase({ id: 'createPet.listed', title: 'a created animal appears in a complete filtered list', section: `${SECTION}; Endpoints §1 List animals`, covers: [201], run: listed }),
+    createCase({ id: 'createPet.clientId.noOverwrite', title: 'a client-sent id never overwrites an existing animal', section: 'Resources: Pet (id assigned by the service)', covers: [201, 400], run: clientId }),
+  ];
+}

@@ -1,0 +1,88 @@
+/**
+ * Cases for `GET /pets/{petId}` (getPet, deprecated): an existing animal, an
+ * unknown id, malformed ids, and the deprecation headers (advice).
+ * @see ../../../shared/petstore-interface.md "Endpoints §3 Get an animal (deprecated)", "Versioning"
+ */
+import { checkThat, expectResponse, labelled } from '../checks.ts';
+import type { Case, CheckResult, Exchange } from '../types.ts';
+import { checkEcho } from './create-pet.ts';
+
+const SECTION = 'Endpoints §3 Get an animal (deprecated)';
+/** A valid int64 (and safe JavaScript integer) no real store is likely to have reached. */
+export const UNKNOWN_ID = '9007199254740991';
+const MALFORMED = ['abc', '1.5', '99999999999999999999'];
+const SUNSET = Date.UTC(2030, 11, 5);
+
+type GetCase = Omit<Case, 'operationId' | 'section' | 'level' | 'writes'> & Partial<Pick<Case, 'section' | 'level' | 'writes'>>;
+
+function getCase(c: GetCase): Case {
+  return { operationId: 'getPet', section: SECTION, level: 'required', writes: false, ...c };
+}
+
+function checkDeprecation(ex: Exchange): CheckResult[] {
+  const h = ex.response?.headers ?? {};
+  const deprecation = h['deprecation'];
+  const sunset = h['sunset'];
+  const when = sunset === undefined ? NaN : Date.parse(sunset);
+  return [
+    checkThat('Deprecation', deprecation !== undefined, deprecation === undefined ? 'no Deprecation header (RFC 9745)' : `Deprecation: ${deprecation}`),
+    checkThat(
+      'Sunset',
+      when >= SUNSET && when < SUNSET + 86_400_000,
+      sunset === undefined ? 'no Sunset header (RFC 8594)' : `Sunset: ${sunset}; expected Thu, 05 Dec 2030 00:00:00 GMT`,
+    ),
+  ];
+}
+
+/** The getPet cases. */
+export function getPetCases(): Case[] {
+  return [
+    getCase({
+      id: 'getPet.existing',
+      title: 'an existing id gets 200 and that Pet',
+      covers: [200],
+      async run(ctx) {
+        const pet = await ctx.existingPet();
+        if (!pet) return;
+        const ex = await ctx.send({ method: 'GET', path: `/pets/${pet.id}` });
+        ctx.check(...expectResponse(ex, { statuses: { 200: 'Pet' }, strict: ctx.strict }));
+        const got = ex.response?.status === 200 ? (ex.response.json as { id?: unknown }) : undefined;
+        if (got) ctx.check(checkEcho(got, pet, 'same animal'), checkThat('id', got.id === pet.id, `expected id ${pet.id}, got ${JSON.stringify(got.id)}`));
+      },
+    }),
+    getCase({
+      id: 'getPet.unknown',
+      title: 'an id that does not exist gets a 404 Error',
+      section: `${SECTION}; Errors`,
+      covers: [404],
+      async run(ctx) {
+        const ex = await ctx.send({ method: 'GET', path: `/pets/${UNKNOWN_ID}` });
+        ctx.check(...expectResponse(ex, { statuses: { 404: 'Error' } }));
+      },
+    }),
+    getCase({
+      id: 'getPet.malformed',
+      title: 'a malformed id (not an integer, beyond int64) gets a 400 or 404 Error, never a 5xx',
+      covers: [404],
+      async run(ctx) {
+        for (const id of MALFORMED) {
+          const ex = await ctx.send({ method: 'GET', path: `/pets/${id}` });
+          ctx.check(...labelled(id, expectResponse(ex, { statuses: { 400: 'Error', 404: 'Error' } })));
+        }
+      },
+    }),
+    getCase({
+      id: 'getPet.deprecationHeaders',
+      title: 'responses carry Deprecation (RFC 9745) and Sunset: Thu, 05 Dec 2030 (RFC 8594)',
+      section: 'Versioning',
+      level: 'advice',
+      covers: [200],
+      async run(ctx) {
+        const pet = await ctx.existingPet();
+        if (!pet) return;
+        const ex = await ctx.send({ method: 'GET', path: `/pets/${pet.id}` });
+        ctx.check(...checkDeprecation(ex));
+      },
+    }),
+  ];
+}

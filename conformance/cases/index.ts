@@ -1,0 +1,14 @@
+/**
+ * Every conformance case, in report order.
+ */
+import type { Case } from '../types.ts';
+import { authCases } from './auth.ts';
+import { createPetInvalidCases } from './create-pet-invalid.ts';
+import { createPetCases } from './create-pet.ts';
+import { getPetCases } from './get-pet.ts';
+import { listPetsCases } from './list-pets.ts';
+
+/** All cases of the suite (a fresh array each call). */
+export function allCases(): Case[] {
+  return [...listPetsCases(), ...createPetCases(), ...createPetInvalidCases(), ...getPetCases(), ...authCases()];
+}

@@ -1,0 +1,97 @@
+/**
+ * Reusable checks of one exchange: transport, status, no 5xx, media type,
+ * schema (ajv validators from spec/) and the Error body. Each returns a
+ * CheckResult; none throws.
+ */
+import { getValidator, describeSchemaErrors, type SchemaName } from '../spec/index.ts';
+import type { CheckResult, Exchange } from './types.ts';
+
+/** A check result from a condition. */
+export function checkThat(name: string, ok: boolean, message: string, details?: string[]): CheckResult {
+  return details && details.length > 0 ? { name, ok, message, details } : { name, ok, message };
+}
+
+/** Passes when a response arrived whole (no timeout, reset, garbage or oversized body). */
+export function checkTransport(ex: Exchange): CheckResult {
+  if (ex.error) return checkThat('transport', false, `${ex.error.code}: ${ex.error.message}`);
+  return checkThat('transport', ex.response !== undefined, ex.response ? 'response received' : 'no response');
+}
+
+/** Passes when the status is one of `allowed`. */
+export function checkStatus(ex: Exchange, allowed: readonly number[]): CheckResult {
+  const got = ex.response?.status;
+  const want = allowed.join(' or ');
+  return checkThat('status', got !== undefined && allowed.includes(got), `expected ${want}, got ${got ?? 'no response'}`);
+}
+
+/** Passes unless the server answered with a 5xx. */
+export function checkNo5xx(ex: Exchange): CheckResult {
+  const got = ex.response?.status ?? 0;
+  return checkThat('no 5xx', got < 500, got >= 500 ? `server error ${got}` : `status ${got}`);
+}
+
+/** The media type of a Content-Type value, lower case, without parameters. */
+export function mediaType(contentType: string | undefined): string {
+  return (contentType ?? '').split(';')[0]!.trim().toLowerCase();
+}
+
+/** Passes when the response is `application/json` (parameters such as charset allowed). */
+export function checkJsonMediaType(ex: Exchange): CheckResult {
+  const type = ex.response?.headers['content-type'];
+  const ok = mediaType(type) === 'application/json';
+  return checkThat('media type', ok, ok ? 'application/json' : `expected application/json, got ${type === undefined ? 'no Content-Type' : JSON.stringify(type)}`);
+}
+
+/** Passes when the body is JSON valid against the spec schema `name` (closed: no unknown properties). */
+export function checkSchema(ex: Exchange, name: SchemaName, closed = false): CheckResult {
+  const label = `schema ${name}${closed ? ' (strict)' : ''}`;
+  const res = ex.response;
+  if (!res) return checkThat(label, false, 'no response');
+  if (res.json === undefined) {
+    return checkThat(label, false, res.jsonError ? `body is not JSON: ${res.jsonError}` : 'body is empty');
+  }
+  const validate = getValidator(name, { closed });
+  const ok = validate(res.json) as boolean;
+  return checkThat(label, ok, ok ? `valid ${name}` : `body is not a valid ${name}`, ok ? undefined : describeSchemaErrors(validate.errors));
+}
+
+/** Passes when the body is an Error whose `status` equals the HTTP status. */
+export function checkErrorBody(ex: Exchange): CheckResult[] {
+  const schema = checkSchema(ex, 'Error');
+  if (!schema.ok) return [{ ...schema, name: 'Error body' }];
+  const status = (ex.response!.json as { status: number }).status;
+  const http = ex.response!.status;
+  return [schema, checkThat('Error status', status === http, `Error.status ${status}, HTTP status ${http}`)];
+}
+
+/** Options of {@link expectResponse}. */
+export interface ExpectOptions {
+  /** Each allowed status and the schema its body must match. */
+  statuses: Partial<Record<number, SchemaName>>;
+  /** Close the Pet and Pets schemas (`--strict`). */
+  strict?: boolean;
+}
+
+/** The usual checks of one response: transport, no 5xx, status, media type, and body schema (Error bodies also carry the HTTP status). */
+export function expectResponse(ex: Exchange, options: ExpectOptions): CheckResult[] {
+  const transport = checkTransport(ex);
+  if (!transport.ok) return [transport];
+  const allowed = Object.keys(options.statuses).map(Number);
+  const results = [transport, checkNo5xx(ex), checkStatus(ex, allowed)];
+  const schema = options.statuses[ex.response!.status];
+  if (schema === undefined) return results;
+  results.push(checkJsonMediaType(ex));
+  if (schema === 'Error') results.push(...checkErrorBody(ex));
+  else results.push(checkSchema(ex, schema, options.strict === true && (schema === 'Pet' || schema === 'Pets')));
+  return results;
+}
+
+/** Prefixes check names with a label, for cases that send several requests. */
+export function labelled(label: string, results: CheckResult[]): CheckResult[] {
+  return results.map((r) => ({ ...r, name: `${label}: ${r.name}` }));
+}
+
+/** The body as an array, when the response was a 200 JSON array. */
+export function bodyArray(ex: Exchange): unknown[] | undefined {
+  return ex.response?.status === 200 && Array.isArray(ex.response.json) ? ex.response.json : undefined;
+}

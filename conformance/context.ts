@@ -1,0 +1,123 @@
+/**
+ * The per-run shared state (the few animals the run creates, one listing) and
+ * the per-case context that records every exchange and check of a case.
+ */
+import { getValidator, type Pet } from '../spec/index.ts';
+import type { Client } from './client.ts';
+import type { CaseContext, CaseRequest, CheckResult, CreatedKind, Creation, Exchange } from './types.ts';
+
+/** A listing of up to 100 animals, made once per run. */
+export interface Listing {
+  exchange: Exchange;
+  pets?: Pet[];
+}
+
+/** State shared by the cases of one run. */
+export interface Shared {
+  creation(kind: CreatedKind): Promise<Creation>;
+  listing(): Promise<Listing>;
+}
+
+/** Options of {@link createShared}. */
+export interface SharedOptions {
+  client: Client;
+  runId: string;
+}
+
+/** The prefix of every name the run creates. */
+export function namePrefix(runId: string): string {
+  return `conformance-${runId}-`;
+}
+
+/** Makes the shared state: each create and the listing happen at most once, whichever case asks first. */
+export function createShared(options: SharedOptions): Shared {
+  const creations = new Map<CreatedKind, Promise<Creation>>();
+  let listing: Promise<Listing> | undefined;
+
+  function list(): Promise<Listing> {
+    listing ??= options.client.send({ method: 'GET', path: '/pets?limit=100' }).then((exchange) => {
+      const json = exchange.response?.status === 200 ? exchange.response.json : undefined;
+      return getValidator('Pets')(json) ? { exchange, pets: json as Pet[] } : { exchange };
+    });
+    return listing;
+  }
+
+  async function create(kind: CreatedKind): Promise<Creation> {
+    const categoryId = (await list()).pets?.[0]?.categoryId ?? 1;
+    const sent = { name: namePrefix(options.runId) + kind, categoryId, ...(kind === 'noStatus' ? {} : { status: kind }) };
+    const exchange = await options.client.send({ method: 'POST', path: '/pets', body: JSON.stringify(sent) });
+    const res = exchange.response;
+    const ok = !exchange.error && res !== undefined && res.status >= 200 && res.status < 300 && getValidator('Pet')(res.json);
+    return ok ? { exchange, sent, pet: res.json as Pet } : { exchange, sent };
+  }
+
+  return {
+    listing: list,
+    creation(kind) {
+      let p = creations.get(kind);
+      if (!p) creations.set(kind, (p = create(kind)));
+      return p;
+    },
+  };
+}
+
+/** Options of {@link createCaseContext}. */
+export interface CaseContextOptions {
+  client: Client;
+  shared: Shared;
+  runId: string;
+  strict: boolean;
+  readOnly: boolean;
+}
+
+/** A case context and what it recorded. */
+export interface RecordingContext {
+  ctx: CaseContext;
+  checks: CheckResult[];
+  exchanges: Exchange[];
+  skipReason(): string | undefined;
+}
+
+/** Makes the context of one case; every exchange it sends or borrows is recorded for the report. */
+export function createCaseContext(options: CaseContextOptions): RecordingContext {
+  const checks: CheckResult[] = [];
+  const exchanges: Exchange[] = [];
+  let skipped: string | undefined;
+  const record = (ex: Exchange): void => {
+    if (!exchanges.includes(ex)) exchanges.push(ex);
+  };
+  const ctx: CaseContext = {
+    runId: options.runId,
+    strict: options.strict,
+    readOnly: options.readOnly,
+    name: (suffix) => namePrefix(options.runId) + suffix,
+    async send(request: CaseRequest) {
+      const ex = await options.client.send(request);
+      record(ex);
+      return ex;
+    },
+    check: (...results) => void checks.push(...results),
+    skip: (reason) => void (skipped ??= reason),
+    async creation(kind) {
+      const c = await options.shared.creation(kind);
+      record(c.exchange);
+      return c;
+    },
+    async existingPet() {
+      if (!options.readOnly) {
+        const c = await ctx.creation('available');
+        if (!c.pet) ctx.skip('prerequisite failed: the shared create did not return a Pet (see createPet.full)');
+        return c.pet;
+      }
+      const l = await options.shared.listing();
+      record(l.exchange);
+      const pet = l.pets?.[0];
+      if (!pet) ctx.skip('prerequisite failed: GET /pets returned no animal to fetch');
+      return pet;
+    },
+    async categoryId() {
+      return (await options.shared.listing()).pets?.[0]?.categoryId ?? 1;
+    },
+  };
+  return { ctx, checks, exchanges, skipReason: () => skipped };
+}

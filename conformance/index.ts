@@ -1,0 +1,136 @@
+/**
+ * The conformance suite's public entry: `runConformance(options)` runs every
+ * selected case against a base URL and returns the report.
+ */
+import { randomBytes } from 'node:crypto';
+import type { Dispatcher } from 'undici';
+import { listOperations } from '../spec/index.ts';
+import { allCases } from './cases/index.ts';
+import { createClient, UNREACHABLE_CODES, type Client } from './client.ts';
+import { createShared, namePrefix } from './context.ts';
+import { redactDeep } from './redact.ts';
+import { runCases } from './runner.ts';
+import { buildCoverage, compareBaseline, selectCases } from './select.ts';
+import type { CaseResult, Report, Summary } from './types.ts';
+
+export type * from './types.ts';
+export { allCases } from './cases/index.ts';
+export { matchesPattern, parseBaseline } from './select.ts';
+
+/** Options of {@link runConformance}. */
+export interface ConformanceOptions {
+  /** Base URL ending in `/v1`. */
+  baseUrl: string;
+  apiKey: string;
+  /** Inject the HTTP client (an undici Agent is used and closed otherwise). */
+  dispatcher?: Dispatcher;
+  /** Per-request timeout in milliseconds (default 10000). */
+  timeoutMs?: number;
+  /** Cases run at once (default 8). */
+  concurrency?: number;
+  /** Case ids or patterns to run (all when empty). */
+  only?: string[];
+  /** Case ids or patterns to leave out. */
+  skip?: string[];
+  /** Skip every case that could create an animal. */
+  readOnly?: boolean;
+  /** Advice becomes failure; Pet bodies may carry no fields beyond the spec. */
+  strict?: boolean;
+  /** Names created animals `conformance-<runId>-...` (default: random). */
+  runId?: string;
+  /** Case ids known to fail: the report is ok while only these fail. */
+  baseline?: string[];
+  /** Response bodies longer than this fail their case (default 1 MiB). */
+  maxBodyBytes?: number;
+}
+
+/** Why a run could not happen at all; `code` is stable. */
+export class ConformanceError extends Error {
+  readonly code: 'PETSTORE_CONFORMANCE_BAD_OPTIONS' | 'PETSTORE_CONFORMANCE_UNREACHABLE' | 'PETSTORE_CONFORMANCE_KEY_REJECTED';
+  constructor(code: ConformanceError['code'], message: string) {
+    super(message);
+    this.name = 'ConformanceError';
+    this.code = code;
+  }
+}
+
+function badOptions(message: string): ConformanceError {
+  return new ConformanceError('PETSTORE_CONFORMANCE_BAD_OPTIONS', message);
+}
+
+function validate(options: ConformanceOptions): void {
+  let url: URL;
+  try {
+    url = new URL(options.baseUrl);
+  } catch {
+    throw badOptions(`base URL is not a URL: ${JSON.stringify(options.baseUrl)}`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw badOptions(`base URL must be http or https: ${url.protocol}`);
+  if (url.search || url.hash) throw badOptions('base URL must not have a query or fragment');
+  if (typeof options.apiKey !== 'string' || options.apiKey.trim() === '') throw badOptions('an API key is required');
+  for (const [name, v, min] of [['timeoutMs', options.timeoutMs, 1], ['concurrency', options.concurrency, 1]] as const) {
+    if (v !== undefined && (!Number.isInteger(v) || v < min)) throw badOptions(`${name} must be a positive integer, got ${v}`);
+  }
+  if (options.runId !== undefined && !/^[A-Za-z0-9_-]{1,40}$/.test(options.runId)) throw badOptions('runId may hold only letters, digits, _ and - (at most 40)');
+}
+
+async function preflight(client: Client, baseUrl: string): Promise<void> {
+  const ex = await client.send({ method: 'GET', path: '/pets?limit=1' });
+  if (ex.error && !ex.response && UNREACHABLE_CODES.has(ex.error.code)) {
+    throw new ConformanceError('PETSTORE_CONFORMANCE_UNREACHABLE', `cannot reach ${baseUrl}: ${ex.error.code} ${ex.error.message}`);
+  }
+}
+
+function summarise(results: readonly CaseResult[]): Summary {
+  const count = (o: CaseResult['outcome']): number => results.filter((r) => r.outcome === o).length;
+  return { passed: count('passed'), failed: count('failed'), warned: count('warned'), skipped: count('skipped'), total: results.length };
+}
+
+/** Runs the suite against `options.baseUrl`; throws a ConformanceError only when the run cannot happen at all. */
+export async function runConformance(options: ConformanceOptions): Promise<Report> {
+  validate(options);
+  const started = Date.now();
+  const runId = options.runId ?? randomBytes(4).toString('hex');
+  const timeoutMs = options.timeoutMs ?? 10_000;
+  const concurrency = options.concurrency ?? 8;
+  const strict = options.strict ?? false;
+  const readOnly = options.readOnly ?? false;
+  const all = allCases();
+  const cases = selectCases(all, { only: options.only ?? [], skip: options.skip ?? [] });
+  const client = createClient({
+    baseUrl: options.baseUrl, apiKey: options.apiKey, timeoutMs, connections: concurrency,
+    ...(options.dispatcher ? { dispatcher: options.dispatcher } : {}),
+    ...(options.maxBodyBytes ? { maxBodyBytes: options.maxBodyBytes } : {}),
+  });
+  let results: CaseResult[];
+  try {
+    await preflight(client, client.redact(options.baseUrl));
+    const shared = createShared({ client, runId });
+    results = await runCases(cases, { client, shared, runId, strict, readOnly, concurrency });
+  } finally {
+    await client.close();
+  }
+  const { stats } = client;
+  if (stats.keyRequests > 0 && stats.keyRejected === stats.keyRequests) {
+    throw new ConformanceError('PETSTORE_CONFORMANCE_KEY_REJECTED', `the API key was rejected (401) on all ${stats.keyRequests} requests that sent it`);
+  }
+  const baseline = options.baseline ? compareBaseline(results, options.baseline) : undefined;
+  const summary = summarise(results);
+  const report: Report = {
+    tool: 'petstore-conformance',
+    runId,
+    baseUrl: options.baseUrl,
+    startedAt: new Date(started).toISOString(),
+    durationMs: Date.now() - started,
+    options: { strict, readOnly, concurrency, timeoutMs },
+    cases: results,
+    deselected: all.length - cases.length,
+    summary,
+    coverage: buildCoverage(listOperations(), results),
+    created: { count: stats.created, ids: stats.createdIds, namePrefix: namePrefix(runId) },
+    ...(baseline ? { baseline } : {}),
+    ok: baseline ? baseline.unexpected.length === 0 : summary.failed === 0,
+  };
+  // A last pass over everything captured, in case the key hid somewhere a field-level redaction missed.
+  return redactDeep(report, client.redact);
+}

@@ -1,0 +1,49 @@
+/**
+ * Redaction of the API key: every form in which a server might echo it (raw,
+ * JSON-escaped, URL-encoded, inside Basic credentials) is replaced before any
+ * captured data is stored or reported.
+ */
+
+/** What replaces a secret in captured data and reports. */
+export const REDACTED = '[REDACTED]';
+
+/** Replaces every known form of the secrets in a string. */
+export type Redactor = (text: string) => string;
+
+/** The user-id prefix the suite puts before the key when it tries Basic credentials. */
+export const BASIC_USER = 'conformance';
+
+function variants(secret: string): string[] {
+  const forms = new Set<string>([
+    secret,
+    JSON.stringify(secret).slice(1, -1),
+    encodeURIComponent(secret),
+    Buffer.from(secret).toString('base64'),
+    Buffer.from(`${BASIC_USER}:${secret}`).toString('base64'),
+  ]);
+  // Longest first, so a form that contains another is replaced whole.
+  return [...forms].filter((f) => f.length > 0).sort((a, b) => b.length - a.length);
+}
+
+/** Builds a redactor for `secrets`; empty secrets are ignored. */
+export function createRedactor(secrets: readonly string[]): Redactor {
+  const forms = secrets.flatMap(variants);
+  if (forms.length === 0) return (text) => text;
+  return (text) => {
+    let out = text;
+    for (const form of forms) if (out.includes(form)) out = out.split(form).join(REDACTED);
+    return out;
+  };
+}
+
+/** Returns a deep copy of `value` with every string (and object key) passed through `redact`. */
+export function redactDeep<T>(value: T, redact: Redactor): T {
+  if (typeof value === 'string') return redact(value) as T;
+  if (Array.isArray(value)) return value.map((v) => redactDeep(v, redact)) as T;
+  if (value !== null && typeof value === 'object') {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value)) out[redact(k)] = redactDeep(v, redact);
+    return out as T;
+  }
+  return value;
+}

@@ -1,0 +1,54 @@
+/**
+ * Runs cases: each in its own recording context, a bounded number at a time;
+ * whatever a case throws becomes a failed check, never an escaped error.
+ */
+import { createCaseContext, type CaseContextOptions } from './context.ts';
+import type { Case, CaseResult, CheckResult, Outcome } from './types.ts';
+
+/** Options of {@link runCases}. */
+export interface RunCasesOptions extends CaseContextOptions {
+  concurrency: number;
+}
+
+function outcomeOf(c: Case, checks: CheckResult[], skipReason: string | undefined, strict: boolean): { outcome: Outcome; reason?: string } {
+  const failed = checks.filter((r) => !r.ok);
+  if (failed.length > 0) {
+    const reason = failed.map((r) => `${r.name}: ${r.message}`).join('; ');
+    return { outcome: c.level === 'required' || strict ? 'failed' : 'warned', reason };
+  }
+  if (skipReason !== undefined) return { outcome: 'skipped', reason: skipReason };
+  // A case that checked nothing proves nothing.
+  if (checks.length === 0) return { outcome: 'failed', reason: 'the case recorded no checks' };
+  return { outcome: 'passed' };
+}
+
+/** Runs one case and returns its result as data. */
+export async function runCase(c: Case, options: CaseContextOptions): Promise<CaseResult> {
+  const base = { id: c.id, title: c.title, level: c.level, section: c.section, operationId: c.operationId, covers: c.covers };
+  if (options.readOnly && c.writes) {
+    return { ...base, outcome: 'skipped', reason: 'read-only: this case could create an animal', checks: [], exchanges: [], durationMs: 0 };
+  }
+  const started = performance.now();
+  const rec = createCaseContext(options);
+  try {
+    await c.run(rec.ctx);
+  } catch (err) {
+    rec.checks.push({ name: 'case', ok: false, message: `the case threw: ${(err as Error)?.stack ?? String(err)}` });
+  }
+  const { outcome, reason } = outcomeOf(c, rec.checks, rec.skipReason(), options.strict);
+  return { ...base, outcome, ...(reason === undefined ? {} : { reason }), checks: rec.checks, exchanges: rec.exchanges, durationMs: performance.now() - started };
+}
+
+/** Runs `cases` at most `concurrency` at a time; results keep the order of `cases`. */
+export async function runCases(cases: readonly Case[], options: RunCasesOptions): Promise<CaseResult[]> {
+  const results: CaseResult[] = new Array(cases.length);
+  let next = 0;
+  async function worker(): Promise<void> {
+    while (next < cases.length) {
+      const i = next++;
+      results[i] = await runCase(cases[i]!, options);
+    }
+  }
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(options.concurrency, cases.length)) }, worker));
+  return results;
+}

@@ -1,0 +1,175 @@
+/**
+ * The data the suite passes around: requests and captured exchanges, check
+ * results, cases and their context, and the report. Plain objects only, so a
+ * report can be serialised as it is.
+ */
+import type { Pet, PetStatus } from '../spec/index.ts';
+
+/** `required` for what the interface documents; `advice` for RFC-backed or widely expected behaviour it does not state. */
+export type Level = 'required' | 'advice';
+
+/** How a case ended: `warned` is an advice case not followed (outside `--strict`). */
+export type Outcome = 'passed' | 'failed' | 'warned' | 'skipped';
+
+/** One check of one response: a failed check is data, never a throw. */
+export interface CheckResult {
+  name: string;
+  ok: boolean;
+  message: string;
+  /** Extra lines, such as ajv errors with instance paths. */
+  details?: string[];
+}
+
+/**
+ * Which credentials a request carries: the run's key as `Bearer`, none, the key
+ * with the Basic scheme, the key with a lower-case `bearer`, or a literal `Authorization` value.
+ */
+export type AuthMode = 'key' | 'none' | 'basic' | 'lowercase' | { authorization: string };
+
+/** A request as a case describes it; `path` is relative to the base URL (`/pets?limit=1`). */
+export interface CaseRequest {
+  method: 'GET' | 'POST';
+  path: string;
+  auth?: AuthMode;
+  body?: string;
+  /** `null` sends no Content-Type header; bodies default to `application/json`. */
+  contentType?: string | null;
+}
+
+/** The request as it went out, with the API key already redacted. */
+export interface ExchangeRequest {
+  method: string;
+  url: string;
+  headers: Record<string, string>;
+  body?: string;
+}
+
+/** The response as received, with the API key already redacted everywhere. */
+export interface ExchangeResponse {
+  status: number;
+  headers: Record<string, string>;
+  /** Body text (at most the size cap). */
+  body: string;
+  bytes: number;
+  /** The parsed body, when it parsed as JSON. */
+  json?: unknown;
+  /** Why the body did not parse as JSON (absent when it did, or when it was empty). */
+  jsonError?: string;
+}
+
+/** One request and what came back, or why nothing usable came back. */
+export interface Exchange {
+  request: ExchangeRequest;
+  response?: ExchangeResponse;
+  /** Set when the exchange failed: timeout, reset, garbage, a body over the cap. */
+  error?: { code: string; message: string };
+  durationMs: number;
+}
+
+/** The kinds of animal a run creates, at most one of each. */
+export type CreatedKind = PetStatus | 'noStatus';
+
+/** A create made once per run and shared by the cases that need it. */
+export interface Creation {
+  exchange: Exchange;
+  sent: { name: string; categoryId: number; status?: PetStatus };
+  /** The Pet returned, when the create answered 2xx with a body that is a Pet. */
+  pet?: Pet;
+}
+
+/** What a case can do: send requests, record checks, skip, and use the run's shared animals. */
+export interface CaseContext {
+  readonly runId: string;
+  readonly strict: boolean;
+  readonly readOnly: boolean;
+  /** `conformance-<runId>-<suffix>`: the name of everything the run creates. */
+  name(suffix: string): string;
+  send(request: CaseRequest): Promise<Exchange>;
+  check(...results: CheckResult[]): void;
+  skip(reason: string): void;
+  /** The run's shared create of `kind` (made once), recorded in this case. */
+  creation(kind: CreatedKind): Promise<Creation>;
+  /** An existing animal: the shared created one, or one from the list in read-only mode; skips the case when there is none. */
+  existingPet(): Promise<Pet | undefined>;
+  /** A category id to create animals with: one seen in the list, else 1. */
+  categoryId(): Promise<number>;
+}
+
+/** One conformance case. */
+export interface Case {
+  /** Stable id, e.g. `listPets.limit.max`. */
+  id: string;
+  title: string;
+  level: Level;
+  /** The interface section it checks, e.g. `Endpoints §1 List animals`. */
+  section: string;
+  operationId: string;
+  /** Statuses documented in the spec for `operationId` that this case exercises. */
+  covers: number[];
+  /** True when a (broken) server could create an animal because of it. */
+  writes: boolean;
+  run(ctx: CaseContext): Promise<void>;
+}
+
+/** The result of one case. */
+export interface CaseResult {
+  id: string;
+  title: string;
+  level: Level;
+  section: string;
+  operationId: string;
+  covers: number[];
+  outcome: Outcome;
+  /** Why it was skipped or failed, in one line. */
+  reason?: string;
+  checks: CheckResult[];
+  exchanges: Exchange[];
+  durationMs: number;
+}
+
+/** One (operation, documented status) pair and the cases that exercised it. */
+export interface CoverageEntry {
+  operationId: string;
+  method: string;
+  path: string;
+  status: number;
+  caseIds: string[];
+}
+
+/** Counts of outcomes. */
+export interface Summary {
+  passed: number;
+  failed: number;
+  warned: number;
+  skipped: number;
+  total: number;
+}
+
+/** How the run compared with a baseline of known failures. */
+export interface BaselineResult {
+  /** Failing now and listed in the baseline. */
+  known: string[];
+  /** Listed in the baseline and passing now. */
+  fixed: string[];
+  /** Failing now and not in the baseline. */
+  unexpected: string[];
+}
+
+/** Everything a run found; the API key appears nowhere in it. */
+export interface Report {
+  tool: string;
+  runId: string;
+  baseUrl: string;
+  startedAt: string;
+  durationMs: number;
+  options: { strict: boolean; readOnly: boolean; concurrency: number; timeoutMs: number };
+  cases: CaseResult[];
+  /** Cases left out by `only`/`skip`. */
+  deselected: number;
+  summary: Summary;
+  coverage: CoverageEntry[];
+  created: { count: number; ids: number[]; namePrefix: string };
+  baseline?: BaselineResult;
+  /** True when no case failed (outside the baseline, if one was given). */
+  ok: boolean;
+}
