@@ -1,0 +1,169 @@
+/**
+ * The `petstore-conformance` command as a function: parse arguments and
+ * environment, run the suite, write each report, and return the exit code:
+ * 0 (every required case passed), 1 (a case failed) or 2 (the run could not
+ * happen, with a one-line reason). `cli.ts` is the entry that calls it.
+ */
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { parseArgs } from 'node:util';
+import { ConformanceError, parseBaseline, runConformance, type ConformanceOptions } from './index.ts';
+import { createRedactor } from './redact.ts';
+import { REPORTERS, render, shouldColor, type ReporterName } from './report/index.ts';
+
+const HELP = `Usage: petstore-conformance [options]
+
+Runs the Petstore conformance suite against a server.
+
+Target:
+  --base-url URL        base URL ending in /v1 (or PETSTORE_BASE_URL)
+  --api-key KEY         bearer API key (or PETSTORE_API_KEY; prefer the variable)
+  --env NAME            production or staging: the base URL comes from
+                        PETSTORE_PRODUCTION_URL or PETSTORE_STAGING_URL
+Run:
+  --timeout T           per-request timeout: 500ms, 10s, or milliseconds (default 10s)
+  --concurrency N       cases run at once (default 8)
+  --only IDS            run only these case ids or patterns (comma-separated, repeatable;
+                        * is a wildcard; listPets matches listPets.*)
+  --skip IDS            leave out these case ids or patterns
+  --read-only           send nothing that could create an animal
+                        (implied by --env production unless --allow-writes)
+  --allow-writes        allow creating animals with --env production
+  --strict              advice becomes failure; Pets may carry no extra fields
+  --run-id ID           name created animals conformance-ID-... (default: random)
+Reports:
+  --reporter R[=FILE]   pretty, json or junit; repeatable; without =FILE to stdout
+                        (default: pretty to stdout)
+  --baseline FILE       known failures (JSON array of ids, or a JSON report): exit 0
+                        while only those fail; the report names the ones now fixed
+  -h, --help            show this help
+
+Exit status: 0 every required case passed, 1 a case failed, 2 the run could not happen.
+`;
+
+class UsageError extends Error {}
+
+interface ReporterTarget {
+  name: ReporterName;
+  file?: string;
+}
+
+function parseTimeout(text: string): number {
+  const m = /^(\d+)(ms|s)?$/.exec(text.trim());
+  if (!m) throw new UsageError(`--timeout must look like 500ms, 10s or 10000, got ${JSON.stringify(text)}`);
+  const ms = Number(m[1]) * (m[2] === 's' ? 1000 : 1);
+  if (ms < 1) throw new UsageError('--timeout must be positive');
+  return ms;
+}
+
+function parsePositive(flag: string, text: string): number {
+  if (!/^\d+$/.test(text) || Number(text) < 1) throw new UsageError(`${flag} must be a positive integer, got ${JSON.stringify(text)}`);
+  return Number(text);
+}
+
+function parseReporter(spec: string): ReporterTarget {
+  const [name, ...rest] = spec.split('=');
+  if (!REPORTERS.includes(name as ReporterName)) throw new UsageError(`unknown reporter ${JSON.stringify(name)} (pretty, json, junit)`);
+  const file = rest.join('=');
+  if (rest.length > 0 && file === '') throw new UsageError(`--reporter ${name}= needs a file name`);
+  return file ? { name: name as ReporterName, file } : { name: name as ReporterName };
+}
+
+function list(values: string[] | undefined): string[] {
+  return (values ?? []).flatMap((v) => v.split(',')).map((v) => v.trim()).filter(Boolean);
+}
+
+const OPTIONS = {
+  'base-url': { type: 'string' }, 'api-key': { type: 'string' }, env: { type: 'string' },
+  timeout: { type: 'string' }, concurrency: { type: 'string' },
+  only: { type: 'string', multiple: true }, skip: { type: 'string', multiple: true },
+  'read-only': { type: 'boolean' }, 'allow-writes': { type: 'boolean' }, strict: { type: 'boolean' },
+  'run-id': { type: 'string' }, reporter: { type: 'string', multiple: true }, baseline: { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+/** What the command line asks for. */
+export interface CliPlan {
+  help: boolean;
+  options: ConformanceOptions;
+  reporters: ReporterTarget[];
+}
+
+function resolveBaseUrl(values: { 'base-url'?: string; env?: string }, env: NodeJS.ProcessEnv): string {
+  if (values.env !== undefined) {
+    if (values['base-url'] !== undefined) throw new UsageError('give either --base-url or --env, not both');
+    const variable = { production: 'PETSTORE_PRODUCTION_URL', staging: 'PETSTORE_STAGING_URL' }[values.env];
+    if (!variable) throw new UsageError(`--env must be production or staging, got ${JSON.stringify(values.env)}`);
+    const url = env[variable];
+    if (!url) throw new UsageError(`--env ${values.env} needs ${variable} to be set`);
+    return url;
+  }
+  const url = values['base-url'] ?? env.PETSTORE_BASE_URL;
+  if (!url) throw new UsageError('no base URL: pass --base-url or set PETSTORE_BASE_URL');
+  return url;
+}
+
+/** Turns arguments and environment into a plan; throws a UsageError for bad arguments. */
+export function planFromArgs(args: string[], env: NodeJS.ProcessEnv): CliPlan {
+  let parsed;
+  try {
+    parsed = parseArgs({ args, options: OPTIONS, strict: true, allowPositionals: false });
+  } catch (err) {
+    throw new UsageError((err as Error).message.split('\n')[0]);
+  }
+  const v = parsed.values;
+  if (v.help) return { help: true, options: { baseUrl: '', apiKey: '' }, reporters: [] };
+  const baseUrl = resolveBaseUrl(v, env);
+  const apiKey = v['api-key'] ?? env.PETSTORE_API_KEY;
+  if (!apiKey) throw new UsageError('no API key: pass --api-key or set PETSTORE_API_KEY');
+  if (v['read-only'] && v['allow-writes']) throw new UsageError('--read-only and --allow-writes contradict each other');
+  const readOnly = v['read-only'] === true || (v.env === 'production' && v['allow-writes'] !== true);
+  const options: ConformanceOptions = { baseUrl, apiKey, readOnly, strict: v.strict === true, only: list(v.only), skip: list(v.skip) };
+  if (v.timeout !== undefined) options.timeoutMs = parseTimeout(v.timeout);
+  if (v.concurrency !== undefined) options.concurrency = parsePositive('--concurrency', v.concurrency);
+  if (v['run-id'] !== undefined) options.runId = v['run-id'];
+  if (v.baseline !== undefined) options.baseline = readBaseline(v.baseline);
+  const reporters = (v.reporter ?? ['pretty']).map(parseReporter);
+  return { help: false, options, reporters };
+}
+
+function readBaseline(file: string): string[] {
+  try {
+    return parseBaseline(JSON.parse(readFileSync(file, 'utf8')));
+  } catch (err) {
+    throw new UsageError(`cannot read baseline ${file}: ${(err as Error).message.split('\n')[0]}`);
+  }
+}
+
+/** Runs the command and returns its exit code; output goes to the given streams. */
+export async function main(args: string[], env: NodeJS.ProcessEnv = process.env, out: NodeJS.WriteStream = process.stdout, err: NodeJS.WriteStream = process.stderr): Promise<number> {
+  const redact = createRedactor([env.PETSTORE_API_KEY ?? '', ...keyFromArgs(args)]);
+  try {
+    const plan = planFromArgs(args, env);
+    if (plan.help) {
+      out.write(HELP);
+      return 0;
+    }
+    const report = await runConformance(plan.options);
+    for (const target of plan.reporters) {
+      const text = redact(render(target.name, report, { color: !target.file && shouldColor(out, env) }));
+      if (!target.file) out.write(text);
+      else {
+        mkdirSync(dirname(target.file), { recursive: true });
+        writeFileSync(target.file, text);
+      }
+    }
+    return report.ok ? 0 : 1;
+  } catch (e) {
+    const reason = e instanceof UsageError || e instanceof ConformanceError ? e.message : `unexpected error: ${(e as Error)?.message ?? String(e)}`;
+    err.write(`petstore-conformance: ${redact(reason).split('\n')[0]}${e instanceof UsageError ? ' (see --help)' : ''}\n`);
+    return 2;
+  }
+}
+
+function keyFromArgs(args: string[]): string[] {
+  const i = args.findIndex((a) => a === '--api-key' || a.startsWith('--api-key='));
+  if (i < 0) return [];
+  const arg = args[i]!;
+  return arg.includes('=') ? [arg.slice(arg.indexOf('=') + 1)] : args[i + 1] !== undefined ? [args[i + 1]!] : [];
+}

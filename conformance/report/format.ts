@@ -1,0 +1,76 @@
+/**
+ * Text pieces every reporter shares: a request as a curl command, body
+ * excerpts, failed-check lines, the coverage table and the summary lines.
+ */
+import type { CaseResult, Exchange, ExchangeRequest, Report } from '../types.ts';
+
+/** Quotes a string for a POSIX shell. */
+export function shellQuote(text: string): string {
+  return `'${text.replaceAll("'", `'\\''`)}'`;
+}
+
+/** The request as a curl command; the captured headers already hide the credentials. */
+export function renderCurl(request: ExchangeRequest): string {
+  const parts = ['curl', '-sS', '-i'];
+  if (request.method !== 'GET' || request.body !== undefined) parts.push('-X', request.method);
+  parts.push(shellQuote(request.url));
+  for (const [name, value] of Object.entries(request.headers)) parts.push('-H', shellQuote(`${displayName(name)}: ${value}`));
+  if (request.body !== undefined) parts.push('--data-raw', shellQuote(request.body));
+  return parts.join(' ');
+}
+
+function displayName(header: string): string {
+  return header.replace(/(^|-)([a-z])/g, (_m, dash: string, c: string) => dash + c.toUpperCase());
+}
+
+/** At most `max` characters of `text` on one line, control characters escaped. */
+export function excerpt(text: string, max = 300): string {
+  // eslint-disable-next-line no-control-regex
+  const flat = text.replace(/[\u0000-\u001f\u007f]/g, (c) => (c === '\n' ? '\\n' : c === '\r' ? '\\r' : c === '\t' ? '\\t' : `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`));
+  return flat.length > max ? `${flat.slice(0, max)}… (${text.length} characters)` : flat;
+}
+
+/** The lines describing one exchange of a failed case. */
+export function exchangeLines(ex: Exchange): string[] {
+  const lines = [renderCurl(ex.request)];
+  if (ex.response) {
+    lines.push(`status: ${ex.response.status}, content-type: ${ex.response.headers['content-type'] ?? '(none)'}, ${ex.response.bytes} bytes`);
+    lines.push(`body: ${ex.response.body === '' ? '(empty)' : excerpt(ex.response.body)}`);
+  }
+  if (ex.error) lines.push(`error: ${ex.error.code}: ${ex.error.message}`);
+  return lines;
+}
+
+/** The failed checks of a case, each with its detail lines (ajv errors with instance paths) indented. */
+export function failedCheckLines(result: CaseResult): string[] {
+  return result.checks
+    .filter((c) => !c.ok)
+    .flatMap((c) => [`✗ ${c.name}: ${c.message}`, ...(c.details ?? []).map((d) => `    ${d}`)]);
+}
+
+/** The coverage table as aligned text rows. */
+export function coverageLines(report: Report): string[] {
+  const rows = report.coverage.map((e) => [e.operationId, `${e.method} ${e.path}`, String(e.status), e.caseIds.length === 0 ? 'NOT COVERED' : e.caseIds.join(', ')]);
+  const header = ['operation', 'request', 'status', 'cases'];
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
+  const fmt = (r: string[]): string => r.map((cell, i) => (i === r.length - 1 ? cell : cell.padEnd(widths[i]!))).join('  ');
+  return [fmt(header), ...rows.map(fmt)];
+}
+
+/** Lines about what the run created and the baseline. */
+export function footerLines(report: Report): string[] {
+  const lines = [`Created ${report.created.count} animal${report.created.count === 1 ? '' : 's'} named ${report.created.namePrefix}*${report.created.ids.length > 0 ? ` (ids ${report.created.ids.join(', ')})` : ''}`];
+  if (report.summary.warned > 0) lines.push(`${report.summary.warned} advice case${report.summary.warned === 1 ? '' : 's'} not followed (warnings; --strict makes them failures)`);
+  if (report.deselected > 0) lines.push(`${report.deselected} cases not selected (--only/--skip)`);
+  const b = report.baseline;
+  if (b) {
+    lines.push(`Baseline: ${b.known.length} known failure(s), ${b.unexpected.length} new failure(s)`);
+    if (b.fixed.length > 0) lines.push(`Fixed since the baseline: ${b.fixed.join(', ')}`);
+  }
+  return lines;
+}
+
+/** The closing line, exactly `N passed, N failed, N skipped`. */
+export function summaryLine(report: Report): string {
+  return `${report.summary.passed} passed, ${report.summary.failed} failed, ${report.summary.skipped} skipped`;
+}

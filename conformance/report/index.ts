@@ -1,0 +1,25 @@
+/**
+ * The reporters by name.
+ */
+import type { Report } from '../types.ts';
+import { renderJson } from './json.ts';
+import { renderJunit } from './junit.ts';
+import { renderPretty } from './pretty.ts';
+
+export { renderJson } from './json.ts';
+export { renderJunit, escapeXml } from './junit.ts';
+export { renderPretty, shouldColor, type PrettyOptions } from './pretty.ts';
+export { renderCurl, summaryLine, coverageLines } from './format.ts';
+
+/** The reporters the CLI offers. */
+export type ReporterName = 'pretty' | 'json' | 'junit';
+
+/** The reporter names, for argument checking. */
+export const REPORTERS: readonly ReporterName[] = ['pretty', 'json', 'junit'];
+
+/** Renders `report` with the named reporter. */
+export function render(name: ReporterName, report: Report, options: { color?: boolean } = {}): string {
+  if (name === 'json') return renderJson(report);
+  if (name === 'junit') return renderJunit(report);
+  return renderPretty(report, options);
+}

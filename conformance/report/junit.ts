@@ -1,0 +1,66 @@
+/**
+ * The JUnit XML reporter: one testcase per case (warnings as system-out,
+ * skips as skipped), run facts and the coverage table as suite properties.
+ */
+import type { CaseResult, Report } from '../types.ts';
+import { coverageLines, exchangeLines, failedCheckLines, footerLines, summaryLine } from './format.ts';
+
+/** Escapes text for XML content and attributes, dropping characters XML 1.0 cannot hold. */
+export function escapeXml(text: string): string {
+  return text
+    // eslint-disable-next-line no-control-regex
+    .replace(/[^\u0009\u000a\u000d\u0020-\ud7ff\ue000-\ufffd\u{10000}-\u{10ffff}]/gu, '\ufffd')
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+    .replace(/'/g, '&apos;');
+}
+
+function seconds(ms: number): string {
+  return (ms / 1000).toFixed(3);
+}
+
+function details(r: CaseResult): string {
+  const lines = [`section: ${r.section}`, ...failedCheckLines(r)];
+  for (const ex of r.exchanges) lines.push(...exchangeLines(ex));
+  return lines.join('\n');
+}
+
+function testcase(r: CaseResult): string {
+  const open = `    <testcase classname="petstore.${escapeXml(r.operationId)}" name="${escapeXml(`${r.id}: ${r.title}`)}" time="${seconds(r.durationMs)}"`;
+  switch (r.outcome) {
+    case 'passed':
+      return `${open}/>`;
+    case 'skipped':
+      return `${open}>\n      <skipped message="${escapeXml(r.reason ?? '')}"/>\n    </testcase>`;
+    case 'warned':
+      return `${open}>\n      <system-out>${escapeXml(`advice not followed: ${r.reason ?? ''}\n${details(r)}`)}</system-out>\n    </testcase>`;
+    case 'failed':
+      return `${open}>\n      <failure message="${escapeXml(r.reason ?? '')}" type="${r.level}">${escapeXml(details(r))}</failure>\n    </testcase>`;
+  }
+}
+
+/** Renders the report as JUnit XML. */
+export function renderJunit(report: Report): string {
+  const s = report.summary;
+  const attrs = `tests="${s.total}" failures="${s.failed}" errors="0" skipped="${s.skipped}" time="${seconds(report.durationMs)}"`;
+  const props: [string, string][] = [
+    ['baseUrl', report.baseUrl], ['runId', report.runId], ['created', String(report.created.count)],
+    ['warnings', String(s.warned)], ['strict', String(report.options.strict)], ['readOnly', String(report.options.readOnly)],
+    ...report.coverage.map((e): [string, string] => [`coverage ${e.operationId} ${e.status}`, e.caseIds.join(' ') || 'NOT COVERED']),
+  ];
+  const out = [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    `<testsuites name="petstore-conformance" ${attrs}>`,
+    `  <testsuite name="petstore-conformance" timestamp="${escapeXml(report.startedAt.replace(/\.\d+Z$/, ''))}" ${attrs}>`,
+    '    <properties>',
+    ...props.map(([n, v]) => `      <property name="${escapeXml(n)}" value="${escapeXml(v)}"/>`),
+    '    </properties>',
+    ...report.cases.map(testcase),
+    `    <system-out>${escapeXml([...coverageLines(report), '', ...footerLines(report), summaryLine(report)].join('\n'))}</system-out>`,
+    '  </testsuite>',
+    '</testsuites>',
+  ];
+  return `${out.join('\n')}\n`;
+}
