@@ -52,7 +52,13 @@ export function checkSchema(ex: Exchange, name: SchemaName, closed = false): Che
   }
   const validate = getValidator(name, { closed });
   const ok = validate(res.json) as boolean;
-  return checkThat(label, ok, ok ? `valid ${name}` : `body is not a valid ${name}`, ok ? undefined : describeSchemaErrors(validate.errors));
+  return checkThat(label, ok, ok ? `valid ${name}` : `body is not a valid ${name}`, ok ? undefined : capped(describeSchemaErrors(validate.errors)));
+}
+
+const MAX_DETAILS = 10;
+
+function capped(lines: string[]): string[] {
+  return lines.length <= MAX_DETAILS ? lines : [...lines.slice(0, MAX_DETAILS), `… and ${lines.length - MAX_DETAILS} more`];
 }
 
 /** Passes when the body is an Error whose `status` equals the HTTP status. */

@@ -1,0 +1,80 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { MockAgent } from 'undici';
+import { createClient } from './client.ts';
+
+const BASE = 'http://petstore.test/v1';
+const KEY = 'secret-key-xyz';
+let agent: MockAgent;
+
+function mock(): ReturnType<MockAgent['get']> {
+  agent = new MockAgent();
+  agent.disableNetConnect();
+  return agent.get('http://petstore.test');
+}
+
+afterEach(async () => {
+  await agent?.close();
+});
+
+describe('client', () => {
+  it('sends the key as a bearer token, records it redacted, and redacts echoes of it', async () => {
+    let seen: unknown;
+    mock()
+      .intercept({ path: '/v1/pets', method: 'GET' })
+      .reply(200, (opts) => {
+        seen = (opts.headers as Record<string, string>).authorization;
+        return JSON.stringify([{ echo: KEY }]);
+      }, { headers: { 'content-type': 'application/json', 'x-echo': `Bearer ${KEY}` } });
+    const client = createClient({ baseUrl: BASE, apiKey: KEY, dispatcher: agent });
+    const ex = await client.send({ method: 'GET', path: '/pets' });
+    expect(seen).toBe(`Bearer ${KEY}`);
+    expect(ex.request.headers.authorization).toBe('Bearer [REDACTED]');
+    expect(ex.response?.headers['x-echo']).toBe('Bearer [REDACTED]');
+    expect(JSON.stringify(ex)).not.toContain(KEY);
+    expect(ex.response?.json).toEqual([{ echo: '[REDACTED]' }]);
+  });
+
+  it('does not follow redirects', async () => {
+    mock().intercept({ path: '/v1/pets', method: 'GET' }).reply(302, '', { headers: { location: 'http://elsewhere.test/' } });
+    const client = createClient({ baseUrl: BASE, apiKey: KEY, dispatcher: agent });
+    const ex = await client.send({ method: 'GET', path: '/pets' });
+    expect(ex.response?.status).toBe(302);
+  });
+
+  it('stops reading a body over the cap and says why', async () => {
+    mock().intercept({ path: '/v1/pets', method: 'GET' }).reply(200, 'x'.repeat(5000));
+    const client = createClient({ baseUrl: BASE, apiKey: KEY, dispatcher: agent, maxBodyBytes: 1000 });
+    const ex = await client.send({ method: 'GET', path: '/pets' });
+    expect(ex.error?.code).toBe('PETSTORE_BODY_TOO_LARGE');
+    expect(ex.response?.body.length).toBe(1000);
+  });
+
+  it('times out a slow response', async () => {
+    mock().intercept({ path: '/v1/pets', method: 'GET' }).reply(200, '[]').delay(2000);
+    const client = createClient({ baseUrl: BASE, apiKey: KEY, dispatcher: agent, timeoutMs: 100 });
+    const started = Date.now();
+    const ex = await client.send({ method: 'GET', path: '/pets' });
+    expect(ex.error?.code).toBe('PETSTORE_TIMEOUT');
+    expect(Date.now() - started).toBeLessThan(1500);
+  });
+
+  it('reports transport errors as data, redacted', async () => {
+    mock().intercept({ path: '/v1/pets', method: 'GET' }).replyWithError(Object.assign(new Error(`reset near ${KEY}`), { code: 'ECONNRESET' }));
+    const client = createClient({ baseUrl: BASE, apiKey: KEY, dispatcher: agent });
+    const ex = await client.send({ method: 'GET', path: '/pets' });
+    expect(ex.error?.code).toBe('ECONNRESET');
+    expect(ex.error?.message).not.toContain(KEY);
+  });
+
+  it('counts created animals and key rejections', async () => {
+    const pool = mock();
+    pool.intercept({ path: '/v1/pets', method: 'POST' }).reply(201, { id: 7, name: 'a', categoryId: 1 });
+    pool.intercept({ path: '/v1/pets', method: 'GET' }).reply(401, { code: 'u', message: 'm', status: 401 });
+    pool.intercept({ path: '/v1/pets', method: 'GET' }).reply(401, { code: 'u', message: 'm', status: 401 });
+    const client = createClient({ baseUrl: BASE, apiKey: KEY, dispatcher: agent });
+    await client.send({ method: 'POST', path: '/pets', body: '{}' });
+    await client.send({ method: 'GET', path: '/pets' });
+    await client.send({ method: 'GET', path: '/pets', auth: 'none' });
+    expect(client.stats).toMatchObject({ created: 1, createdIds: [7], keyRequests: 2, keyRejected: 1 });
+  });
+});

@@ -1,0 +1,23 @@
+import { describe, expect, it } from 'vitest';
+import { createRedactor, redactDeep, REDACTED } from './redact.ts';
+
+describe('createRedactor', () => {
+  const key = 'k3y"with/odd+chars';
+  const redact = createRedactor([key]);
+
+  it('replaces the raw, JSON-escaped, URL-encoded and base64 forms of the key', () => {
+    const forms = [key, JSON.stringify(key).slice(1, -1), encodeURIComponent(key), Buffer.from(key).toString('base64'), Buffer.from(`conformance:${key}`).toString('base64')];
+    for (const form of forms) expect(redact(`a ${form} b ${form}`)).toBe(`a ${REDACTED} b ${REDACTED}`);
+  });
+
+  it('leaves text without the key alone, and ignores empty secrets', () => {
+    expect(redact('nothing here')).toBe('nothing here');
+    expect(createRedactor([''])('abc')).toBe('abc');
+  });
+
+  it('redacts deeply, keys of objects included', () => {
+    const value = { [key]: [key, { nested: `x${key}` }], n: 1, t: true, z: null };
+    expect(JSON.stringify(redactDeep(value, redact))).not.toContain('k3y');
+    expect(redactDeep(value, redact).n).toBe(1);
+  });
+});
