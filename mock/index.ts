@@ -7,14 +7,14 @@ import type { AddressInfo } from 'node:net';
 import type { Pet } from '../spec/index.ts';
 import { createHandler } from './handler.ts';
 import { DEFAULT_COUNT, DEFAULT_SEED, seedPets } from './seed.ts';
-import { createHttpServer, type RequestLogEntry } from './server.ts';
+import { createHttpServer, type RequestLogEntry, type ServerTimeouts } from './server.ts';
 import { createPetStore, type PetStore } from './store.ts';
 
 export { createHandler, CONTROL_PREFIX, type Handler, type HandlerOptions } from './handler.ts';
 export { createPetStore, type PetStore, StoredPet } from './store.ts';
 export { seedPets, DEFAULT_SEED, DEFAULT_COUNT, MAX_COUNT } from './seed.ts';
 export { ErrorCode, type ApiRequest, type ApiResponse } from './responses.ts';
-export { createHttpServer, BODY_LIMIT, type RequestLogEntry } from './server.ts';
+export { createHttpServer, BODY_LIMIT, DEFAULT_TIMEOUTS, type RequestLogEntry, type ServerTimeouts } from './server.ts';
 export { loadPetsFile } from './fixtures.ts';
 
 /** The development key used when no key is configured. Printed at start; never use it outside a local mock. */
@@ -38,6 +38,8 @@ export interface MockServerOptions {
   cors?: boolean;
   /** Called once per request (default: no log). */
   log?: (entry: RequestLogEntry) => void;
+  /** Client timeouts (default: headers 10 s, whole request 30 s, idle keep-alive 5 s). */
+  timeouts?: ServerTimeouts;
 }
 
 /** A running mock. */
@@ -61,7 +63,7 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
   const pets = options.pets ?? seedPets({ seed: options.seed ?? DEFAULT_SEED, count: options.count ?? DEFAULT_COUNT });
   const store = createPetStore(pets);
   const handler = createHandler({ store, apiKeys, cors });
-  const server = createHttpServer({ handler, log, secrets: apiKeys });
+  const server = createHttpServer({ handler, log, secrets: apiKeys, timeouts: options.timeouts });
   server.listen(port, host);
   await once(server, 'listening');
   const address = server.address() as AddressInfo;

@@ -28,11 +28,27 @@ export interface HttpServerOptions {
   log?: (entry: RequestLogEntry) => void;
   /** Strings to redact from logged paths (the API keys). */
   secrets?: readonly string[];
+  /** How long a client may take (defaults: {@link DEFAULT_TIMEOUTS}). */
+  timeouts?: ServerTimeouts;
 }
 
+/** Milliseconds a client may take to send its headers, its whole request, and to send the next request on an idle keep-alive connection. */
+export interface ServerTimeouts {
+  headersMs?: number;
+  requestMs?: number;
+  keepAliveMs?: number;
+}
+
+/** The timeouts used unless told otherwise: headers 10 s, whole request 30 s, idle keep-alive 5 s. */
+export const DEFAULT_TIMEOUTS: Required<ServerTimeouts> = { headersMs: 10_000, requestMs: 30_000, keepAliveMs: 5_000 };
+
 /** Wraps the handler in a node:http server with body limit, timeouts and keep-alive. */
-export function createHttpServer({ handler, bodyLimit = BODY_LIMIT, log, secrets = [] }: HttpServerOptions): Server {
-  const server = createServer((req, res) => {
+export function createHttpServer({ handler, bodyLimit = BODY_LIMIT, log, secrets = [], timeouts = {} }: HttpServerOptions): Server {
+  const { headersMs, requestMs, keepAliveMs } = { ...DEFAULT_TIMEOUTS, ...timeouts };
+  // Slow or idle clients must not hold the server: bound headers, whole requests and idle keep-alive.
+  // node checks the first two only every connectionsCheckingInterval (30 s by default), so check often enough to keep them.
+  const checkEvery = Math.max(25, Math.min(1_000, Math.floor(headersMs / 4)));
+  const server = createServer({ headersTimeout: headersMs, requestTimeout: requestMs, connectionsCheckingInterval: checkEvery }, (req, res) => {
     const started = log ? performance.now() : 0;
     const finish = (response: ApiResponse, closeAfter: boolean): void => {
       send(res, response, closeAfter);
@@ -51,10 +67,7 @@ export function createHttpServer({ handler, bodyLimit = BODY_LIMIT, log, secrets
     });
   });
   server.on('clientError', answerClientError);
-  // Slow or idle clients must not hold the server: bound headers, whole requests and idle keep-alive.
-  server.headersTimeout = 10_000;
-  server.requestTimeout = 30_000;
-  server.keepAliveTimeout = 5_000;
+  server.keepAliveTimeout = keepAliveMs;
   return server;
 }
 
