@@ -1,0 +1,123 @@
+/**
+ * Prism's spec-only mock: the spec loads in it with no warnings, and the
+ * conformance suite pointed at it completes (exit 1, not a crash or a hang)
+ * and reports exactly the deviations a stateless, spec-generated mock must have.
+ */
+import { spawn } from 'node:child_process';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runConformance, type Report } from '../conformance/index.ts';
+import { startPrism, type PrismServer } from '../prism/index.ts';
+
+const ROOT = new URL('..', import.meta.url).pathname;
+
+/**
+ * Why each case fails on Prism's static mock; docs/prism.md turns this into its table.
+ * @see ../docs/prism.md "What the conformance suite finds on Prism's mock"
+ */
+const PRISM_MOCK_FAILURES: Record<string, string[]> = {
+  'stateless: answers the same example whatever was created or asked for': [
+    'createPet.full', 'createPet.noStatus', 'createPet.status.*', 'createPet.distinctIds', 'createPet.clientId.noOverwrite',
+    'getPet.unknown', 'listPets.status.pending', 'listPets.status.sold',
+  ],
+  'any bearer token is accepted': ['auth.*.wrongKey'],
+  'request validation runs before the key check (422/400, not 401)': ['auth.*.beforeValidation'],
+  'invalid parameters get 422, a status the spec does not list': ['listPets.limit.outOfRange', 'listPets.limit.nonInteger', 'listPets.status.unknown', 'getPet.malformed'],
+  'generated Error bodies say status 0, not the HTTP status': ['createPet.invalid.*', 'auth.*.missing', 'auth.*.basic', 'auth.*.emptyToken'],
+};
+
+const KEY = 'any-token-at-all';
+let prism: PrismServer;
+
+beforeAll(async () => {
+  prism = await startPrism({ mode: 'mock', startTimeoutMs: 30_000 });
+});
+
+afterAll(async () => {
+  await prism?.close();
+});
+
+/** Runs the conformance CLI as a user would; kills it if it hangs. */
+function runCli(args: string[], timeoutMs = 60_000): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'conformance/cli.ts', ...args], { cwd: ROOT, env: { ...process.env, NO_COLOR: '1' } });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (c) => (stdout += c));
+    child.stderr.on('data', (c) => (stderr += c));
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`the conformance CLI hung for ${timeoutMs} ms\n${stderr}`));
+    }, timeoutMs);
+    child.once('error', reject);
+    child.once('close', (code) => (clearTimeout(timer), resolve({ code, stdout, stderr })));
+  });
+}
+
+/** `*` stands for one id segment; otherwise the id must be equal (no prefix match: `x` must not cover `x.rejected`). */
+function matchesExactly(pattern: string, id: string): boolean {
+  return new RegExp(`^${pattern.replaceAll('.', '\\.').replaceAll('*', '[^.]+')}$`).test(id);
+}
+
+function idsWith(report: Report, outcome: string): string[] {
+  return report.cases.filter((c) => c.outcome === outcome).map((c) => c.id).sort();
+}
+
+describe('spec/petstore.openapi.yaml in Prism', () => {
+  it('loads with no warning or error, and Prism routes the three operations', async () => {
+    const deadline = Date.now() + 10_000;
+    while (!prism.output().includes('Prism is listening') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    const startup = prism.output().split('Prism is listening')[0]!;
+    expect(startup.split('\n').filter((line) => /\b(warn|warning|error|fatal)\b/i.test(line))).toEqual([]);
+    expect(startup).toMatch(/GET\s+http:\/\/127\.0\.0\.1:\d+\/pets\n/);
+    expect(startup).toMatch(/POST\s+http:\/\/127\.0\.0\.1:\d+\/pets\n/);
+    expect(startup).toMatch(/GET\s+http:\/\/127\.0\.0\.1:\d+\/pets\/-?\d+\n/);
+  });
+});
+
+describe('the conformance suite pointed at Prism’s static mock', () => {
+  let report: Report;
+
+  it('completes through the CLI with exit 1 (cases failed), not 2 or a crash', async () => {
+    const run = await runCli(['--base-url', prism.url, '--api-key', KEY, '--reporter', 'json']);
+    expect(run.stderr).not.toMatch(/TypeError|ReferenceError|Unhandled/);
+    expect(run.code).toBe(1);
+    report = JSON.parse(run.stdout) as Report;
+    expect(report.summary.total).toBeGreaterThan(40);
+  });
+
+  it('fails exactly the cases a stateless, spec-generated mock must fail', () => {
+    const patterns = Object.values(PRISM_MOCK_FAILURES).flat();
+    const expected = report.cases.map((c) => c.id).filter((id) => patterns.some((p) => matchesExactly(p, id))).sort();
+    expect(idsWith(report, 'failed')).toEqual(expected);
+    // The headline deviations, named so that a change in the suite cannot hide them.
+    expect(expected).toEqual(expect.arrayContaining([
+      'createPet.full', 'createPet.distinctIds', 'getPet.unknown',
+      'auth.listPets.wrongKey', 'auth.createPet.wrongKey', 'auth.getPet.wrongKey',
+    ]));
+  });
+
+  it('warns on the advice Prism does not follow: no WWW-Authenticate, no Sunset, case-sensitive Bearer, 422 not 400', () => {
+    expect(idsWith(report, 'warned')).toEqual(
+      ['auth.bearerLowercase', 'auth.wwwAuthenticate', 'getPet.deprecationHeaders', 'listPets.limit.invalid.rejected', 'listPets.status.unknown.rejected'],
+    );
+  });
+});
+
+describe('the conformance suite pointed at Prism’s dynamic mock', () => {
+  let dynamic: PrismServer;
+
+  beforeAll(async () => {
+    dynamic = await startPrism({ mode: 'mock', dynamic: true, startTimeoutMs: 30_000 });
+  });
+
+  afterAll(async () => {
+    await dynamic?.close();
+  });
+
+  it('reports that a created animal cannot be fetched and that a wrong key is accepted', async () => {
+    const report = await runConformance({ baseUrl: dynamic.url, apiKey: KEY, timeoutMs: 10_000 });
+    const failed = idsWith(report, 'failed');
+    expect(failed).toEqual(expect.arrayContaining(['createPet.fetchable', 'createPet.full', 'getPet.unknown', 'auth.listPets.wrongKey']));
+    expect(report.ok).toBe(false);
+  });
+});
