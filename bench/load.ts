@@ -1,0 +1,84 @@
+/**
+ * One load run with autocannon (as a library): requests per second, and exact
+ * latency percentiles from every response (autocannon's own histogram keeps
+ * whole milliseconds only).
+ */
+import autocannon from 'autocannon';
+
+/** What to load and how hard. */
+export interface LoadOptions {
+  url: string;
+  method?: 'GET' | 'POST';
+  headers?: Record<string, string>;
+  body?: string;
+  connections: number;
+  /** Seconds measured. */
+  duration: number;
+  /** Seconds of unmeasured load first (JIT, connection setup). */
+  warmup?: number;
+}
+
+/** The figures of one run. */
+export interface LoadResult {
+  rps: number;
+  p50Ms: number;
+  p99Ms: number;
+  requests: number;
+  /** Responses with a status outside 2xx, plus connection errors and timeouts. */
+  failures: number;
+}
+
+/** The `q` quantile (0..1) of ascending `sorted` values, by the nearest-rank method. */
+export function quantile(sorted: ArrayLike<number>, q: number): number {
+  if (sorted.length === 0) return NaN;
+  const rank = Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1));
+  return sorted[rank]!;
+}
+
+/** The median of `values` (NaN when empty). */
+export function median(values: readonly number[]): number {
+  const sorted = values.filter((v) => !Number.isNaN(v)).sort((a, b) => a - b);
+  if (sorted.length === 0) return NaN;
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+}
+
+async function once(options: LoadOptions, duration: number, record: boolean): Promise<LoadResult> {
+  let latencies = new Float64Array(1 << 16);
+  let count = 0;
+  let failures = 0;
+  const instance = autocannon({
+    url: options.url,
+    method: options.method ?? 'GET',
+    headers: options.headers,
+    body: options.body,
+    connections: options.connections,
+    duration,
+    timeout: 10,
+  });
+  instance.on('response', (_client: unknown, status: number, _bytes: number, ms: number) => {
+    if (status < 200 || status > 299) failures++;
+    if (!record) return;
+    if (count === latencies.length) {
+      const grown = new Float64Array(latencies.length * 2);
+      grown.set(latencies);
+      latencies = grown;
+    }
+    latencies[count++] = ms;
+  });
+  const result = await instance;
+  const sorted = latencies.subarray(0, count).sort();
+  return {
+    rps: result.requests.total / result.duration,
+    p50Ms: quantile(sorted, 0.5),
+    p99Ms: quantile(sorted, 0.99),
+    requests: result.requests.total,
+    failures: failures + result.errors + result.timeouts,
+  };
+}
+
+/** Runs the warmup, then the measured run. */
+export async function runLoad(options: LoadOptions): Promise<LoadResult> {
+  if (options.warmup && options.warmup > 0) await once(options, options.warmup, false);
+  return once(options, options.duration, true);
+}

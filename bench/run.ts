@@ -1,0 +1,273 @@
+/**
+ * `npm run bench [-- --quick]`: measures, in one run on this machine, the mock
+ * against a bare node:http server and Prism's mock (throughput, latency,
+ * startup), the mock at 1,000 to 1,000,000 pets, and the conformance suite's
+ * wall time. Prints Markdown tables of figures and ratios and writes JSON.
+ * Every server runs in its own process, never in this (autocannon's) one.
+ */
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { availableParallelism, cpus, release, totalmem } from 'node:os';
+import { dirname, join, relative } from 'node:path';
+import { parseArgs } from 'node:util';
+import type { CannedResponses } from './bare-server.ts';
+import { median, runLoad, type LoadResult } from './load.ts';
+import { ROOT, freePort, rssBytes, spawnServer, waitFor200, waitForOutput, type ChildServer } from './processes.ts';
+import { checkTargets, renderTables, type BenchResults, type RouteFigures, type RouteName, type ScaleFigures, type ServerName, type StartupFigures } from './report.ts';
+
+const API_KEY = 'bench-key';
+const AUTH = { authorization: `Bearer ${API_KEY}` };
+const NEW_PET = JSON.stringify({ name: 'Rex', categoryId: 3, status: 'available' });
+const PRISM = join(ROOT, 'node_modules', '.bin', 'prism');
+const SPEC = 'spec/petstore.openapi.yaml';
+
+const HELP = `Usage: npm run bench -- [--quick] [--out FILE] [--skip-scale]
+
+  --quick        short runs, one round, sizes up to 1,000,000 still (about 1.5 minutes)
+  --out FILE     where to write the JSON (default bench/results/latest.json; with --quick bench/results/quick.tmp)
+  --skip-scale   leave out the 100,000 and 1,000,000 pet runs`;
+
+interface Settings {
+  quick: boolean;
+  rounds: number;
+  duration: number;
+  warmup: number;
+  connections: number;
+  startupRuns: number;
+  scaleDuration: number;
+  scaleCounts: number[];
+  out: string;
+}
+
+function settings(argv: string[]): Settings | undefined {
+  const { values } = parseArgs({ args: argv, options: { quick: { type: 'boolean' }, out: { type: 'string' }, 'skip-scale': { type: 'boolean' }, help: { type: 'boolean', short: 'h' } } });
+  if (values.help) return undefined;
+  const quick = values.quick === true;
+  return {
+    quick,
+    rounds: quick ? 1 : 3,
+    duration: quick ? 2 : 4,
+    warmup: quick ? 0.5 : 1,
+    connections: 32,
+    startupRuns: quick ? 3 : 7,
+    scaleDuration: quick ? 1.5 : 3,
+    scaleCounts: values['skip-scale'] ? [1_000] : [1_000, 100_000, 1_000_000],
+    out: values.out ?? join(ROOT, 'bench', 'results', quick ? 'quick.tmp' : 'latest.json'),
+  };
+}
+
+/** How the mock is started directly: its CLI through tsx, in a process of its own. */
+function mockDirect(args: string[]): { command: string; args: string[] } {
+  return { command: process.execPath, args: ['--import', 'tsx', 'mock/cli.ts', ...args] };
+}
+
+async function startMock(extra: string[] = []): Promise<{ server: ChildServer; url: string; listenMs: number }> {
+  const { command, args } = mockDirect(['--port', '0', '--api-key', API_KEY, '--quiet', ...extra]);
+  const server = spawnServer({ command, args });
+  const { match, ms } = await waitForOutput(server, /at (http:\/\/\S+\/v1)\n/);
+  return { server, url: match[1]!, listenMs: ms };
+}
+
+async function capture(url: string, init: RequestInit = {}): Promise<{ status: number; headers: Record<string, string>; body: string }> {
+  const response = await fetch(url, { ...init, headers: { ...AUTH, ...(init.headers as Record<string, string>) } });
+  return { status: response.status, headers: Object.fromEntries(response.headers), body: await response.text() };
+}
+
+/** Asks the mock for one answer per route, for the bare server to replay. */
+async function captureResponses(base: string): Promise<CannedResponses> {
+  const responses = {
+    list: await capture(`${base}/pets?limit=20`),
+    create: await capture(`${base}/pets`, { method: 'POST', body: NEW_PET, headers: { 'content-type': 'application/json' } }),
+    get: await capture(`${base}/pets/1`),
+  };
+  for (const [name, r] of Object.entries(responses)) if (r.status >= 300) throw new Error(`mock answered ${r.status} to the ${name} route: ${r.body}`);
+  return responses;
+}
+
+async function startBare(responses: CannedResponses): Promise<{ server: ChildServer; url: string }> {
+  const file = join(ROOT, 'bench', 'results', 'bare-responses.tmp');
+  mkdirSync(dirname(file), { recursive: true });
+  writeFileSync(file, JSON.stringify(responses));
+  const server = spawnServer({ command: process.execPath, args: ['--import', 'tsx', 'bench/bare-server.ts', '--api-key', API_KEY, '--responses', file] });
+  const { match } = await waitForOutput(server, /at (http:\/\/\S+\/v1)\n/);
+  return { server, url: match[1]! };
+}
+
+/** Prism on a free port; it serves the spec's paths without the `/v1` of the server URL. */
+async function startPrism(): Promise<{ server: ChildServer; url: string; port: number }> {
+  const port = await freePort();
+  // Logging at warn, Prism's closest match to the mock's --quiet.
+  const server = spawnServer({ command: PRISM, args: ['mock', '-d', '-v', 'warn', '-h', '127.0.0.1', '-p', String(port), SPEC] });
+  const url = `http://127.0.0.1:${port}`;
+  await waitFor200(server, `${url}/pets`, AUTH);
+  return { server, url, port };
+}
+
+function routeLoad(route: RouteName, base: string): { url: string; method: 'GET' | 'POST'; headers: Record<string, string>; body?: string } {
+  if (route === 'list') return { url: `${base}/pets?limit=20`, method: 'GET', headers: AUTH };
+  if (route === 'get') return { url: `${base}/pets/1`, method: 'GET', headers: AUTH };
+  return { url: `${base}/pets`, method: 'POST', headers: { ...AUTH, 'content-type': 'application/json' }, body: NEW_PET };
+}
+
+function summarise(runs: LoadResult[]): RouteFigures {
+  return {
+    rps: median(runs.map((r) => r.rps)),
+    p50Ms: median(runs.map((r) => r.p50Ms)),
+    p99Ms: median(runs.map((r) => r.p99Ms)),
+    failures: runs.reduce((sum, r) => sum + r.failures, 0),
+  };
+}
+
+/** Section 1: every route on every server, interleaved, `rounds` times; medians. */
+async function throughput(s: Settings): Promise<BenchResults['throughput']> {
+  const started: ChildServer[] = [];
+  try {
+    const mock = await startMock();
+    started.push(mock.server);
+    const bare = await startBare(await captureResponses(mock.url));
+    started.push(bare.server);
+    const prism = await startPrism();
+    started.push(prism.server);
+    const bases: Record<ServerName, string> = { mock: mock.url, bare: bare.url, prism: prism.url };
+    const runs = new Map<string, LoadResult[]>();
+    for (let round = 1; round <= s.rounds; round++) {
+      for (const route of ['list', 'create', 'get'] as const) {
+        for (const name of ['mock', 'bare', 'prism'] as const) {
+          const result = await runLoad({ ...routeLoad(route, bases[name]), connections: s.connections, duration: s.duration, warmup: s.warmup });
+          log(`round ${round} ${route} ${name}: ${Math.round(result.rps)} req/s, p50 ${result.p50Ms.toFixed(2)} ms, p99 ${result.p99Ms.toFixed(2)} ms${result.failures ? `, ${result.failures} failures` : ''}`);
+          runs.set(`${route}:${name}`, [...(runs.get(`${route}:${name}`) ?? []), result]);
+        }
+      }
+    }
+    const figures = (route: RouteName) => ({
+      mock: summarise(runs.get(`${route}:mock`)!),
+      bare: summarise(runs.get(`${route}:bare`)!),
+      prism: summarise(runs.get(`${route}:prism`)!),
+    });
+    return { list: figures('list'), create: figures('create'), get: figures('get') };
+  } finally {
+    await Promise.all(started.map((server) => server.stop()));
+  }
+}
+
+interface StartupWay {
+  label: string;
+  shown: string;
+  spawn(port: number): ChildServer;
+  url(port: number): string;
+}
+
+function startupWays(): StartupWay[] {
+  const mockArgs = (port: number) => ['--port', String(port), '--api-key', API_KEY, '--quiet'];
+  const direct = (port: number) => mockDirect(mockArgs(port));
+  const mockUrl = (port: number) => `http://127.0.0.1:${port}/v1/pets?limit=1`;
+  return [
+    { label: 'npm start', shown: 'npm start -- --port P --api-key K --quiet', spawn: (port) => spawnServer({ command: 'npm', args: ['start', '--silent', '--', ...mockArgs(port)] }), url: mockUrl },
+    { label: 'direct', shown: `node ${direct(0).args.slice(0, 3).join(' ')} --port P --api-key K --quiet`, spawn: (port) => spawnServer(direct(port)), url: mockUrl },
+    {
+      label: 'prism',
+      shown: `prism mock -d -v warn -h 127.0.0.1 -p P ${SPEC}`,
+      spawn: (port) => spawnServer({ command: PRISM, args: ['mock', '-d', '-v', 'warn', '-h', '127.0.0.1', '-p', String(port), SPEC] }),
+      url: (port) => `http://127.0.0.1:${port}/pets?limit=1`,
+    },
+  ];
+}
+
+/** Section 2: spawn to the first 200 of a listing, interleaved, median of `startupRuns`. */
+async function startup(s: Settings): Promise<StartupFigures[]> {
+  const ways = startupWays();
+  const runs = new Map<string, number[]>(ways.map((w) => [w.label, []]));
+  for (let run = 1; run <= s.startupRuns; run++) {
+    for (const way of ways) {
+      const port = await freePort();
+      const server = way.spawn(port);
+      try {
+        runs.get(way.label)!.push(await waitFor200(server, way.url(port), AUTH, 30_000));
+      } finally {
+        await server.stop();
+      }
+    }
+    log(`startup run ${run}: ${ways.map((w) => `${w.label} ${Math.round(runs.get(w.label)!.at(-1)!)} ms`).join(', ')}`);
+  }
+  return ways.map((w) => ({ label: w.label, command: w.shown, medianMs: median(runs.get(w.label)!), runsMs: runs.get(w.label)! }));
+}
+
+/** Section 3: the mock seeded with `count` pets: start time, RSS, listing latency on one connection. */
+async function scaleAt(count: number, s: Settings): Promise<ScaleFigures> {
+  const mock = await startMock(['--count', String(count)]);
+  try {
+    const rss = rssBytes(mock.server.child.pid!);
+    const one = (query: string) => runLoad({ url: `${mock.url}/pets?${query}`, headers: AUTH, connections: 1, duration: s.scaleDuration, warmup: s.warmup });
+    const sold = await one('status=sold&limit=100');
+    const all = await one('limit=100');
+    if (sold.failures + all.failures > 0) throw new Error(`listing at ${count} pets failed`);
+    const figures = { count, listenMs: mock.listenMs, rssBytes: rss, soldP50Ms: sold.p50Ms, soldP99Ms: sold.p99Ms, allP50Ms: all.p50Ms, allP99Ms: all.p99Ms };
+    log(`scale ${count}: listening after ${Math.round(mock.listenMs)} ms, RSS ${rss === undefined ? 'n/a' : Math.round(rss / 2 ** 20)} MiB, sold p50 ${sold.p50Ms.toFixed(3)} ms, all p50 ${all.p50Ms.toFixed(3)} ms`);
+    return figures;
+  } finally {
+    await mock.server.stop();
+  }
+}
+
+/** Section 4: the conformance suite against a fresh mock, spawn to exit. */
+async function conformance(): Promise<BenchResults['conformance']> {
+  if (!existsSync(join(ROOT, 'conformance', 'cli.ts'))) return { measured: false, reason: 'conformance/cli.ts does not exist yet' };
+  const mock = await startMock();
+  try {
+    const args = ['run', 'conformance', '--silent', '--', '--base-url', mock.url, '--api-key', API_KEY];
+    const suite = spawnServer({ command: 'npm', args, maxLifetimeMs: 300_000 });
+    const code = await suite.exited;
+    const wallMs = performance.now() - suite.spawnedAt;
+    log(`conformance: exit ${code} after ${Math.round(wallMs)} ms`);
+    return { measured: true, command: `npm run conformance -- --base-url ${mock.url.replace(/:\d+/, ':PORT')} --api-key K`, wallMs, exitCode: code };
+  } finally {
+    await mock.server.stop();
+  }
+}
+
+function machine(): Record<string, string | number> {
+  return {
+    cpuModel: cpus()[0]?.model ?? 'unknown',
+    nproc: availableParallelism(),
+    memTotalGiB: Math.round((totalmem() / 2 ** 30) * 10) / 10,
+    node: process.version,
+    kernel: release(),
+  };
+}
+
+function log(line: string): void {
+  process.stderr.write(`bench: ${line}\n`);
+}
+
+async function main(): Promise<number> {
+  const s = settings(process.argv.slice(2));
+  if (!s) {
+    process.stdout.write(`${HELP}\n`);
+    return 0;
+  }
+  const started = new Date();
+  const throughputFigures = await throughput(s);
+  const startupFigures = await startup(s);
+  const scale: ScaleFigures[] = [];
+  for (const count of s.scaleCounts) scale.push(await scaleAt(count, s));
+  const partial = {
+    generatedAt: started.toISOString(),
+    command: `npm run bench${process.argv.length > 2 ? ` -- ${process.argv.slice(2).join(' ')}` : ''}`,
+    quick: s.quick,
+    machine: machine(),
+    settings: { rounds: s.rounds, durationS: s.duration, warmupS: s.warmup, connections: s.connections, startupRuns: s.startupRuns, scaleDurationS: s.scaleDuration },
+    throughput: throughputFigures,
+    startup: startupFigures,
+    scale,
+    conformance: await conformance(),
+  };
+  const results: BenchResults = { ...partial, targets: checkTargets(partial) };
+  mkdirSync(dirname(s.out), { recursive: true });
+  writeFileSync(s.out, `${JSON.stringify(results, null, 2)}\n`);
+  process.stdout.write(`${renderTables(results)}\n\nWrote ${relative(process.cwd(), s.out)} (${Math.round((Date.now() - started.getTime()) / 1000)} s)\n`);
+  return 0;
+}
+
+process.exitCode = await main().catch((error: Error) => {
+  process.stderr.write(`bench failed: ${error.stack ?? error.message}\n`);
+  return 1;
+});
