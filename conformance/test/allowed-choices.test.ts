@@ -1,0 +1,134 @@
+/**
+ * The suite never fails a server for a choice the interface leaves open, and
+ * runConformance's modes: strict, read-only, baselines, key redaction, and the
+ * errors for runs that cannot happen.
+ */
+import { once } from 'node:events';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { describe, expect, it } from 'vitest';
+import { ConformanceError, runConformance, type Report } from '../index.ts';
+import { renderJson, renderJunit, renderPretty } from '../report/index.ts';
+import { startFakePetstore, type FakeChoices, type FakePetstoreOptions } from './fake-petstore.ts';
+
+const ADVICE = ['listPets.limit.invalid.rejected', 'listPets.status.unknown.rejected', 'getPet.deprecationHeaders', 'auth.wwwAuthenticate', 'auth.bearerLowercase'];
+
+const CHOICES: Required<Omit<FakeChoices, 'echoAuthorization'>> = {
+  descending: true, lenient: true, malformedId404: true, nonJson415: true, extraFields: true,
+  errorCode: 'E_SOMETHING_ELSE', bigIds: true, noAdviceHeaders: true, caseSensitiveScheme: true,
+};
+
+async function withFake(options: FakePetstoreOptions, run: (url: string, key: string, fake: Awaited<ReturnType<typeof startFakePetstore>>) => Promise<void>): Promise<void> {
+  const fake = await startFakePetstore(options);
+  try {
+    await run(fake.url, fake.apiKey, fake);
+  } finally {
+    await fake.close();
+  }
+}
+
+function ids(report: Report, outcome: string): string[] {
+  return report.cases.filter((c) => c.outcome === outcome).map((c) => c.id);
+}
+
+describe('choices the interface leaves open', () => {
+  it.each(Object.keys(CHOICES))('%s alone fails nothing', async (choice) => {
+    await withFake({ choices: { [choice]: CHOICES[choice as keyof typeof CHOICES] } }, async (url, key) => {
+      const report = await runConformance({ baseUrl: url, apiKey: key });
+      expect(report.cases.filter((c) => c.outcome === 'failed').map((c) => `${c.id}: ${c.reason}`)).toEqual([]);
+      expect(ids(report, 'warned').every((id) => ADVICE.includes(id))).toBe(true);
+    });
+  });
+
+  it('all of them at once: zero failures, only advice warnings, and every advice case warns', async () => {
+    await withFake({ choices: CHOICES }, async (url, key) => {
+      const report = await runConformance({ baseUrl: url, apiKey: key });
+      expect(ids(report, 'failed')).toEqual([]);
+      expect(ids(report, 'warned').sort()).toEqual([...ADVICE].sort());
+      expect(report.ok).toBe(true);
+      expect(report.created.ids.every((id) => id > 2 ** 32)).toBe(true);
+    });
+  });
+
+  it('--strict turns advice and extra Pet fields into failures', async () => {
+    await withFake({ choices: CHOICES }, async (url, key) => {
+      const report = await runConformance({ baseUrl: url, apiKey: key, strict: true });
+      const failed = ids(report, 'failed');
+      for (const id of [...ADVICE, 'listPets.ok', 'createPet.full', 'getPet.existing']) expect(failed).toContain(id);
+      const details = report.cases.find((c) => c.id === 'listPets.ok')?.checks.flatMap((c) => c.details ?? []) ?? [];
+      expect(details.join('\n')).toMatch(/\/0 must NOT have unevaluated properties \((tags|createdAt)\)/);
+      expect(report.ok).toBe(false);
+    });
+  });
+});
+
+describe('modes', () => {
+  it('read-only sends nothing that could create and reads an id from the list', async () => {
+    await withFake({}, async (url, key, fake) => {
+      const before = fake.pets.size;
+      const report = await runConformance({ baseUrl: url, apiKey: key, readOnly: true });
+      expect(fake.pets.size).toBe(before);
+      expect(fake.requests.filter((r) => r.startsWith('POST'))).toEqual(['POST /v1/pets']); // the malformed-JSON auth case only
+      expect(report.cases.find((c) => c.id === 'getPet.existing')?.outcome).toBe('passed');
+      expect(ids(report, 'skipped')).toContain('createPet.full');
+      expect(ids(report, 'failed')).toEqual([]);
+      expect(report.created.count).toBe(0);
+    });
+  });
+
+  it('creates few animals, all named with the run id', async () => {
+    await withFake({}, async (url, key, fake) => {
+      const before = fake.pets.size;
+      const report = await runConformance({ baseUrl: url, apiKey: key, runId: 'r42' });
+      const created = [...fake.pets.values()].slice(before);
+      expect(report.created.count).toBe(created.length);
+      expect(created.length).toBeLessThanOrEqual(5);
+      expect(created.every((p) => p.name.startsWith('conformance-r42-'))).toBe(true);
+    });
+  });
+
+  it('a baseline of known failures makes the report ok and names the fixed ones', async () => {
+    await withFake({ violations: ['basicAccepted'] }, async (url, key) => {
+      const baseline = ['auth.listPets.basic', 'auth.createPet.basic', 'auth.getPet.basic', 'getPet.unknown'];
+      const report = await runConformance({ baseUrl: url, apiKey: key, baseline });
+      expect(report.ok).toBe(true);
+      expect(report.baseline).toEqual({ known: baseline.slice(0, 3), fixed: ['getPet.unknown'], unexpected: [] });
+      expect(renderPretty(report)).toContain('Fixed since the baseline: getPet.unknown');
+    });
+  });
+
+  it('the key never reaches any report, even when the server echoes it', async () => {
+    await withFake({ violations: ['basicAccepted', 'create200'], choices: { echoAuthorization: true } }, async (url, key) => {
+      const report = await runConformance({ baseUrl: url, apiKey: key });
+      expect(report.summary.failed).toBeGreaterThan(0);
+      const basic = Buffer.from(`conformance:${key}`).toString('base64');
+      for (const text of [renderPretty(report), renderJson(report), renderJunit(report)]) {
+        expect(text).not.toContain(key);
+        expect(text).not.toContain(basic);
+        expect(text).toContain('[REDACTED]');
+      }
+    });
+  });
+});
+
+describe('runs that cannot happen', () => {
+  it('bad options', async () => {
+    await expect(runConformance({ baseUrl: 'not a url', apiKey: 'k' })).rejects.toMatchObject({ code: 'PETSTORE_CONFORMANCE_BAD_OPTIONS' });
+    await expect(runConformance({ baseUrl: 'http://127.0.0.1:1/v1', apiKey: '' })).rejects.toBeInstanceOf(ConformanceError);
+  });
+
+  it('an unreachable target', async () => {
+    const server = createServer().listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    const { port } = server.address() as AddressInfo;
+    server.close();
+    await once(server, 'close');
+    await expect(runConformance({ baseUrl: `http://127.0.0.1:${port}/v1`, apiKey: 'k' })).rejects.toMatchObject({ code: 'PETSTORE_CONFORMANCE_UNREACHABLE' });
+  });
+
+  it('a key rejected on every call', async () => {
+    await withFake({}, async (url) => {
+      await expect(runConformance({ baseUrl: url, apiKey: 'not-the-key' })).rejects.toMatchObject({ code: 'PETSTORE_CONFORMANCE_KEY_REJECTED' });
+    });
+  });
+});

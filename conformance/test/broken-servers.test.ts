@@ -1,0 +1,98 @@
+/**
+ * Each check can fail: a fake that breaks one documented rule is caught by the
+ * case for that rule, and by nothing unrelated.
+ */
+import { describe, expect, it } from 'vitest';
+import { runConformance } from '../index.ts';
+import { matchesPattern } from '../select.ts';
+import { startFakePetstore, type Violation } from './fake-petstore.ts';
+
+interface Expectation {
+  /** Cases that must fail. */
+  catches: string[];
+  /** Patterns of further cases that may fail as a consequence (a broken create breaks what reads it back). */
+  mayAlsoFail?: string[];
+  /** Text the failure reason must contain. */
+  reason?: string;
+}
+
+const LIST_READERS = ['listPets.ok', 'listPets.limit.default', 'listPets.limit.min', 'listPets.limit.max', 'listPets.status.*', 'createPet.listed'];
+const ERROR_USERS = ['listPets.limit.outOfRange', 'listPets.limit.nonInteger', 'listPets.status.unknown', 'createPet.invalid', 'getPet.unknown', 'getPet.malformed', 'auth'];
+const PET_READERS = [...LIST_READERS, 'createPet.full', 'createPet.noStatus', 'createPet.status', 'createPet.fetchable', 'createPet.clientId.noOverwrite', 'getPet.existing'];
+const ALL_AUTH = (v: string): string[] => ['listPets', 'createPet', 'getPet'].map((op) => `auth.${op}.${v}`);
+const CREATES = ['createPet.full', 'createPet.noStatus', 'createPet.status.available', 'createPet.status.pending', 'createPet.status.sold'];
+
+const VIOLATIONS: Record<Violation, Expectation> = {
+  list500: { catches: ['listPets.ok', 'listPets.limit.max', 'listPets.status.sold', 'listPets.limit.outOfRange', 'listPets.status.unknown'], mayAlsoFail: ['listPets', 'createPet.listed'] },
+  listWrongContentType: { catches: ['listPets.ok', 'listPets.limit.default', 'listPets.status.pending'], mayAlsoFail: LIST_READERS, reason: 'media type' },
+  listNotArray: { catches: ['listPets.ok', 'listPets.limit.max', 'listPets.status.available'], mayAlsoFail: LIST_READERS, reason: 'schema Pets' },
+  limitIgnored: { catches: ['listPets.limit.default', 'listPets.limit.min', 'listPets.limit.max'] },
+  defaultLimitIgnored: { catches: ['listPets.limit.default'] },
+  limitOffByOne: { catches: ['listPets.limit.min', 'listPets.limit.max'], mayAlsoFail: ['listPets.limit.default'] },
+  statusFilterIgnored: { catches: ['listPets.status.available', 'listPets.status.pending', 'listPets.status.sold'], mayAlsoFail: ['createPet.listed'] },
+  outOfRangeLimit500: { catches: ['listPets.limit.outOfRange'], reason: 'no 5xx' },
+  unknownStatus500: { catches: ['listPets.status.unknown'], reason: 'no 5xx' },
+  noAuth: { catches: ['auth.listPets.missing', 'auth.createPet.missing', 'auth.getPet.missing'], mayAlsoFail: ['auth'] },
+  unauthorizedWithoutBody: { catches: [...ALL_AUTH('missing'), ...ALL_AUTH('wrongKey')], mayAlsoFail: ['auth'], reason: 'Error body' },
+  errorStatusMismatch: { catches: ['getPet.unknown', 'createPet.invalid.missingName', 'auth.listPets.missing'], mayAlsoFail: ERROR_USERS, reason: 'Error status' },
+  errorsAsTextPlain: { catches: ['getPet.unknown', 'createPet.invalid.emptyBody', 'auth.getPet.wrongKey'], mayAlsoFail: ERROR_USERS, reason: 'media type' },
+  wrongKeyAccepted: { catches: ALL_AUTH('wrongKey'), mayAlsoFail: ALL_AUTH('beforeValidation') },
+  basicAccepted: { catches: ALL_AUTH('basic') },
+  emptyTokenAccepted: { catches: ALL_AUTH('emptyToken') },
+  validationBeforeAuth: { catches: ALL_AUTH('beforeValidation') },
+  create200: { catches: CREATES, mayAlsoFail: ['createPet.clientId.noOverwrite'] },
+  createNoEcho: { catches: CREATES, mayAlsoFail: ['createPet.fetchable', 'createPet.clientId.noOverwrite', 'getPet.existing'], reason: 'echo' },
+  createdNotStored: { catches: ['createPet.fetchable', 'createPet.listed'], mayAlsoFail: ['createPet.clientId.noOverwrite', 'getPet.existing'] },
+  sameIdTwice: { catches: ['createPet.distinctIds'], mayAlsoFail: ['createPet.fetchable', 'createPet.listed', 'createPet.clientId.noOverwrite', 'getPet.existing'] },
+  noValidation: { catches: ['missingName', 'missingCategoryId', 'nameNumber', 'nameNull', 'categoryIdString', 'categoryIdFloat', 'statusUnknown', 'bodyNull', 'bodyArray', 'bodyString', 'bodyNumber'].map((id) => `createPet.invalid.${id}`), mayAlsoFail: ['createPet.invalid'] },
+  floatCategoryAccepted: { catches: ['createPet.invalid.categoryIdFloat'] },
+  nonJsonAccepted: { catches: ['createPet.invalid.nonJsonContentType'] },
+  emptyBodyAccepted: { catches: ['createPet.invalid.emptyBody'] },
+  clientIdOverwrites: { catches: ['createPet.clientId.noOverwrite'] },
+  getUnknown200: { catches: ['getPet.unknown'] },
+  notFoundWithoutBody: { catches: ['getPet.unknown'] },
+  malformedId500: { catches: ['getPet.malformed'], reason: 'no 5xx' },
+  categoryIdAsString: { catches: ['listPets.ok', 'createPet.full', 'listPets.status.sold'], mayAlsoFail: PET_READERS, reason: '/categoryId must be integer' },
+  missingId: { catches: ['listPets.ok', 'createPet.noStatus', 'listPets.limit.max'], mayAlsoFail: PET_READERS, reason: 'schema' },
+  hangOnGet: { catches: ['getPet.existing', 'getPet.unknown', 'getPet.malformed', 'createPet.fetchable'], mayAlsoFail: ['createPet.clientId.noOverwrite'], reason: 'PETSTORE_TIMEOUT' },
+  hugeListBody: { catches: ['listPets.ok', 'listPets.limit.max'], mayAlsoFail: LIST_READERS, reason: 'PETSTORE_BODY_TOO_LARGE' },
+  garbageOnCreate: { catches: ['createPet.full', 'createPet.invalid.missingName', 'createPet.invalid.bodyNull'], mayAlsoFail: ['createPet'], reason: 'transport' },
+  resetOnCreate: { catches: ['createPet.full', 'createPet.invalid.malformedJson'], mayAlsoFail: ['createPet'], reason: 'transport' },
+};
+
+describe('a server that breaks one documented rule is caught by the right case', () => {
+  it('has at least 20 distinct violations', () => {
+    expect(Object.keys(VIOLATIONS).length).toBeGreaterThanOrEqual(20);
+  });
+
+  it.each(Object.entries(VIOLATIONS) as [Violation, Expectation][])('%s', async (violation, expectation) => {
+    const fake = await startFakePetstore({ violations: [violation] });
+    try {
+      const report = await runConformance({ baseUrl: fake.url, apiKey: fake.apiKey, timeoutMs: 250, runId: `broken-${violation}` });
+      const failed = report.cases.filter((c) => c.outcome === 'failed');
+      const failedIds = failed.map((c) => c.id);
+      for (const id of expectation.catches) expect(failedIds, `${id} should catch ${violation}`).toContain(id);
+      const allowed = [...expectation.catches, ...(expectation.mayAlsoFail ?? [])];
+      const unrelated = failedIds.filter((id) => !allowed.some((p) => matchesPattern(p, id)));
+      expect(unrelated, `unrelated failures for ${violation}`).toEqual([]);
+      if (expectation.reason) {
+        const reasons = failed.filter((c) => expectation.catches.includes(c.id)).map((c) => `${c.reason ?? ''} ${c.checks.flatMap((k) => k.details ?? []).join(' ')}`);
+        for (const r of reasons) expect(r).toContain(expectation.reason);
+      }
+      expect(report.ok).toBe(false);
+    } finally {
+      await fake.close();
+    }
+  });
+
+  it('the correct fake passes every case, advice included', async () => {
+    const fake = await startFakePetstore();
+    try {
+      const report = await runConformance({ baseUrl: fake.url, apiKey: fake.apiKey, strict: true });
+      expect(report.cases.filter((c) => c.outcome !== 'passed').map((c) => `${c.id}: ${c.reason}`)).toEqual([]);
+      expect(report.ok).toBe(true);
+    } finally {
+      await fake.close();
+    }
+  });
+});
