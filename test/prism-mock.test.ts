@@ -74,6 +74,27 @@ describe('spec/petstore.openapi.yaml in Prism', () => {
   });
 });
 
+describe('what Prism’s mock answers beyond the suite (pinned here because docs/prism.md says so)', () => {
+  it('gives no Location on create, refuses HEAD, and marks getPet with Deprecation: true but no Sunset', async () => {
+    const auth = { authorization: `Bearer ${KEY}` };
+    const created = await fetch(`${prism.url}/pets`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: '{"name":"Rex","categoryId":1}' });
+    expect([created.status, created.headers.get('location')]).toEqual([201, null]);
+    const head = await fetch(`${prism.url}/pets`, { method: 'HEAD', headers: auth });
+    expect(head.status).toBe(405);
+    const old = await fetch(`${prism.url}/pets/1`, { headers: auth });
+    expect([old.headers.get('deprecation'), old.headers.get('sunset')]).toEqual(['true', null]);
+    const lower = await fetch(`${prism.url}/pets`, { headers: { authorization: `bearer ${KEY}` } });
+    expect([lower.status, lower.headers.get('www-authenticate')]).toEqual([401, null]);
+    await Promise.all([created, head, old, lower].map((r) => r.body?.cancel()));
+  });
+
+  it('serves the spec’s paths at the root, not under the server’s /v1', async () => {
+    const res = await fetch(`${prism.url}/v1/pets`, { headers: { authorization: `Bearer ${KEY}` } });
+    expect(res.status).toBe(404);
+    await res.body?.cancel();
+  });
+});
+
 describe('the conformance suite pointed at Prism’s static mock', () => {
   let report: Report;
 

@@ -73,6 +73,23 @@ describe('the reference mock behind Prism’s validation proxy', () => {
     expect(reachedMock.length).toBe(recorder.records.length - intercepted);
   });
 
+  it('is not transparent in four places (pinned here because docs/prism.md says so)', async () => {
+    const key = { authorization: `Bearer ${mock.apiKeys[0]}` };
+    // HEAD: the mock answers 200 with no body; Prism tries to parse the empty body as JSON and answers 500.
+    const head = await request(`${prism.url}/pets`, { method: 'HEAD', headers: key, dispatcher: agent });
+    await head.body.dump();
+    expect(head.statusCode).toBe(500);
+    // A created animal's Location is the mock's path (/v1/pets/N), not rewritten to the proxy's root.
+    const created = await send({ label: 'create', method: 'POST', path: '/pets', auth: 'key', body: '{"name":"Loc","categoryId":1}', status: 201 });
+    expect(created.headers.location).toMatch(/^\/v1\/pets\/\d+$/);
+    // getPet is deprecated in the spec: Prism adds `Deprecation: true` where the mock sent none (its 404).
+    const missing = await send({ label: 'missing', method: 'GET', path: '/pets/999999', auth: 'key', status: 404 });
+    expect(missing.headers.deprecation).toBe('true');
+    // Malformed JSON never reaches the mock: Prism answers with its own 400, which is not an Error body.
+    const malformed = await send({ label: 'malformed', method: 'POST', path: '/pets', auth: 'key', body: '{"name":', status: 400 });
+    expect([malformed.status, malformed.body]).toEqual([400, PRISM_INVALID_JSON]);
+  });
+
   it('finds no response violation of Error severity; lists the warnings', () => {
     const summary = summarizeViolations(recorder.records);
     writeReport(summary, recorder.records);
