@@ -69,28 +69,23 @@ export function createClient(options: ClientOptions): Client {
       headers: redactHeaders(headers, redact),
       ...(request.body === undefined ? {} : { body: redact(request.body) }),
     };
-    stats.requests++;
     const usesKey = request.auth === undefined || request.auth === 'key';
+    stats.requests++;
     if (usesKey) stats.keyRequests++;
     const signal = AbortSignal.timeout(timeoutMs);
-    let response: ExchangeResponse | undefined;
     try {
       const res = await dispatcher.request({
         origin: base.origin, path, method: request.method, headers, body: request.body, signal,
         headersTimeout: timeoutMs, bodyTimeout: timeoutMs,
       });
       const { text, bytes, tooLarge } = await readCapped(res.body, maxBodyBytes);
-      response = buildResponse(res.statusCode, res.headers, text, bytes, redact);
+      const response = buildResponse(res.statusCode, res.headers, text, bytes, redact);
       if (usesKey && res.statusCode === 401) stats.keyRejected++;
       if (request.method === 'POST' && res.statusCode >= 200 && res.statusCode < 300) noteCreated(stats, response.json);
-      if (tooLarge) {
-        const error = { code: 'PETSTORE_BODY_TOO_LARGE', message: `response body exceeds ${maxBodyBytes} bytes; stopped reading` };
-        return { request: captured, response, error, durationMs: performance.now() - started };
-      }
-      return { request: captured, response, durationMs: performance.now() - started };
+      const error = tooLarge ? { code: 'PETSTORE_BODY_TOO_LARGE', message: `response body exceeds ${maxBodyBytes} bytes; stopped reading` } : undefined;
+      return { request: captured, response, ...(error ? { error } : {}), durationMs: performance.now() - started };
     } catch (err) {
-      const error = describeError(err, signal.aborted, timeoutMs, redact);
-      return { request: captured, ...(response ? { response } : {}), error, durationMs: performance.now() - started };
+      return { request: captured, error: describeError(err, signal.aborted, timeoutMs, redact), durationMs: performance.now() - started };
     }
   }
 

@@ -111,7 +111,8 @@ export function createCaseContext(options: CaseContextOptions): RecordingContext
       }
       const l = await options.shared.listing();
       record(l.exchange);
-      const pet = l.pets?.[0];
+      // Ids beyond 2^53 do not survive JSON.parse exactly, so only a safe one can be fetched back.
+      const pet = l.pets?.find((p) => Number.isSafeInteger(p.id));
       if (!pet) ctx.skip('prerequisite failed: GET /pets returned no animal to fetch');
       return pet;
     },

@@ -86,19 +86,49 @@ function summarise(results: readonly CaseResult[]): Summary {
   return { passed: count('passed'), failed: count('failed'), warned: count('warned'), skipped: count('skipped'), total: results.length };
 }
 
+interface RunFacts {
+  options: ConformanceOptions;
+  runId: string;
+  started: number;
+  settings: Report['options'];
+  results: CaseResult[];
+  deselected: number;
+  client: Client;
+}
+
+function buildReport(f: RunFacts): Report {
+  const baseline = f.options.baseline ? compareBaseline(f.results, f.options.baseline) : undefined;
+  const summary = summarise(f.results);
+  const { stats } = f.client;
+  const report: Report = {
+    tool: 'petstore-conformance',
+    runId: f.runId,
+    baseUrl: f.options.baseUrl,
+    startedAt: new Date(f.started).toISOString(),
+    durationMs: Date.now() - f.started,
+    options: f.settings,
+    cases: f.results,
+    deselected: f.deselected,
+    summary,
+    coverage: buildCoverage(listOperations(), f.results),
+    created: { count: stats.created, ids: stats.createdIds, namePrefix: namePrefix(f.runId) },
+    ...(baseline ? { baseline } : {}),
+    ok: baseline ? baseline.unexpected.length === 0 : summary.failed === 0,
+  };
+  // A last pass over everything captured, in case the key hid somewhere a field-level redaction missed.
+  return redactDeep(report, f.client.redact);
+}
+
 /** Runs the suite against `options.baseUrl`; throws a ConformanceError only when the run cannot happen at all. */
 export async function runConformance(options: ConformanceOptions): Promise<Report> {
   validate(options);
   const started = Date.now();
   const runId = options.runId ?? randomBytes(4).toString('hex');
-  const timeoutMs = options.timeoutMs ?? 10_000;
-  const concurrency = options.concurrency ?? 8;
-  const strict = options.strict ?? false;
-  const readOnly = options.readOnly ?? false;
+  const settings = { strict: options.strict ?? false, readOnly: options.readOnly ?? false, concurrency: options.concurrency ?? 8, timeoutMs: options.timeoutMs ?? 10_000 };
   const all = allCases();
   const cases = selectCases(all, { only: options.only ?? [], skip: options.skip ?? [] });
   const client = createClient({
-    baseUrl: options.baseUrl, apiKey: options.apiKey, timeoutMs, connections: concurrency,
+    baseUrl: options.baseUrl, apiKey: options.apiKey, timeoutMs: settings.timeoutMs, connections: settings.concurrency,
     ...(options.dispatcher ? { dispatcher: options.dispatcher } : {}),
     ...(options.maxBodyBytes ? { maxBodyBytes: options.maxBodyBytes } : {}),
   });
@@ -106,7 +136,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Repor
   try {
     await preflight(client, client.redact(options.baseUrl));
     const shared = createShared({ client, runId });
-    results = await runCases(cases, { client, shared, runId, strict, readOnly, concurrency });
+    results = await runCases(cases, { client, shared, runId, ...settings });
   } finally {
     await client.close();
   }
@@ -114,23 +144,5 @@ export async function runConformance(options: ConformanceOptions): Promise<Repor
   if (stats.keyRequests > 0 && stats.keyRejected === stats.keyRequests) {
     throw new ConformanceError('PETSTORE_CONFORMANCE_KEY_REJECTED', `the API key was rejected (401) on all ${stats.keyRequests} requests that sent it`);
   }
-  const baseline = options.baseline ? compareBaseline(results, options.baseline) : undefined;
-  const summary = summarise(results);
-  const report: Report = {
-    tool: 'petstore-conformance',
-    runId,
-    baseUrl: options.baseUrl,
-    startedAt: new Date(started).toISOString(),
-    durationMs: Date.now() - started,
-    options: { strict, readOnly, concurrency, timeoutMs },
-    cases: results,
-    deselected: all.length - cases.length,
-    summary,
-    coverage: buildCoverage(listOperations(), results),
-    created: { count: stats.created, ids: stats.createdIds, namePrefix: namePrefix(runId) },
-    ...(baseline ? { baseline } : {}),
-    ok: baseline ? baseline.unexpected.length === 0 : summary.failed === 0,
-  };
-  // A last pass over everything captured, in case the key hid somewhere a field-level redaction missed.
-  return redactDeep(report, client.redact);
+  return buildReport({ options, runId, started, settings, results, deselected: all.length - cases.length, client });
 }
