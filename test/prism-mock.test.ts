@@ -37,7 +37,7 @@ afterAll(async () => {
 });
 
 /** Runs the conformance CLI as a user would; kills it if it hangs. */
-function runCli(args: string[], timeoutMs = 60_000): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function runCli(args: string[], timeoutMs: number): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['--import', 'tsx', 'conformance/cli.ts', ...args], { cwd: ROOT, env: { ...process.env, NO_COLOR: '1' } });
     let stdout = '';
@@ -99,12 +99,12 @@ describe('the conformance suite pointed at Prism’s static mock', () => {
   let report: Report;
 
   it('completes through the CLI with exit 1 (cases failed), not 2 or a crash', async () => {
-    const run = await runCli(['--base-url', prism.url, '--api-key', KEY, '--reporter', 'json']);
+    const run = await runCli(['--base-url', prism.url, '--api-key', KEY, '--reporter', 'json'], 45_000);
     expect(run.stderr).not.toMatch(/TypeError|ReferenceError|Unhandled/);
     expect(run.code).toBe(1);
     report = JSON.parse(run.stdout) as Report;
     expect(report.summary.total).toBeGreaterThan(40);
-  });
+  }, 60_000);
 
   it('fails exactly the cases a stateless, spec-generated mock must fail', () => {
     const patterns = Object.values(PRISM_MOCK_FAILURES).flat();
