@@ -59,7 +59,14 @@ export function spawnPrism(args: readonly string[], onOutput?: (text: string) =>
   };
   child.stdout!.on('data', append);
   child.stderr!.on('data', append);
-  const exited = new Promise<number | string>((resolve) => child.once('exit', (code, signal) => resolve(code ?? signal ?? 'unknown')));
+  const exited = new Promise<number | string>((resolve) => {
+    child.once('exit', (code, signal) => resolve(code ?? signal ?? 'unknown'));
+    // A failed spawn emits 'error' and may never emit 'exit'.
+    child.once('error', (error) => {
+      text += `\n${error.message}\n`;
+      resolve(`spawn error: ${error.message}`);
+    });
+  });
   // If the test runner or CLI exits without closing, Prism must not outlive it.
   const onParentExit = (): void => signalGroup(child, 'SIGKILL');
   process.once('exit', onParentExit);
