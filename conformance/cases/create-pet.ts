@@ -88,6 +88,20 @@ async function clientId(ctx: CaseContext): Promise<void> {
   if (get.response?.status === 200) ctx.check(checkEcho(get.response.json, existing, 'unchanged'), sameId(get.response.json, existing.id));
 }
 
+/** 2^53 + 1: a valid int64 that a JSON number parsed as a double cannot hold. */
+const BIG_CATEGORY = '9007199254740993';
+
+async function bigCategory(ctx: CaseContext): Promise<void> {
+  const body = `{"name":${JSON.stringify(ctx.name('big-category'))},"categoryId":${BIG_CATEGORY}}`;
+  const ex = await ctx.send({ method: 'POST', path: '/pets', body });
+  ctx.check(...expectResponse(ex, { statuses: { 201: 'Pet', 400: 'Error' }, strict: ctx.strict }));
+  // JSON.parse rounds the number, so the exact value is looked for in the raw text.
+  if (ex.response?.status === 201) {
+    const kept = new RegExp(`"categoryId"\\s*:\\s*${BIG_CATEGORY}(?![0-9.eE])`).test(ex.response.body);
+    ctx.check(checkThat('exact', kept, kept ? `categoryId ${BIG_CATEGORY} kept exactly` : `categoryId ${BIG_CATEGORY} was not echoed exactly (rounded?)`));
+  }
+}
+
 async function distinctIds(ctx: CaseContext): Promise<void> {
   const a = await requirePet(ctx, 'available');
   const b = await requirePet(ctx, 'noStatus');
@@ -103,6 +117,7 @@ export function createPetCases(): Case[] {
     createCase({ id: 'createPet.distinctIds', title: 'two creates get different ids', covers: [201], run: distinctIds }),
     createCase({ id: 'createPet.fetchable', title: 'a created animal is returned by GET /pets/{id} as created', section: `${SECTION}; Endpoints §3 Get an animal`, covers: [201], run: fetchable }),
     createCase({ id: 'createPet.listed', title: 'a created animal appears in a complete filtered list', section: `${SECTION}; Endpoints §1 List animals`, covers: [201], run: listed }),
+    createCase({ id: 'createPet.categoryId.beyond2pow53', title: 'a categoryId beyond 2^53 gets a 400 Error or is kept exactly, never rounded', section: 'Resources: NewPet (categoryId int64)', covers: [201, 400], run: bigCategory }),
     createCase({ id: 'createPet.clientId.noOverwrite', title: 'a client-sent id never overwrites an existing animal', section: 'Resources: Pet (id assigned by the service)', covers: [201, 400], run: clientId }),
   ];
 }

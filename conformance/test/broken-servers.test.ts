@@ -17,7 +17,7 @@ interface Expectation {
 }
 
 const LIST_READERS = ['listPets.ok', 'listPets.limit.default', 'listPets.limit.min', 'listPets.limit.max', 'listPets.status.*', 'createPet.listed'];
-const ERROR_USERS = ['listPets.limit.outOfRange', 'listPets.limit.nonInteger', 'listPets.status.unknown', 'createPet.invalid', 'getPet.unknown', 'getPet.malformed', 'auth'];
+const ERROR_USERS = ['listPets.limit.outOfRange', 'listPets.limit.nonInteger', 'listPets.status.unknown', 'createPet.invalid', 'createPet.categoryId.beyond2pow53', 'getPet.unknown', 'getPet.malformed', 'auth'];
 const PET_READERS = [...LIST_READERS, 'createPet.full', 'createPet.noStatus', 'createPet.status', 'createPet.fetchable', 'createPet.clientId.noOverwrite', 'getPet.existing'];
 const ALL_AUTH = (v: string): string[] => ['listPets', 'createPet', 'getPet'].map((op) => `auth.${op}.${v}`);
 const CREATES = ['createPet.full', 'createPet.noStatus', 'createPet.status.available', 'createPet.status.pending', 'createPet.status.sold'];
@@ -44,11 +44,12 @@ const VIOLATIONS: Record<Violation, Expectation> = {
   createNoEcho: { catches: CREATES, mayAlsoFail: ['createPet.fetchable', 'createPet.clientId.noOverwrite', 'getPet.existing'], reason: 'echo' },
   createdNotStored: { catches: ['createPet.fetchable', 'createPet.listed'], mayAlsoFail: ['createPet.clientId.noOverwrite', 'getPet.existing'] },
   sameIdTwice: { catches: ['createPet.distinctIds'], mayAlsoFail: ['createPet.fetchable', 'createPet.listed', 'createPet.clientId.noOverwrite', 'getPet.existing'] },
-  noValidation: { catches: ['missingName', 'missingCategoryId', 'nameNumber', 'nameNull', 'categoryIdString', 'categoryIdFloat', 'statusUnknown', 'bodyNull', 'bodyArray', 'bodyString', 'bodyNumber'].map((id) => `createPet.invalid.${id}`), mayAlsoFail: ['createPet.invalid'] },
-  floatCategoryAccepted: { catches: ['createPet.invalid.categoryIdFloat'] },
+  noValidation: { catches: ['missingName', 'missingCategoryId', 'nameNumber', 'nameNull', 'categoryIdString', 'categoryIdFloat', 'statusUnknown', 'bodyNull', 'bodyArray', 'bodyString', 'bodyNumber'].map((id) => `createPet.invalid.${id}`), mayAlsoFail: ['createPet.invalid', 'createPet.categoryId.beyond2pow53'] },
+  floatCategoryAccepted: { catches: ['createPet.invalid.categoryIdFloat'], mayAlsoFail: ['createPet.categoryId.beyond2pow53'] },
   nonJsonAccepted: { catches: ['createPet.invalid.nonJsonContentType'] },
   emptyBodyAccepted: { catches: ['createPet.invalid.emptyBody'] },
   clientIdOverwrites: { catches: ['createPet.clientId.noOverwrite'] },
+  bigCategoryRounded: { catches: ['createPet.categoryId.beyond2pow53'], reason: 'not echoed exactly' },
   getUnknown200: { catches: ['getPet.unknown'] },
   notFoundWithoutBody: { catches: ['getPet.unknown'] },
   malformedId500: { catches: ['getPet.malformed'], reason: 'no 5xx' },

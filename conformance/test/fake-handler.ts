@@ -14,7 +14,7 @@ export type Violation =
   | 'validationBeforeAuth' | 'create200' | 'createNoEcho' | 'createdNotStored' | 'sameIdTwice' | 'noValidation'
   | 'floatCategoryAccepted' | 'nonJsonAccepted' | 'emptyBodyAccepted' | 'clientIdOverwrites' | 'getUnknown200'
   | 'notFoundWithoutBody' | 'malformedId500' | 'categoryIdAsString' | 'missingId' | 'hangOnGet' | 'hugeListBody'
-  | 'garbageOnCreate' | 'resetOnCreate';
+  | 'garbageOnCreate' | 'resetOnCreate' | 'bigCategoryRounded';
 
 /** Other choices the interface leaves open; none of them is a violation. */
 export interface FakeChoices {
@@ -157,7 +157,9 @@ export function createFakeHandler(options: FakeHandlerOptions): FakeHandler {
     if (broken.has('noValidation')) return { pet: (body ?? {}) as Record<string, unknown> };
     const b = body as Record<string, unknown>;
     const isObject = b !== null && typeof b === 'object' && !Array.isArray(b);
-    const categoryOk = isObject && (Number.isInteger(b.categoryId) || (broken.has('floatCategoryAccepted') && typeof b.categoryId === 'number'));
+    // A double cannot hold every int64: refuse what it would round, unless rounding is the violation.
+    const integer = broken.has('bigCategoryRounded') ? Number.isInteger(b?.categoryId) : Number.isSafeInteger(b?.categoryId);
+    const categoryOk = isObject && (integer || (broken.has('floatCategoryAccepted') && typeof b.categoryId === 'number'));
     const ok = isObject && typeof b.name === 'string' && categoryOk && (b.status === undefined || STATUSES.includes(b.status as string));
     return ok ? { pet: b } : { failure: error(400, 'invalid_body', 'body is not a valid NewPet') };
   }
