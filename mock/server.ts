@@ -55,8 +55,10 @@ export function createHttpServer({ handler, bodyLimit = BODY_LIMIT, log, secrets
       if (log) log({ method: req.method ?? '', path: redact(req.url ?? '', secrets), status: response.status, ms: performance.now() - started });
     };
     if (req.method !== 'POST') {
-      req.resume();
-      finish(safeHandle(handler, toApiRequest(req)), false);
+      // No handler reads a body here; one declared over the limit is not drained either: the connection closes after the answer.
+      const overLimit = Number(req.headers['content-length']) > bodyLimit;
+      if (!overLimit) discardBody(req, bodyLimit);
+      finish(safeHandle(handler, toApiRequest(req)), overLimit);
       return;
     }
     readBody(req, bodyLimit, (body, tooLarge) => {
@@ -86,7 +88,13 @@ function answerClientError(error: Error & { code?: string }, socket: Duplex): vo
   const [status, reason, code, message] = CLIENT_ERRORS[error.code ?? ''] ?? CLIENT_ERRORS.default!;
   const body = JSON.stringify({ code, message, status });
   socket.end(`HTTP/1.1 ${status} ${reason}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`);
+  // end() alone keeps the socket until the peer closes its side: a client that never reads would hold it for ever.
+  // The grace lets a well-behaved client read the answer before a reset could discard it.
+  setTimeout(() => socket.destroy(), CLIENT_ERROR_GRACE_MS).unref();
 }
+
+/** How long a socket answered by {@link answerClientError} may stay open for its peer to read the answer. */
+const CLIENT_ERROR_GRACE_MS = 500;
 
 function toApiRequest(req: IncomingMessage): ApiRequest {
   return { method: req.method ?? 'GET', url: req.url ?? '/', headers: req.headers };
@@ -99,6 +107,19 @@ function safeHandle(handler: Handler, request: ApiRequest): ApiResponse {
     // A bug, not bad input: answer with an Error body rather than drop the connection.
     return errorResponse(500, ErrorCode.internalError, 'internal error in the mock');
   }
+}
+
+/** Drops a body no handler reads; a chunked one that grows past `limit` costs the client its connection. */
+function discardBody(req: IncomingMessage, limit: number): void {
+  if (req.headers['transfer-encoding'] === undefined) {
+    req.resume();
+    return;
+  }
+  let size = 0;
+  req.on('data', (chunk: Buffer) => {
+    size += chunk.length;
+    if (size > limit) req.socket.destroy();
+  });
 }
 
 /** Reads the body; stops reading as soon as it is known to exceed `limit`. */
