@@ -105,10 +105,16 @@ describe('startPrism', () => {
   });
 });
 
-/** A server that breaks the spec on purpose: a Pet with a string id, and an undocumented 200 body on 401. */
+/** A server that breaks the spec on purpose (a Pet with a string id, Pets with a numeric name) and echoes POST bodies as it received them. */
 function brokenUpstream(): Server {
   return createServer((req, res) => {
     res.setHeader('content-type', 'application/json');
+    if (req.method === 'POST') {
+      let body = '';
+      req.on('data', (chunk) => (body += chunk));
+      req.on('end', () => res.writeHead(201).end(body.replace(/}$/, ',"id":1}')));
+      return;
+    }
     res.end(req.url?.startsWith('/v1/pets/') ? '{"id":"seven","name":"Broken","categoryId":1}' : '[{"name":1}]');
   });
 }
@@ -143,6 +149,16 @@ describe('the proxy in front of a server that breaks the spec', () => {
     } finally {
       recorder.stop();
     }
+  });
+
+  it('forwards a JSON body re-serialised: whitespace gone and an integer beyond 2^53 rounded', async () => {
+    const res = await fetch(`${prism.url}/pets`, {
+      method: 'POST',
+      headers: { authorization: 'Bearer k', 'content-type': 'application/json' },
+      body: '{"name":  "Big", "categoryId": 9007199254740993}',
+    });
+    expect(res.status).toBe(201);
+    expect(await res.text()).toBe('{"name":"Big","categoryId":9007199254740992,"id":1}');
   });
 
   it('with --errors turns the violating response into a 500 problem+json', async () => {
