@@ -139,7 +139,7 @@ async function readCapped(body: AsyncIterable<Buffer> & { destroy(): void }, max
 function buildResponse(status: number, raw: Record<string, string | string[] | undefined>, text: string, bytes: number, redact: Redactor): ExchangeResponse {
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(raw)) {
-    if (value !== undefined) headers[name.toLowerCase()] = redact(Array.isArray(value) ? value.join(', ') : value);
+    if (value !== undefined) headers[redact(name.toLowerCase())] = redact(Array.isArray(value) ? value.join(', ') : value);
   }
   const response: ExchangeResponse = { status, headers, body: redact(text), bytes };
   if (text.trim() !== '') {

@@ -36,13 +36,20 @@ export function createRedactor(secrets: readonly string[]): Redactor {
   };
 }
 
-/** Returns a deep copy of `value` with every string (and object key) passed through `redact`. */
-export function redactDeep<T>(value: T, redact: Redactor): T {
+/** Options of {@link redactDeep}. */
+export interface RedactDeepOptions {
+  /** Also redact object keys (for data a server sent); off for the suite's own structures, whose keys are fixed names. */
+  keys?: boolean;
+}
+
+/** Returns a deep copy of `value` with every string (and, unless `keys` is false, every object key) passed through `redact`. */
+export function redactDeep<T>(value: T, redact: Redactor, options: RedactDeepOptions = {}): T {
+  const keys = options.keys !== false;
   if (typeof value === 'string') return redact(value) as T;
-  if (Array.isArray(value)) return value.map((v) => redactDeep(v, redact)) as T;
+  if (Array.isArray(value)) return value.map((v) => redactDeep(v, redact, options)) as T;
   if (value !== null && typeof value === 'object') {
     const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(value)) out[redact(k)] = redactDeep(v, redact);
+    for (const [k, v] of Object.entries(value)) out[keys ? redact(k) : k] = redactDeep(v, redact, options);
     return out as T;
   }
   return value;

@@ -132,3 +132,16 @@ describe('runs that cannot happen', () => {
     });
   });
 });
+
+describe('short keys', () => {
+  it('a one-character key is hidden without breaking the report', async () => {
+    await withFake({ apiKey: 'x', violations: ['basicAccepted'], choices: { echoAuthorization: true } }, async (url, key) => {
+      const report = await runConformance({ baseUrl: url, apiKey: key });
+      expect(report.cases.filter((c) => c.outcome === 'failed').map((c) => c.id)).toEqual(['auth.listPets.basic', 'auth.createPet.basic', 'auth.getPet.basic']);
+      // Failures render their exchanges as curl lines: the report's own field names must have survived.
+      expect(renderPretty(report, { color: false })).toContain('curl ');
+      expect(JSON.parse(renderJson(report)).cases[0]).toHaveProperty('exchanges');
+      expect(renderJunit(report)).toContain('<failure');
+    });
+  });
+});
