@@ -5,7 +5,7 @@
  * wall time. Prints Markdown tables of figures and ratios and writes JSON.
  * Every server runs in its own process, never in this (autocannon's) one.
  */
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, cpus, release, totalmem } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -55,9 +55,9 @@ function settings(argv: string[]): Settings | undefined {
   };
 }
 
-/** How the mock is started directly: its CLI through tsx, in a process of its own. */
+/** How the mock is started directly: mock/start.js (what `npm start` runs), in a process of its own. */
 function mockDirect(args: string[]): { command: string; args: string[] } {
-  return { command: process.execPath, args: ['--import', 'tsx', 'mock/cli.ts', ...args] };
+  return { command: process.execPath, args: ['mock/start.js', ...args] };
 }
 
 async function startMock(extra: string[] = []): Promise<{ server: ChildServer; url: string; listenMs: number }> {
@@ -160,9 +160,16 @@ function startupWays(): StartupWay[] {
   const mockArgs = (port: number) => ['--port', String(port), '--api-key', API_KEY, '--quiet'];
   const direct = (port: number) => mockDirect(mockArgs(port));
   const mockUrl = (port: number) => `http://127.0.0.1:${port}/v1/pets?limit=1`;
+  const viaTsx = (port: number) => ({ command: process.execPath, args: ['--import', 'tsx', 'mock/cli.ts', ...mockArgs(port)] });
+  const coldCache = (port: number) => {
+    rmSync(join(ROOT, 'node_modules', '.cache', 'petstore-mock'), { recursive: true, force: true });
+    return spawnServer(direct(port));
+  };
   return [
     { label: 'npm start', shown: 'npm start -- --port P --api-key K --quiet', spawn: (port) => spawnServer({ command: 'npm', args: ['start', '--silent', '--', ...mockArgs(port)] }), url: mockUrl },
-    { label: 'direct', shown: `node ${direct(0).args.slice(0, 3).join(' ')} --port P --api-key K --quiet`, spawn: (port) => spawnServer(direct(port)), url: mockUrl },
+    { label: 'node mock/start.js', shown: 'node mock/start.js --port P --api-key K --quiet', spawn: (port) => spawnServer(direct(port)), url: mockUrl },
+    { label: 'node mock/start.js, no cache', shown: 'rm -r node_modules/.cache/petstore-mock; node mock/start.js ...', spawn: coldCache, url: mockUrl },
+    { label: 'tsx mock/cli.ts', shown: 'node --import tsx mock/cli.ts --port P --api-key K --quiet', spawn: (port) => spawnServer(viaTsx(port)), url: mockUrl },
     {
       label: 'prism',
       shown: `prism mock -d -v warn -h 127.0.0.1 -p P ${SPEC}`,
