@@ -49,12 +49,14 @@ function parseOptions(argv: string[], env: NodeJS.ProcessEnv) {
     strict: true,
   });
   const envKeys = env.PETSTORE_API_KEYS?.split(',').map((k) => k.trim()).filter((k) => k !== '');
-  const apiKeys = values['api-key'] ?? envKeys;
+  // An empty variable (`PETSTORE_API_KEYS=` in a compose file) means unset: the banner must then show the development key in use.
+  const apiKeys = values['api-key'] ?? (envKeys?.length ? envKeys : undefined);
   if (apiKeys?.some((k) => k.trim() === '' || /\s/.test(k))) throw new UsageError('--api-key must be a non-empty key without spaces');
   return {
     help: values.help === true,
     port: integer('port', values.port ?? env.PETSTORE_PORT, 4010, 0, 65535),
-    host: values.host ?? env.PETSTORE_HOST ?? '127.0.0.1',
+    // Empty means unset, not every interface (which is what node does with an empty host).
+    host: values.host || env.PETSTORE_HOST || '127.0.0.1',
     seed: integer('seed', values.seed ?? env.PETSTORE_SEED, DEFAULT_SEED, -(2 ** 31), 2 ** 32),
     count: integer('count', values.count ?? env.PETSTORE_COUNT, DEFAULT_COUNT, 0, MAX_COUNT),
     fixtures: values.fixtures ?? env.PETSTORE_FIXTURES,

@@ -8,7 +8,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startMockServer } from '../../mock/index.ts';
+import { DEFAULT_API_KEY, startMockServer } from '../../mock/index.ts';
 
 const CLI = fileURLToPath(new URL('../../mock/cli.ts', import.meta.url));
 /** Characters that URL encoding changes, so encoded forms are tested too. */
@@ -121,6 +121,17 @@ describe('where the mock listens', () => {
     await mock.close();
     const cli = await startCli(['--api-key', KEY]);
     expect(new URL(cli.printedUrl).hostname).toBe('127.0.0.1');
+    const { stderr } = await stop(cli);
+    expect(stderr).not.toMatch(/warning/i);
+  }, 30_000);
+
+  it('treats empty PETSTORE_HOST and PETSTORE_API_KEYS as unset: loopback, and the development key shown as the one in use', async () => {
+    const cli = await startCli([], { PETSTORE_HOST: '', PETSTORE_API_KEYS: ' , ' });
+    expect(new URL(cli.printedUrl).hostname).toBe('127.0.0.1');
+    expect(cli.output.stdout).toContain(`API key: ${DEFAULT_API_KEY}`);
+    const response = await fetch(`${cli.origin}/v1/pets?limit=1`, { headers: { authorization: `Bearer ${DEFAULT_API_KEY}` } });
+    expect(response.status).toBe(200);
+    await response.arrayBuffer();
     const { stderr } = await stop(cli);
     expect(stderr).not.toMatch(/warning/i);
   }, 30_000);
