@@ -1,0 +1,158 @@
+/**
+ * The conformance suite against targets that break HTTP: every case they
+ * affect fails (or, for advice, warns) with a clear reason, no request
+ * outlives its timeout, redirects are never followed, and the process sees no
+ * unhandled rejection. The CLI exits 1, or 2 when nothing listens.
+ */
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { createServer, type AddressInfo } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runConformance, type Report } from '../../conformance/index.ts';
+import { startHostileTarget, type HostileKind } from './support/hostile-targets.ts';
+
+const TIMEOUT_MS = 500;
+const CONCURRENCY = 16;
+const KEY = 'suite-hostile-key-4e1d';
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+
+/** What a clear reason looks like for each kind of breakage. */
+const REASONS: Record<Exclude<HostileKind, 'echoKey'>, RegExp> = {
+  hang: /PETSTORE_TIMEOUT: no complete response within 500 ms/,
+  reset: /ECONNRESET|UND_ERR_SOCKET/,
+  nonJson: /media type: expected application\/json, got "text\/html"|not JSON|expected [\d ,or]+, got 200/,
+  // Reading a capped 10 MB answer can also outlast a 500 ms timeout on a busy machine.
+  huge: /PETSTORE_BODY_TOO_LARGE|PETSTORE_TIMEOUT/,
+  redirect: /expected [\d ,or]+, got 30[27]/,
+  closeMidBody: /UND_ERR_SOCKET|other side closed|ECONNRESET/,
+  slowBody: /PETSTORE_TIMEOUT/,
+  slowHeaders: /PETSTORE_TIMEOUT/,
+};
+
+const unhandled: unknown[] = [];
+const onUnhandled = (reason: unknown): void => void unhandled.push(reason);
+beforeAll(() => void process.on('unhandledRejection', onUnhandled));
+afterAll(() => void process.off('unhandledRejection', onUnhandled));
+
+/** A timeout is a clear reason too: on a busy two-core machine any target can be slow. */
+const TIMED_OUT = /PETSTORE_TIMEOUT: no complete response within 500 ms/;
+
+/**
+ * Problems with how a report treats a target that breaks every response.
+ * `maxExchangeMs` bounds each exchange: a hang would be unbounded, while a
+ * busy event loop (a fresh CLI compiling validators) only adds a little.
+ */
+function reportProblems(report: Report, kindReason: RegExp, maxExchangeMs = 2 * TIMEOUT_MS + 500): string[] {
+  const problems: string[] = [];
+  const reason = new RegExp(`${kindReason.source}|${TIMED_OUT.source}`);
+  const failed = report.cases.filter((c) => c.outcome === 'failed');
+  const specific = failed.filter((c) => kindReason.test(c.reason ?? '')).length;
+  if (specific < failed.length / 2) problems.push(`only ${specific} of ${failed.length} failures name the breakage (${kindReason})`);
+  for (const c of report.cases) {
+    if (c.outcome === 'passed' && c.level === 'required') problems.push(`${c.id} passed`);
+    if (c.outcome === 'skipped' && !/prerequisite|read-only/.test(c.reason ?? '')) problems.push(`${c.id} skipped without a reason: ${c.reason}`);
+    if (c.outcome === 'failed' && !reason.test(c.reason ?? '')) problems.push(`${c.id} failed without a clear reason: ${c.reason}`);
+    // Advice cases check only a status; "expected 400, got no response" is their reason.
+    if (c.outcome === 'warned' && !(reason.test(c.reason ?? '') || /expected [\d ,or]+, got (no response|\d{3})/.test(c.reason ?? ''))) problems.push(`${c.id} warned without a clear reason: ${c.reason}`);
+    for (const e of c.exchanges) if (e.durationMs > maxExchangeMs) problems.push(`${c.id}: an exchange took ${Math.round(e.durationMs)} ms`);
+  }
+  return problems;
+}
+
+describe('runConformance against hostile targets', () => {
+  it.concurrent.each(Object.keys(REASONS) as (keyof typeof REASONS)[])('%s: every affected case fails with a clear reason, within the timeout', async (kind) => {
+    const target = await startHostileTarget(kind);
+    try {
+      const started = performance.now();
+      const report = await runConformance({ baseUrl: target.url, apiKey: KEY, timeoutMs: TIMEOUT_MS, concurrency: CONCURRENCY });
+      const elapsed = performance.now() - started;
+      expect(reportProblems(report, REASONS[kind])).toEqual([]);
+      expect(report.ok).toBe(false);
+      expect(report.summary.failed).toBeGreaterThan(30);
+      // Each case sends its requests one after another; with 16 at a time the run is a few timeouts long.
+      const requests = report.cases.reduce((n, c) => n + c.exchanges.length, 0);
+      expect(elapsed).toBeLessThan((requests / CONCURRENCY + 6) * TIMEOUT_MS + 2_000);
+      expect(target.requests).toBeGreaterThan(0);
+      expect(target.redirectFollowed).toBe(0);
+      expect(target.leakedAuthorization).toEqual([]);
+      expect(JSON.stringify(report)).not.toContain(KEY);
+      expect(unhandled).toEqual([]);
+    } finally {
+      await target.close();
+    }
+  }, 30_000);
+});
+
+describe('a case whose exchange failed in transport', () => {
+  // Known bug, reported to the conformance owner: auth.bearerLowercase checks only the status, so a
+  // 200 whose body was cut at the 1 MiB cap (PETSTORE_BODY_TOO_LARGE) passes. Flip to it() once fixed.
+  it.fails('never passes, advice included (a 10 MB answer)', async () => {
+    const target = await startHostileTarget('huge');
+    try {
+      const report = await runConformance({ baseUrl: target.url, apiKey: KEY, timeoutMs: 2_000, concurrency: CONCURRENCY, only: ['auth'] });
+      const passedDespiteTransport = report.cases.filter((c) => c.outcome === 'passed' && c.exchanges.some((e) => e.error !== undefined)).map((c) => c.id);
+      expect(passedDespiteTransport).toEqual([]);
+    } finally {
+      await target.close();
+    }
+  }, 30_000);
+});
+
+interface CliRun {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+  ms: number;
+}
+
+async function cli(args: string[]): Promise<CliRun> {
+  const { PETSTORE_BASE_URL: _url, PETSTORE_API_KEY: _key, ...env } = process.env;
+  const started = performance.now();
+  const child = spawn(process.execPath, ['--import', 'tsx', 'conformance/cli.ts', '--timeout', `${TIMEOUT_MS}ms`, '--concurrency', String(CONCURRENCY), ...args], {
+    cwd: ROOT,
+    env: { ...env, NO_COLOR: '1', PETSTORE_API_KEY: KEY },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (d: Buffer) => (stdout += d));
+  child.stderr.on('data', (d: Buffer) => (stderr += d));
+  const [code] = (await once(child, 'close')) as [number | null];
+  return { code, stdout, stderr, ms: performance.now() - started };
+}
+
+/** A port nothing listens on: bound, then released. */
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+describe('the conformance CLI against hostile targets', () => {
+  it.concurrent.each(['hang', 'reset', 'huge', 'redirect', 'closeMidBody'] as const)('%s: exits 1 within its timeouts, with a report and no crash', async (kind) => {
+    const target = await startHostileTarget(kind);
+    try {
+      const run = await cli(['--base-url', target.url, '--reporter', 'json']);
+      expect(run.stderr).toBe('');
+      expect(run.code).toBe(1);
+      const report = JSON.parse(run.stdout) as Report;
+      expect(reportProblems(report, REASONS[kind], 5 * TIMEOUT_MS)).toEqual([]);
+      expect(run.ms).toBeLessThan(20_000);
+    } finally {
+      await target.close();
+    }
+  }, 30_000);
+
+  it('exits 2 with a one-line reason when nothing listens', async () => {
+    const run = await cli(['--base-url', `http://127.0.0.1:${await closedPort()}/v1`]);
+    expect(run.code).toBe(2);
+    expect(run.stdout).toBe('');
+    expect(run.stderr).toMatch(/^petstore-conformance: cannot reach http:\/\/127\.0\.0\.1:\d+\/v1: ECONNREFUSED/);
+    expect(run.stderr.trim().split('\n')).toHaveLength(1);
+    expect(run.stderr).not.toContain(KEY);
+  }, 30_000);
+});
