@@ -18,7 +18,7 @@ const KEY = 'suite-hostile-key-4e1d';
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
 /** What a clear reason looks like for each kind of breakage. */
-const REASONS: Record<Exclude<HostileKind, 'echoKey'>, RegExp> = {
+const REASONS: Record<Exclude<HostileKind, 'echoKey' | 'echoKeyLowerHex'>, RegExp> = {
   hang: /PETSTORE_TIMEOUT: no complete response within 500 ms/,
   reset: /ECONNRESET|UND_ERR_SOCKET/,
   nonJson: /media type: expected application\/json, got "text\/html"|not JSON|expected [\d ,or]+, got 200/,

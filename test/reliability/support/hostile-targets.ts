@@ -10,7 +10,7 @@ import { createServer as createHttpServer, type IncomingMessage, type ServerResp
 import { createServer as createNetServer, type AddressInfo, type Server, type Socket } from 'node:net';
 
 /** The ways a target can misbehave. */
-export type HostileKind = 'hang' | 'reset' | 'nonJson' | 'huge' | 'redirect' | 'closeMidBody' | 'slowBody' | 'slowHeaders' | 'echoKey';
+export type HostileKind = 'hang' | 'reset' | 'nonJson' | 'huge' | 'redirect' | 'closeMidBody' | 'slowBody' | 'slowHeaders' | 'echoKey' | 'echoKeyLowerHex';
 
 /** A running target. */
 export interface HostileTarget {
@@ -27,17 +27,14 @@ export interface HostileTarget {
 /** Size of the `huge` body: 10 MB. */
 export const HUGE_BYTES = 10 * 1024 * 1024;
 
-/** Every spelling of `key` a careless server might echo. */
+/** Spellings of `key` a careless server might echo: verbatim, as a Bearer credential, URL-encoded, base64, JSON-escaped. */
 export function keySpellings(key: string): string[] {
-  const encoded = encodeURIComponent(key);
-  return [
-    key,
-    `Bearer ${key}`,
-    encoded,
-    encoded.replace(/%[0-9A-F]{2}/g, (e) => e.toLowerCase()),
-    Buffer.from(key).toString('base64'),
-    JSON.stringify(key).slice(1, -1),
-  ];
+  return [key, `Bearer ${key}`, encodeURIComponent(key), Buffer.from(key).toString('base64'), JSON.stringify(key).slice(1, -1)];
+}
+
+/** `key` URL-encoded with lower-case hex (`%2f`): as valid as `%2F` (RFC 3986 §2.1), and what some libraries write. */
+export function lowerHexSpelling(key: string): string {
+  return encodeURIComponent(key).replace(/%[0-9A-F]{2}/g, (e) => e.toLowerCase());
 }
 
 /** Starts a target of `kind`; `key` is what `echoKey` echoes (besides whatever Authorization it is sent). */
@@ -101,7 +98,9 @@ export async function startHostileTarget(kind: HostileKind, key = ''): Promise<H
         });
         return;
       case 'echoKey':
-        return echo(req, res, key);
+        return echo(req, res, key, keySpellings(key));
+      case 'echoKeyLowerHex':
+        return echo(req, res, key, [lowerHexSpelling(key)]);
       default:
         res.writeHead(500).end();
     }
@@ -169,37 +168,41 @@ function streamHuge(res: ServerResponse): void {
   pump();
 }
 
-/** Answers plausibly (401s, Pets, Pet, Errors) while echoing the Authorization header and the key everywhere. */
-function echo(req: IncomingMessage, res: ServerResponse, key: string): void {
-  const authorization = req.headers.authorization ?? '';
-  const spellings = [authorization, ...keySpellings(key)];
+/**
+ * Answers plausibly (401s, Pets, Pet, Errors) while echoing the key in each
+ * of `forms`, in headers, bodies and a JSON key. With more than one form
+ * (`echoKey`) it also echoes the Authorization header and the bare key.
+ */
+function echo(req: IncomingMessage, res: ServerResponse, key: string, forms: string[]): void {
+  const everything = forms.length > 1;
+  const received = req.headers.authorization ?? '';
+  const spellings = everything ? [received, ...forms] : forms;
+  const shown = everything ? key : forms[0]!;
+  const inUrl = everything ? encodeURIComponent(key) : forms[0]!;
   const headers: Record<string, string | string[]> = {
     'content-type': 'application/json',
-    'x-echo-authorization': authorization,
-    'x-echo-key': keySpellings(key).join(' | '),
-    'set-cookie': [`session=${encodeURIComponent(key)}`, `auth=${Buffer.from(authorization).toString('base64')}`],
-    link: `<http://127.0.0.1/next?token=${encodeURIComponent(key)}>; rel="next"`,
-    'www-authenticate': `Bearer realm="petstore", error="invalid_token", error_description="${key.replace(/"/g, '')}"`,
+    'x-echo-key': spellings.join(' | '),
+    'set-cookie': [`session=${inUrl}`],
+    link: `<http://127.0.0.1/next?token=${inUrl}>; rel="next"`,
   };
-  const valid = authorization === `Bearer ${key}`;
+  if (everything) {
+    headers['x-echo-authorization'] = received;
+    headers['www-authenticate'] = `Bearer realm="petstore", error="invalid_token", error_description="${key.replace(/"/g, '')}"`;
+  }
   const path = req.url ?? '';
-  let status: number;
-  let body: unknown;
-  if (!valid) {
+  let status = 200;
+  let body: unknown = spellings.map((name, i) => ({ id: i + 1, name, categoryId: 1, status: 'available' }));
+  if (received !== `Bearer ${key}`) {
     status = 401;
-    body = { code: 'unauthorized', message: `bad key: ${spellings.join(' / ')}`, status: 401, [key]: authorization };
+    body = { code: 'unauthorized', message: `bad key: ${spellings.join(' / ')}`, status: 401, [shown]: received || shown };
   } else if (req.method === 'POST') {
     status = 201;
-    body = { id: 7, name: key, categoryId: 1, echoed: spellings };
+    body = { id: 7, name: shown, categoryId: 1, echoed: spellings };
   } else if (/^\/v1\/pets\/7$/.test(path)) {
-    status = 200;
-    body = { id: 7, name: `pet of ${key}`, categoryId: 1, status: 'available' };
+    body = { id: 7, name: `pet of ${shown}`, categoryId: 1, status: 'available' };
   } else if (/^\/v1\/pets\//.test(path)) {
     status = 404;
-    body = { code: 'not_found', message: `no pet for key ${key} at ${path}`, status: 404 };
-  } else {
-    status = 200;
-    body = spellings.map((s, i) => ({ id: i + 1, name: s, categoryId: 1, status: 'available' }));
+    body = { code: 'not_found', message: `no pet for key ${shown} at ${path}`, status: 404 };
   }
   res.writeHead(status, headers).end(JSON.stringify(body));
 }

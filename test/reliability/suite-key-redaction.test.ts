@@ -1,0 +1,107 @@
+/**
+ * The API key never reaches a report: a target that echoes it back in bodies
+ * and headers, in every spelling (verbatim, JSON-escaped, URL-encoded with
+ * upper or lower-case hex, base64, as a JSON key), leaves no trace of it in
+ * the pretty, json or junit output, in-process or through the CLI.
+ * One gap is recorded as it.fails: a key echoed with lower-case hex (`%2f`).
+ */
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { runConformance } from '../../conformance/index.ts';
+import { render, REPORTERS } from '../../conformance/report/index.ts';
+import { keySpellings, lowerHexSpelling, startHostileTarget, type HostileTarget } from './support/hostile-targets.ts';
+
+/** Characters that JSON, URL and XML escaping all change. */
+const KEY = 'sk_Test-9/Qx+R=z&"<k3y>~';
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+
+let target: HostileTarget;
+beforeEach(async () => {
+  target = await startHostileTarget('echoKey', KEY);
+});
+afterEach(() => target.close());
+
+/** Every way `text` could still carry the key; empty when it carries none. */
+function traces(text: string, key: string): string[] {
+  const xml = key.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+  const forms = [...keySpellings(key), lowerHexSpelling(key), xml, Buffer.from(`conformance:${key}`).toString('base64')];
+  const found = forms.filter((form) => text.includes(form));
+  // Undo percent, JSON and XML escaping, then look again.
+  const unescaped = text
+    .replace(/%([0-9a-f]{2})/gi, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16)))
+    .replace(/\\u([0-9a-f]{4})/gi, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16)))
+    .replace(/\\(["\\/])/g, '$1')
+    .replace(/&quot;/g, '"').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
+  if (unescaped.includes(key)) found.push('(after unescaping)');
+  return found;
+}
+
+describe('the API key in reports, against a server that echoes it', () => {
+  it('the echo target really does echo the key (so the test can fail)', async () => {
+    const response = await fetch(`${target.url}/pets`, { headers: { authorization: `Bearer ${KEY}` } });
+    const text = `${[...response.headers].map(([name, value]) => `${name}: ${value}`).join('\n')}\n${await response.text()}`;
+    expect(traces(text, KEY)).toEqual(expect.arrayContaining([KEY, encodeURIComponent(KEY), Buffer.from(KEY).toString('base64'), JSON.stringify(KEY).slice(1, -1)]));
+    const lower = await startHostileTarget('echoKeyLowerHex', KEY);
+    try {
+      const echoed = await fetch(`${lower.url}/pets`, { headers: { authorization: `Bearer ${KEY}` } }).then((r) => r.text());
+      expect(traces(echoed, KEY)).toContain(lowerHexSpelling(KEY));
+    } finally {
+      await lower.close();
+    }
+  });
+
+  it.each(REPORTERS)('%s output from runConformance carries no trace of it', async (reporter) => {
+    const report = await runConformance({ baseUrl: target.url, apiKey: KEY, timeoutMs: 2_000 });
+    expect(report.cases.length).toBeGreaterThan(50);
+    for (const color of [false, true]) expect(traces(render(reporter, report, { color }), KEY)).toEqual([]);
+  });
+
+  it('the CLI writes pretty to stdout and json and junit to files with no trace of it, key given by flag or variable', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'reliability-redaction-'));
+    try {
+      const { PETSTORE_BASE_URL: _url, PETSTORE_API_KEY: _key, ...env } = process.env;
+      for (const [how, args, extraEnv] of [
+        ['flag', ['--api-key', KEY], {}],
+        ['variable', [], { PETSTORE_API_KEY: KEY }],
+      ] as const) {
+        const child = spawn(
+          process.execPath,
+          ['--import', 'tsx', 'conformance/cli.ts', '--base-url', target.url, '--timeout', '2s', ...args, '--reporter', 'pretty', '--reporter', `json=${dir}/${how}.json`, '--reporter', `junit=${dir}/${how}.xml`],
+          { cwd: ROOT, env: { ...env, ...extraEnv, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] },
+        );
+        let stdout = '';
+        let stderr = '';
+        child.stdout.on('data', (d: Buffer) => (stdout += d));
+        child.stderr.on('data', (d: Buffer) => (stderr += d));
+        const [code] = (await once(child, 'close')) as [number];
+        expect([0, 1]).toContain(code);
+        expect(stdout).toMatch(/passed, \d+ failed/);
+        for (const [name, text] of [['stdout', stdout], ['stderr', stderr], ['json', readFileSync(`${dir}/${how}.json`, 'utf8')], ['junit', readFileSync(`${dir}/${how}.xml`, 'utf8')]]) {
+          expect(traces(text!, KEY), `${how}: ${name}`).toEqual([]);
+        }
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 30_000);
+});
+
+describe('the API key echoed URL-encoded with lower-case hex', () => {
+  // Known bug, reported to the conformance owner: conformance/redact.ts knows encodeURIComponent's
+  // upper-case %2F but not %2f, which RFC 3986 §2.1 makes equivalent, so the key reaches every
+  // reporter. Flip to it() once fixed.
+  it.fails('leaves no trace of it in any reporter', async () => {
+    const lower = await startHostileTarget('echoKeyLowerHex', KEY);
+    try {
+      const report = await runConformance({ baseUrl: lower.url, apiKey: KEY, timeoutMs: 2_000, only: ['listPets.ok', 'auth.listPets.wrongKey'] });
+      for (const reporter of REPORTERS) expect(traces(render(reporter, report), KEY), reporter).toEqual([]);
+    } finally {
+      await lower.close();
+    }
+  });
+});
