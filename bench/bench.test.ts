@@ -52,7 +52,7 @@ describe('the bench helpers', () => {
 
   it('checks the targets and renders every section', () => {
     const route = (rps: number, p99Ms = 1): RouteFigures => ({ rps, p50Ms: 0.5, p99Ms, failures: 0 });
-    const servers = (mock: number, p99Ms?: number) => ({ mock: route(mock, p99Ms), bare: route(100), prism: route(5) });
+    const servers = (mock: number, p99Ms?: number) => ({ mock: route(mock, p99Ms), bare: route(100), prism: route(5), ratios: { mockOverBare: mock / 100, mockOverPrism: mock / 5 } });
     const scale = (count: number, listenMs: number, p50: number) => ({ count, listenMs, rssBytes: 100 * 2 ** 20, soldP50Ms: p50, soldP99Ms: p50, allP50Ms: p50, allP99Ms: p50 });
     const partial: Omit<BenchResults, 'targets'> = {
       generatedAt: '',

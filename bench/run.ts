@@ -34,6 +34,7 @@ interface Settings {
   connections: number;
   startupRuns: number;
   scaleDuration: number;
+  scaleRounds: number;
   scaleCounts: number[];
   out: string;
 }
@@ -44,12 +45,13 @@ function settings(argv: string[]): Settings | undefined {
   const quick = values.quick === true;
   return {
     quick,
-    rounds: quick ? 1 : 3,
-    duration: quick ? 2 : 4,
+    rounds: quick ? 1 : 5,
+    duration: quick ? 2 : 3,
     warmup: quick ? 0.5 : 1,
     connections: 32,
     startupRuns: quick ? 3 : 7,
-    scaleDuration: quick ? 1.5 : 3,
+    scaleDuration: quick ? 1 : 2,
+    scaleRounds: quick ? 1 : 5,
     scaleCounts: values['skip-scale'] ? [1_000] : [1_000, 100_000, 1_000_000],
     out: values.out ?? join(ROOT, 'bench', 'results', quick ? 'quick.tmp' : 'latest.json'),
   };
@@ -117,7 +119,7 @@ function summarise(runs: LoadResult[]): RouteFigures {
   };
 }
 
-/** Section 1: every route on every server, interleaved, `rounds` times; medians. */
+/** Section 1: every route on every server, interleaved (ABC, CBA, ...) `rounds` times; medians. */
 async function throughput(s: Settings): Promise<BenchResults['throughput']> {
   const started: ChildServer[] = [];
   try {
@@ -131,18 +133,25 @@ async function throughput(s: Settings): Promise<BenchResults['throughput']> {
     const runs = new Map<string, LoadResult[]>();
     for (let round = 1; round <= s.rounds; round++) {
       for (const route of ['list', 'create', 'get'] as const) {
-        for (const name of ['mock', 'bare', 'prism'] as const) {
+        // Reversed every other round, so a drift in the machine's load favours no server.
+        for (const name of round % 2 === 1 ? (['mock', 'bare', 'prism'] as const) : (['prism', 'bare', 'mock'] as const)) {
           const result = await runLoad({ ...routeLoad(route, bases[name]), connections: s.connections, duration: s.duration, warmup: s.warmup });
           log(`round ${round} ${route} ${name}: ${Math.round(result.rps)} req/s, p50 ${result.p50Ms.toFixed(2)} ms, p99 ${result.p99Ms.toFixed(2)} ms${result.failures ? `, ${result.failures} failures` : ''}`);
           runs.set(`${route}:${name}`, [...(runs.get(`${route}:${name}`) ?? []), result]);
         }
       }
     }
-    const figures = (route: RouteName) => ({
-      mock: summarise(runs.get(`${route}:mock`)!),
-      bare: summarise(runs.get(`${route}:bare`)!),
-      prism: summarise(runs.get(`${route}:prism`)!),
-    });
+    const figures = (route: RouteName) => {
+      const [mockRuns, bareRuns, prismRuns] = (['mock', 'bare', 'prism'] as const).map((name) => runs.get(`${route}:${name}`)!);
+      // Ratios are taken round by round (runs seconds apart), then the median of those.
+      const paired = (other: LoadResult[]) => median(mockRuns!.map((r, i) => r.rps / other[i]!.rps));
+      return {
+        mock: summarise(mockRuns!),
+        bare: summarise(bareRuns!),
+        prism: summarise(prismRuns!),
+        ratios: { mockOverBare: paired(bareRuns!), mockOverPrism: paired(prismRuns!) },
+      };
+    };
     return { list: figures('list'), create: figures('create'), get: figures('get') };
   } finally {
     await Promise.all(started.map((server) => server.stop()));
@@ -198,20 +207,35 @@ async function startup(s: Settings): Promise<StartupFigures[]> {
   return ways.map((w) => ({ label: w.label, command: w.shown, medianMs: median(runs.get(w.label)!), runsMs: runs.get(w.label)! }));
 }
 
-/** Section 3: the mock seeded with `count` pets: start time, RSS, listing latency on one connection. */
-async function scaleAt(count: number, s: Settings): Promise<ScaleFigures> {
-  const mock = await startMock(['--count', String(count)]);
+/** Section 3: the mock at each size (started one at a time: listening time, RSS), then listing latency on one connection, sizes interleaved. */
+async function scale(s: Settings): Promise<ScaleFigures[]> {
+  const mocks: { count: number; server: ChildServer; url: string; listenMs: number; rss: number | undefined }[] = [];
   try {
-    const rss = rssBytes(mock.server.child.pid!);
-    const one = (query: string) => runLoad({ url: `${mock.url}/pets?${query}`, headers: AUTH, connections: 1, duration: s.scaleDuration, warmup: s.warmup });
-    const sold = await one('status=sold&limit=100');
-    const all = await one('limit=100');
-    if (sold.failures + all.failures > 0) throw new Error(`listing at ${count} pets failed`);
-    const figures = { count, listenMs: mock.listenMs, rssBytes: rss, soldP50Ms: sold.p50Ms, soldP99Ms: sold.p99Ms, allP50Ms: all.p50Ms, allP99Ms: all.p99Ms };
-    log(`scale ${count}: listening after ${Math.round(mock.listenMs)} ms, RSS ${rss === undefined ? 'n/a' : Math.round(rss / 2 ** 20)} MiB, sold p50 ${sold.p50Ms.toFixed(3)} ms, all p50 ${all.p50Ms.toFixed(3)} ms`);
-    return figures;
+    for (const count of s.scaleCounts) {
+      const mock = await startMock(['--count', String(count)]);
+      const rss = rssBytes(mock.server.child.pid!);
+      mocks.push({ count, ...mock, rss });
+      log(`scale ${count}: listening after ${Math.round(mock.listenMs)} ms, RSS ${rss === undefined ? 'n/a' : Math.round(rss / 2 ** 20)} MiB`);
+    }
+    const runs = new Map<string, LoadResult[]>();
+    for (let round = 1; round <= s.scaleRounds; round++) {
+      const order = round % 2 === 1 ? mocks : [...mocks].reverse();
+      for (const mock of order) {
+        for (const query of ['status=sold&limit=100', 'limit=100']) {
+          const result = await runLoad({ url: `${mock.url}/pets?${query}`, headers: AUTH, connections: 1, duration: s.scaleDuration, warmup: s.warmup });
+          if (result.failures > 0) throw new Error(`?${query} failed at ${mock.count} pets`);
+          runs.set(`${mock.count}:${query}`, [...(runs.get(`${mock.count}:${query}`) ?? []), result]);
+        }
+      }
+      log(`scale round ${round}: ${mocks.map((m) => `${m.count} pets p50 ${runs.get(`${m.count}:status=sold&limit=100`)!.at(-1)!.p50Ms.toFixed(3)} / ${runs.get(`${m.count}:limit=100`)!.at(-1)!.p50Ms.toFixed(3)} ms`).join(', ')}`);
+    }
+    return mocks.map((m) => {
+      const sold = summarise(runs.get(`${m.count}:status=sold&limit=100`)!);
+      const all = summarise(runs.get(`${m.count}:limit=100`)!);
+      return { count: m.count, listenMs: m.listenMs, rssBytes: m.rss, soldP50Ms: sold.p50Ms, soldP99Ms: sold.p99Ms, allP50Ms: all.p50Ms, allP99Ms: all.p99Ms };
+    });
   } finally {
-    await mock.server.stop();
+    await Promise.all(mocks.map((m) => m.server.stop()));
   }
 }
 
@@ -254,17 +278,16 @@ async function main(): Promise<number> {
   const started = new Date();
   const throughputFigures = await throughput(s);
   const startupFigures = await startup(s);
-  const scale: ScaleFigures[] = [];
-  for (const count of s.scaleCounts) scale.push(await scaleAt(count, s));
+  const scaleFigures = await scale(s);
   const partial = {
     generatedAt: started.toISOString(),
     command: `npm run bench${process.argv.length > 2 ? ` -- ${process.argv.slice(2).join(' ')}` : ''}`,
     quick: s.quick,
     machine: machine(),
-    settings: { rounds: s.rounds, durationS: s.duration, warmupS: s.warmup, connections: s.connections, startupRuns: s.startupRuns, scaleDurationS: s.scaleDuration },
+    settings: { rounds: s.rounds, durationS: s.duration, warmupS: s.warmup, connections: s.connections, startupRuns: s.startupRuns, scaleDurationS: s.scaleDuration, scaleRounds: s.scaleRounds },
     throughput: throughputFigures,
     startup: startupFigures,
-    scale,
+    scale: scaleFigures,
     conformance: await conformance(),
   };
   const results: BenchResults = { ...partial, targets: checkTargets(partial) };
