@@ -31,6 +31,8 @@ describe('mock handler under generated requests', () => {
     const store = createPetStore(seeded);
     const handler = createHandler({ store, apiKeys });
     const model = new PetModel(seeded);
+    const prototypes = () => [Object.prototype, Array.prototype, Function.prototype].map((p) => Object.getOwnPropertyNames(p).sort().join());
+    const pristine = prototypes();
     const get = (id: number): ApiResponse => handler({ method: 'GET', url: `/v1/pets/${id}`, headers: { authorization: `Bearer ${apiKeys[0]}` } });
     let created = 0;
     fc.assert(
@@ -51,5 +53,8 @@ describe('mock handler under generated requests', () => {
     // Every pet created since the last reset still reads back exactly as first returned.
     for (const [id, body] of model.created) expect(get(id).body).toBe(body);
     expect(created).toBeGreaterThan(HANDLER_RUNS / 20);
+    // No `__proto__` or `constructor` key polluted a shared prototype.
+    expect(prototypes()).toEqual(pristine);
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   });
 });
