@@ -21,3 +21,15 @@ describe('createRedactor', () => {
     expect(redactDeep(value, redact).n).toBe(1);
   });
 });
+
+describe('percent-escapes in either case', () => {
+  it('hides the key URL-encoded with lower-case or mixed-case hex', () => {
+    const redact = createRedactor(['a/b:c']);
+    expect(redact('x=a%2Fb%3Ac y=a%2fb%3ac z=a%2Fb%3ac')).toBe('x=[REDACTED] y=[REDACTED] z=[REDACTED]');
+  });
+
+  it('treats regular-expression characters in the key literally', () => {
+    const redact = createRedactor(['k.y+(1)']);
+    expect(redact('k.y+(1) kxy+(1)')).toBe('[REDACTED] kxy+(1)');
+  });
+});

@@ -25,13 +25,19 @@ function variants(secret: string): string[] {
   return [...forms].filter((f) => f.length > 0).sort((a, b) => b.length - a.length);
 }
 
+/** A pattern for `form` in which every percent-escape matches in either case (`%2F` and `%2f`). */
+function formPattern(form: string): RegExp {
+  const escaped = form.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return new RegExp(escaped.replace(/%([0-9A-F])([0-9A-F])/g, (_m, a: string, b: string) => `%[${a}${a.toLowerCase()}][${b}${b.toLowerCase()}]`), 'g');
+}
+
 /** Builds a redactor for `secrets`; empty secrets are ignored. */
 export function createRedactor(secrets: readonly string[]): Redactor {
-  const forms = secrets.flatMap(variants);
-  if (forms.length === 0) return (text) => text;
+  const patterns = secrets.flatMap(variants).map(formPattern);
+  if (patterns.length === 0) return (text) => text;
   return (text) => {
     let out = text;
-    for (const form of forms) if (out.includes(form)) out = out.split(form).join(REDACTED);
+    for (const pattern of patterns) out = out.replace(pattern, REDACTED);
     return out;
   };
 }

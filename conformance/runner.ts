@@ -35,6 +35,14 @@ export async function runCase(c: Case, options: CaseContextOptions): Promise<Cas
   } catch (err) {
     rec.checks.push({ name: 'case', ok: false, message: `the case threw: ${(err as Error)?.stack ?? String(err)}` });
   }
+  // An exchange that failed in transport (timeout, reset, body over the cap) never lets a case pass,
+  // even when the checks it made happened to hold on what did arrive. (A case that skipped, say for want of
+  // a created animal, stays skipped: the create's own case reports the failure.)
+  if (rec.skipReason() === undefined && rec.checks.every((r) => r.ok)) {
+    for (const e of rec.exchanges) {
+      if (e.error) rec.checks.push({ name: 'transport', ok: false, message: `${e.request.method} ${e.request.url}: ${e.error.code}: ${e.error.message}` });
+    }
+  }
   const { outcome, reason } = outcomeOf(c, rec.checks, rec.skipReason(), options.strict);
   return { ...base, outcome, ...(reason === undefined ? {} : { reason }), checks: rec.checks, exchanges: rec.exchanges, durationMs: performance.now() - started };
 }
