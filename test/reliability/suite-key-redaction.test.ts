@@ -3,7 +3,6 @@
  * and headers, in every spelling (verbatim, JSON-escaped, URL-encoded with
  * upper or lower-case hex, base64, as a JSON key), leaves no trace of it in
  * the pretty, json or junit output, in-process or through the CLI.
- * One gap is recorded as it.fails: a key echoed with lower-case hex (`%2f`).
  */
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
