@@ -171,7 +171,11 @@ describe('getPet (interface: Endpoints 3, deprecated)', () => {
     expectError(setup().call('GET', `/v1/pets/${id}`), 404, ErrorCode.notFound);
   });
 
-  it.each(['abc', '1.5', '9223372036854775808', '1e3', '%20'])('malformed petId %j is a 400 Error', (id) => {
+  it('decodes each path segment on its own: /v1/%70ets/%37 is pet 7', () => {
+    expect(json(setup().call('GET', '/v1/%70ets/%37')).id).toBe(7);
+  });
+
+  it.each(['abc', '1.5', '9223372036854775808', '1e3', '%20', '1%2F2'])('malformed petId %j is a 400 Error', (id) => {
     expectError(setup().call('GET', `/v1/pets/${id}`), 400, ErrorCode.invalidParameter);
   });
 });
@@ -217,7 +221,7 @@ describe('authentication (interface: Authentication; RFC 6750)', () => {
 });
 
 describe('routes, methods and CORS', () => {
-  it.each(['/', '/v1', '/v1/pets/', '/v1/pets/1/2', '/v2/pets', '/v1/store/orders'])('unknown route %s is a 404 Error', (url) => {
+  it.each(['/', '/v1', '/v1/pets/', '/v1/pets/1/2', '/v2/pets', '/v1/store/orders', '/v1/pets%2F5', '/v1%2Fpets', '/v1/pets/%E0%A4%A'])('unknown route %s is a 404 Error', (url) => {
     expectError(setup().call('GET', url), 404, ErrorCode.routeNotFound);
   });
 

@@ -38,6 +38,7 @@ const CORS_HEADERS = {
 /** Builds the handler for one store and set of keys. */
 export function createHandler({ store, apiKeys, cors = true, basePath = '/v1' }: HandlerOptions): Handler {
   const authenticate = createAuthenticator(apiKeys);
+  const basePathSegment = basePath.slice(1);
   const api: Record<string, Route> = {
     collection: {
       allow: ['GET', 'HEAD', 'POST'],
@@ -54,13 +55,17 @@ export function createHandler({ store, apiKeys, cors = true, basePath = '/v1' }:
     [`${CONTROL_PREFIX}/health`]: { allow: ['GET', 'HEAD'], run: () => jsonResponse(200, '{"status":"ok"}') },
   };
 
-  function route(path: string): { route: Route; param: string; authenticated: boolean } | undefined {
-    if (path === `${basePath}/pets`) return { route: api.collection!, param: '', authenticated: true };
-    const prefix = `${basePath}/pets/`;
-    if (path.startsWith(prefix) && path.length > prefix.length && !path.includes('/', prefix.length)) {
-      return { route: api.item!, param: path.slice(prefix.length), authenticated: true };
+  /** Routes on the path's segments, each decoded on its own, so an escaped slash (`%2F`) never separates. */
+  function route(rawPath: string): { route: Route; param: string; authenticated: boolean } | undefined {
+    const segments = decodeSegments(rawPath);
+    if (segments === undefined) return undefined;
+    const [first, ...rest] = segments;
+    if (first === basePathSegment && rest[0] === 'pets') {
+      if (rest.length === 1) return { route: api.collection!, param: '', authenticated: true };
+      if (rest.length === 2 && rest[1] !== '') return { route: api.item!, param: rest[1]!, authenticated: true };
+      return undefined;
     }
-    const found = control[path];
+    const found = segments.length === 2 ? control[`/${first}/${rest[0]}`] : undefined;
     return found ? { route: found, param: '', authenticated: false } : undefined;
   }
 
@@ -68,8 +73,7 @@ export function createHandler({ store, apiKeys, cors = true, basePath = '/v1' }:
     const url = originForm(request.url);
     const queryAt = url.indexOf('?');
     const rawPath = queryAt === -1 ? url : url.slice(0, queryAt);
-    const path = decodePath(rawPath);
-    const matched = path === undefined ? undefined : route(path);
+    const matched = route(rawPath);
     if (!matched) return errorResponse(404, ErrorCode.routeNotFound, `no route for ${request.method} ${rawPath}`);
     const { allow } = matched.route;
     if (request.method === 'OPTIONS') return optionsResponse(request, allow, cors);
@@ -104,10 +108,12 @@ function originForm(url: string): string {
   return match ? match[1]! || '/' : url;
 }
 
-function decodePath(rawPath: string): string | undefined {
-  if (!rawPath.includes('%')) return rawPath;
+/** `/a/b%2Fc` as `['a', 'b/c']`; undefined when an escape does not decode. */
+function decodeSegments(rawPath: string): string[] | undefined {
+  const segments = rawPath.slice(1).split('/');
+  if (!rawPath.includes('%')) return segments;
   try {
-    return decodeURIComponent(rawPath);
+    return segments.map(decodeURIComponent);
   } catch {
     return undefined;
   }

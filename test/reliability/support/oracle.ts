@@ -84,17 +84,18 @@ function routeOf(target: string): Route {
   const url = originForm(target);
   const q = url.indexOf('?');
   const raw = q === -1 ? url : url.slice(0, q);
-  let path: string;
+  // Each segment is decoded on its own: an escaped slash (`%2F`) is part of a segment, never a separator.
+  let segments: string[];
   try {
-    path = raw.includes('%') ? decodeURIComponent(raw) : raw;
+    segments = raw.split('/').map(decodeURIComponent);
   } catch {
     return { kind: 'none' };
   }
-  if (path === '/v1/pets') return { kind: 'collection' };
-  const m = /^\/v1\/pets\/([^/]+)$/.exec(path);
-  if (m) return { kind: 'item', segment: m[1]! };
-  const c = /^\/__control\/(reset|pets|health)$/.exec(path);
-  if (c) return { kind: 'control', name: c[1]! };
+  const [empty, first, second, third, ...more] = segments;
+  if (empty !== '' || more.length > 0) return { kind: 'none' };
+  if (first === 'v1' && second === 'pets' && third === undefined) return { kind: 'collection' };
+  if (first === 'v1' && second === 'pets' && third !== undefined && third !== '') return { kind: 'item', segment: third };
+  if (first === '__control' && third === undefined && ['reset', 'pets', 'health'].includes(second ?? '')) return { kind: 'control', name: second! };
   return { kind: 'none' };
 }
 
