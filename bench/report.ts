@@ -148,7 +148,7 @@ export function renderTables(results: BenchResults): string {
   const base = results.scale.find((s) => s.count === 1_000);
   out.push(
     '',
-    `Scale, one connection (latency p50 / p99 in ms, medians of ${results.settings.scaleRounds} interleaved rounds; x = p50 against 1,000 pets)`,
+    `Scale, one connection (latency in ms: lowest p50 / median p99 of ${results.settings.scaleRounds} interleaved rounds; x = p50 against 1,000 pets)`,
     '',
     table(
       ['pets', 'spawn to listening ms', 'RSS MiB', '?status=sold&limit=100', 'x', '?limit=100', 'x'],
