@@ -1,6 +1,3 @@
 #!/usr/bin/env node
-// Runs the TypeScript CLI through tsx, so the installed bin needs no build step.
-import { register } from 'tsx/esm/api';
-
-register();
-await import('../mock/cli.ts');
+// The installed bin starts the mock the fast way npm start does (mock/start.js: an esbuild bundle, tsx as fallback).
+import '../mock/start.js';
