@@ -80,6 +80,25 @@ export function listOperations(doc: OpenApiDocument = loadSpec()): OperationInfo
   return result;
 }
 
+/** The PetStatus enumeration, in the spec's order. */
+export function petStatuses(doc: OpenApiDocument = loadSpec()): readonly PetStatus[] {
+  return doc.components.schemas.PetStatus.enum as PetStatus[];
+}
+
+/** Bounds and default of listPets' `limit` query parameter, as the spec documents them. */
+export interface LimitBounds {
+  minimum: number;
+  maximum: number;
+  default: number;
+}
+
+/** Reads listPets' `limit` bounds from the spec. */
+export function listPetsLimit(doc: OpenApiDocument = loadSpec()): LimitBounds {
+  const params = doc.paths['/pets']!.get.parameters as { name: string; schema: LimitBounds }[];
+  const { minimum, maximum, default: fallback } = params.find((p) => p.name === 'limit')!.schema;
+  return { minimum, maximum, default: fallback };
+}
+
 /** Options for validator lookup. */
 export interface ValidatorOptions {
   /** Reject properties the schema does not name (for Pet and Pets; `--strict` in the suite). */

@@ -5,7 +5,7 @@ import spectralParsers from '@stoplight/spectral-parsers';
 import spectralRulesets from '@stoplight/spectral-rulesets';
 import openapiTS, { astToString } from 'openapi-typescript';
 import { describe, expect, it } from 'vitest';
-import { SPEC_PATH, getValidator, listOperations, loadSpec } from './index.ts';
+import { SPEC_PATH, getValidator, listOperations, listPetsLimit, loadSpec, petStatuses } from './index.ts';
 
 const text = readFileSync(SPEC_PATH, 'utf8');
 
@@ -60,6 +60,8 @@ describe('the contract as the interface states it', () => {
     expect(params.find((p) => p.name === 'limit')!.schema).toEqual({ type: 'integer', minimum: 1, maximum: 100, default: 20 });
     expect(params.find((p) => p.name === 'status')!.schema).toEqual({ $ref: '#/components/schemas/PetStatus' });
     expect(loadSpec().components.schemas.PetStatus.enum).toEqual(['available', 'pending', 'sold']);
+    expect(petStatuses()).toEqual(['available', 'pending', 'sold']);
+    expect(listPetsLimit()).toEqual({ minimum: 1, maximum: 100, default: 20 });
   });
 });
 
