@@ -54,11 +54,11 @@ function parseOptions(argv: string[], env: NodeJS.ProcessEnv) {
   if (apiKeys?.some((k) => k.trim() === '' || /\s/.test(k))) throw new UsageError('--api-key must be a non-empty key without spaces');
   return {
     help: values.help === true,
-    port: integer('port', values.port ?? env.PETSTORE_PORT, 4010, 0, 65535),
+    port: integer('port', values.port ?? (env.PETSTORE_PORT || undefined), 4010, 0, 65535),
     // Empty means unset, not every interface (which is what node does with an empty host).
     host: values.host || env.PETSTORE_HOST || '127.0.0.1',
-    seed: integer('seed', values.seed ?? env.PETSTORE_SEED, DEFAULT_SEED, -(2 ** 31), 2 ** 32),
-    count: integer('count', values.count ?? env.PETSTORE_COUNT, DEFAULT_COUNT, 0, MAX_COUNT),
+    seed: integer('seed', values.seed ?? (env.PETSTORE_SEED || undefined), DEFAULT_SEED, -(2 ** 31), 2 ** 32),
+    count: integer('count', values.count ?? (env.PETSTORE_COUNT || undefined), DEFAULT_COUNT, 0, MAX_COUNT),
     fixtures: values.fixtures ?? env.PETSTORE_FIXTURES,
     apiKeys,
     cors: values['no-cors'] !== true && env.PETSTORE_CORS !== 'off',
@@ -89,7 +89,8 @@ async function main(): Promise<number> {
     process.stderr.write(`petstore-mock: ${(error as Error).message}\n`);
     return 2;
   }
-  const mock = await startMockServer({ ...options, pets, log: options.quiet ? undefined : logLine }).catch((error: Error) => {
+  const onWarning = (message: string) => process.stderr.write(`warning: ${message}.\n`);
+  const mock = await startMockServer({ ...options, pets, onWarning, log: options.quiet ? undefined : logLine }).catch((error: Error) => {
     process.stderr.write(`petstore-mock: cannot listen on ${options.host}:${options.port}: ${error.message}\n`);
     return undefined;
   });
@@ -102,9 +103,6 @@ async function main(): Promise<number> {
       `API key: ${key}\n` +
       `Try:     curl -H "Authorization: Bearer ${shown}" ${mock.url}/pets?limit=5\n`,
   );
-  if (!['127.0.0.1', 'localhost', '::1'].includes(options.host)) {
-    process.stderr.write(`warning: bound to ${options.host}, not loopback: anyone who can reach this address can use the mock.\n`);
-  }
   const stop = () => void mock.close().then(() => process.exit(0));
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);

@@ -5,6 +5,9 @@
 import { readFileSync } from 'node:fs';
 import { describeSchemaErrors, getValidator, type Pet } from '../spec/index.ts';
 
+/** The largest id a fixtures file may hold: 2^50. */
+export const MAX_FIXTURE_ID = 2 ** 50;
+
 /** Reads and validates a JSON array of pets; throws an Error naming the first problem. */
 export function loadPetsFile(path: string): Pet[] {
   let data: unknown;
@@ -18,9 +21,9 @@ export function loadPetsFile(path: string): Pet[] {
   const pets = data as Pet[];
   const seen = new Set<number>();
   for (const [index, pet] of pets.entries()) {
-    // Ids must leave room for the next one, so new pets also get exact ids.
-    if (!Number.isSafeInteger(pet.id) || pet.id < 1 || pet.id >= Number.MAX_SAFE_INTEGER || !Number.isSafeInteger(pet.categoryId)) {
-      throw new Error(`${path}: pet at index ${index} has an id or categoryId outside 1..2^53-2`);
+    // Ids must leave room for new pets after them (about 8e15), so every id the mock assigns stays exact.
+    if (!Number.isSafeInteger(pet.id) || pet.id < 1 || pet.id > MAX_FIXTURE_ID || !Number.isSafeInteger(pet.categoryId)) {
+      throw new Error(`${path}: pet at index ${index} has an id outside 1..2^50 or a categoryId beyond 2^53`);
     }
     if (seen.has(pet.id)) throw new Error(`${path}: pet id ${pet.id} appears twice`);
     seen.add(pet.id);

@@ -247,6 +247,15 @@ describe('routes, methods and CORS', () => {
     expect(response.headers['access-control-allow-methods']).toContain('POST');
   });
 
+  it('allows, besides Authorization and Content-Type, the other headers a preflight asks for', () => {
+    const response = setup().call('OPTIONS', '/v1/pets', {
+      origin: 'http://localhost:5173',
+      'access-control-request-method': 'GET',
+      'access-control-request-headers': 'x-request-id, authorization, bad header',
+    });
+    expect(response.headers['access-control-allow-headers']).toBe('Authorization, Content-Type, x-request-id');
+  });
+
   it('adds CORS headers to every response, errors included, and none when turned off', () => {
     expect(setup().call('GET', '/v1/pets', {}).headers['access-control-allow-origin']).toBe('*');
     const store = createPetStore([]);

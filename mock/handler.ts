@@ -119,13 +119,25 @@ function decodeSegments(rawPath: string): string[] | undefined {
   }
 }
 
+/** `Authorization, Content-Type`, then every other header name a preflight asked for. */
+function allowedHeaders(requested: string | string[] | undefined): string {
+  const names = ['Authorization', 'Content-Type'];
+  const asked = (Array.isArray(requested) ? requested.join(',') : (requested ?? '')).split(',');
+  for (const raw of asked) {
+    const name = raw.trim();
+    // Only header-name characters (RFC 9110 token) are echoed.
+    if (/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name) && !names.some((n) => n.toLowerCase() === name.toLowerCase())) names.push(name);
+  }
+  return names.join(', ');
+}
+
 /** A CORS preflight (RFC: Fetch standard) or a plain OPTIONS: 204 with what the route allows. */
 function optionsResponse(request: ApiRequest, allow: readonly string[], cors: boolean): ApiResponse {
   const headers: Record<string, string> = { allow: [...allow, 'OPTIONS'].join(', ') };
   if (cors && request.headers['access-control-request-method'] !== undefined) {
     headers['access-control-allow-methods'] = allow.join(', ');
-    // Named explicitly: a `*` does not cover Authorization.
-    headers['access-control-allow-headers'] = 'Authorization, Content-Type';
+    // Named explicitly (a `*` does not cover Authorization), plus whatever else the page asked to send.
+    headers['access-control-allow-headers'] = allowedHeaders(request.headers['access-control-request-headers']);
     headers['access-control-max-age'] = '600';
   }
   return { status: 204, headers, body: '' };

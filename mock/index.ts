@@ -20,6 +20,9 @@ export { loadPetsFile } from './fixtures.ts';
 /** The development key used when no key is configured. Printed at start; never use it outside a local mock. */
 export const DEFAULT_API_KEY = 'petstore-dev-key';
 
+/** Hosts that keep the mock to this machine. */
+export const LOOPBACK_HOSTS: readonly string[] = ['127.0.0.1', 'localhost', '::1'];
+
 /** Options for {@link startMockServer}. */
 export interface MockServerOptions {
   /** Port to listen on; 0 (the default) picks a free one. */
@@ -36,6 +39,8 @@ export interface MockServerOptions {
   apiKeys?: readonly string[];
   /** CORS headers and preflights (default on). */
   cors?: boolean;
+  /** Told when the mock is bound to an address other than loopback (default: process.emitWarning). */
+  onWarning?: (message: string) => void;
   /** Called once per request (default: no log). */
   log?: (entry: RequestLogEntry) => void;
   /** Client timeouts (default: headers 10 s, whole request 30 s, idle keep-alive 5 s). */
@@ -66,6 +71,10 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
   const server = createHttpServer({ handler, log, secrets: apiKeys, timeouts: options.timeouts });
   server.listen(port, host);
   await once(server, 'listening');
+  if (!LOOPBACK_HOSTS.includes(host)) {
+    const warn = options.onWarning ?? ((message: string) => process.emitWarning(message, { code: 'PETSTORE_MOCK_NOT_LOOPBACK' }));
+    warn(`bound to ${host}, not loopback: anyone who can reach this address can use the mock`);
+  }
   const address = server.address() as AddressInfo;
   const hostPart = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   const origin = `http://${hostPart}:${address.port}`;

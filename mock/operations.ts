@@ -4,13 +4,12 @@
  * @see ../../shared/petstore-interface.md "Endpoints"
  */
 import type { ErrorObject } from 'ajv';
-import { getValidator, type NewPet, type PetStatus } from '../spec/index.ts';
+import { getValidator, listPetsLimit, petStatuses, type NewPet, type PetStatus } from '../spec/index.ts';
 import { ErrorCode, errorResponse, isJsonMediaType, jsonResponse, type ApiRequest, type ApiResponse } from './responses.ts';
 import type { PetStore } from './store.ts';
 
-const STATUSES: readonly string[] = ['available', 'pending', 'sold'];
-const DEFAULT_LIMIT = 20;
-const MAX_LIMIT = 100;
+const STATUSES: readonly string[] = petStatuses();
+const LIMIT = listPetsLimit();
 const INT64_MAX = 2n ** 63n - 1n;
 /** RFC 8594 Sunset for getPet: the interface's removal date, 5 December 2030. */
 export const GET_PET_SUNSET = 'Thu, 05 Dec 2030 00:00:00 GMT';
@@ -34,11 +33,11 @@ export function listPets(store: PetStore, query: URLSearchParams): ApiResponse {
   if (typeof rawLimit === 'object') return rawLimit;
   const rawStatus = single(query, 'status');
   if (typeof rawStatus === 'object') return rawStatus;
-  let limit = DEFAULT_LIMIT;
+  let limit = LIMIT.default;
   if (rawLimit !== undefined) {
-    limit = /^[0-9]{1,3}$/.test(rawLimit) ? Number(rawLimit) : NaN;
-    if (!(limit >= 1 && limit <= MAX_LIMIT)) {
-      return errorResponse(400, ErrorCode.invalidParameter, `limit must be an integer from 1 to ${MAX_LIMIT}, got ${JSON.stringify(rawLimit)}`);
+    limit = /^[0-9]{1,6}$/.test(rawLimit) ? Number(rawLimit) : NaN;
+    if (!(limit >= LIMIT.minimum && limit <= LIMIT.maximum)) {
+      return errorResponse(400, ErrorCode.invalidParameter, `limit must be an integer from ${LIMIT.minimum} to ${LIMIT.maximum}, got ${JSON.stringify(rawLimit)}`);
     }
   }
   if (rawStatus !== undefined && !STATUSES.includes(rawStatus)) {

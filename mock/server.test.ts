@@ -133,3 +133,45 @@ describe('requests node:http cannot parse', () => {
     expect(received).toMatch(/^HTTP\/1\.1 200 /);
   });
 });
+
+describe('Expect: 100-continue', () => {
+  async function exchange(contentLength: number, body?: string): Promise<string> {
+    const socket = connect(Number(new URL(mock.origin).port), '127.0.0.1');
+    await once(socket, 'connect');
+    let received = '';
+    socket.on('data', (chunk) => {
+      received += chunk;
+      if (body !== undefined && received.startsWith('HTTP/1.1 100 Continue\r\n\r\n') && !received.includes('201')) socket.write(body);
+    });
+    socket.write(
+      `POST /v1/pets HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${KEY}\r\nContent-Type: application/json\r\n` +
+        `Content-Length: ${contentLength}\r\nExpect: 100-continue\r\nConnection: close\r\n\r\n`,
+    );
+    await once(socket, 'close');
+    return received;
+  }
+
+  it('answers 413 at once, without inviting a body over the limit', async () => {
+    const received = await exchange(100 * BODY_LIMIT);
+    expect(received).toMatch(/^HTTP\/1\.1 413 /);
+    expect(received).not.toContain('100 Continue');
+  });
+
+  it('invites a body that fits, then creates the pet', async () => {
+    const body = '{"name":"Cont","categoryId":2}';
+    const received = await exchange(body.length, body);
+    expect(received).toMatch(/^HTTP\/1\.1 100 Continue\r\n\r\nHTTP\/1\.1 201 /);
+  });
+});
+
+describe('binding', () => {
+  it('warns when bound to anything but loopback, and not otherwise', async () => {
+    const warnings: string[] = [];
+    const open = await startMockServer({ host: '0.0.0.0', count: 1, onWarning: (m) => warnings.push(m) });
+    await open.close();
+    expect(warnings).toEqual(['bound to 0.0.0.0, not loopback: anyone who can reach this address can use the mock']);
+    const local = await startMockServer({ count: 1, onWarning: (m) => warnings.push(m) });
+    await local.close();
+    expect(warnings).toHaveLength(1);
+  });
+});

@@ -69,6 +69,11 @@ export function createHttpServer({ handler, bodyLimit = BODY_LIMIT, log, secrets
     });
   });
   server.on('clientError', answerClientError);
+  // `Expect: 100-continue` (RFC 9110 §10.1.1): invite the body only when it fits; otherwise the 413 comes first.
+  server.on('checkContinue', (req: IncomingMessage, res: ServerResponse) => {
+    if (!(Number(req.headers['content-length']) > bodyLimit)) res.writeContinue();
+    server.emit('request', req, res);
+  });
   server.keepAliveTimeout = keepAliveMs;
   return server;
 }

@@ -2,7 +2,7 @@
  * The mock's in-memory state: pets by id, in ascending id order, with a list
  * per status so that a (filtered) listing costs O(limit), not O(store size).
  */
-import type { NewPet, Pet, PetStatus } from '../spec/index.ts';
+import { petStatuses, type NewPet, type Pet, type PetStatus } from '../spec/index.ts';
 
 /** A stored pet and its JSON text, serialised once, the first time it is needed. */
 export class StoredPet {
@@ -30,7 +30,7 @@ export interface PetStore {
   reset(): void;
 }
 
-const STATUSES: readonly PetStatus[] = ['available', 'pending', 'sold'];
+const STATUSES = petStatuses();
 
 /** Copies only the fields a Pet has, in a fixed order, so nothing else is ever stored. */
 export function toPet(id: number, input: NewPet): Pet {

@@ -4,12 +4,19 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { seedPets } from '../mock/seed.ts';
 
 const ROOT = new URL('..', import.meta.url).pathname;
 const running: ChildProcess[] = [];
 
 afterEach(() => {
-  for (const child of running.splice(0)) child.kill();
+  for (const child of running.splice(0)) {
+    try {
+      process.kill(-child.pid!, 'SIGTERM');
+    } catch {
+      // Already gone.
+    }
+  }
 });
 
 interface Started {
@@ -19,8 +26,10 @@ interface Started {
 }
 
 /** Starts the mock CLI as a new user would and waits for its banner. */
-async function startCli(args: string[], env: Record<string, string> = {}): Promise<Started> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'mock/cli.ts', ...args], { cwd: ROOT, env: { ...process.env, ...env } });
+async function startCli(args: string[], env: Record<string, string> = {}, entry = [process.execPath, '--import', 'tsx', 'mock/cli.ts']): Promise<Started> {
+  const [command, ...prefix] = entry;
+  // Its own process group, so that npm's child goes too when the test stops it.
+  const child = spawn(command!, [...prefix, ...args], { cwd: ROOT, env: { ...process.env, ...env }, detached: true });
   running.push(child);
   let stdout = '';
   let stderr = '';
@@ -73,6 +82,21 @@ describe('the mock CLI', () => {
     await new Promise((r) => setTimeout(r, 100));
     expect(started.stderr()).toContain('GET /v1/pets?api_key=[REDACTED] 401');
     expect(started.stdout + started.stderr()).not.toContain(secret);
+  });
+
+  it.each([
+    ['npm start', ['npm', 'start', '--silent', '--']],
+    ['node mock/start.js (the bundle npm start runs)', [process.execPath, 'mock/start.js']],
+    ['the petstore-mock bin', [process.execPath, 'bin/petstore-mock.js']],
+  ])('starts through %s', async (_title, entry) => {
+    const { url } = await startCli(['--port', '0', '--count', '3', '--quiet'], {}, entry);
+    expect(JSON.parse(await listAll(url, 'petstore-dev-key'))).toEqual(seedPets({ count: 3 }));
+  });
+
+  it('treats empty PETSTORE_* variables as unset', async () => {
+    const started = await startCli(['--port', '0'], { PETSTORE_PORT: '', PETSTORE_COUNT: '', PETSTORE_SEED: '', PETSTORE_API_KEYS: '', PETSTORE_HOST: '' });
+    expect(started.url).toMatch(/^http:\/\/127\.0\.0\.1:/);
+    expect(JSON.parse(await listAll(started.url, 'petstore-dev-key'))).toHaveLength(50);
   });
 
   it('starts from a fixtures file', async () => {
