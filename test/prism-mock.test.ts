@@ -12,7 +12,7 @@ const ROOT = new URL('..', import.meta.url).pathname;
 
 /**
  * Why each case fails on Prism's static mock; docs/prism.md turns this into its table.
- * @see ../docs/prism.md "What the conformance suite finds on Prism's mock"
+ * @see ../docs/prism.md "What Prism's mock cannot do"
  */
 const PRISM_MOCK_FAILURES: Record<string, string[]> = {
   'stateless: answers the same example whatever was created or asked for': [

@@ -4,7 +4,7 @@
  * each 401 variant), each with the status the mock is expected to give.
  * @see ../../shared/petstore-interface.md "Endpoints", "Authentication", "Errors"
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 
 /** One request to send through the proxy; `path` is relative to the proxy root (`/pets`). */
 export interface TrafficItem {
@@ -30,15 +30,9 @@ interface InvalidRow {
 
 const INVALID_BODIES = new URL('../fixtures/invalid-new-pets.json', import.meta.url);
 
-/** Invalid createPet bodies: the shared fixture table when present, else a short list of our own. */
+/** Invalid createPet bodies: the shared fixture table the conformance suite sends too. */
 function invalidBodies(): TrafficItem[] {
-  const rows: InvalidRow[] = existsSync(INVALID_BODIES)
-    ? (JSON.parse(readFileSync(INVALID_BODIES, 'utf8')) as { bodies: InvalidRow[] }).bodies
-    : [
-        { id: 'missingName', contentType: 'application/json', body: '{"categoryId":1}' },
-        { id: 'nameNumber', contentType: 'application/json', body: '{"name":1,"categoryId":1}' },
-        { id: 'malformedJson', contentType: 'application/json', body: '{"name":' },
-      ];
+  const rows = (JSON.parse(readFileSync(INVALID_BODIES, 'utf8')) as { bodies: InvalidRow[] }).bodies;
   return rows.map((row) => ({
     label: `invalid body ${row.id}`,
     method: 'POST',

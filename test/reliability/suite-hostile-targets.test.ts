@@ -85,8 +85,8 @@ describe('runConformance against hostile targets', () => {
 });
 
 describe('a case whose exchange failed in transport', () => {
-  // Known bug, reported to the conformance owner: auth.bearerLowercase checks only the status, so a
-  // 200 whose body was cut at the 1 MiB cap (PETSTORE_BODY_TOO_LARGE) passes. Flip to it() once fixed.
+  // Regression: auth.bearerLowercase checks only the status, so a 200 whose body was cut at the 1 MiB cap
+  // (PETSTORE_BODY_TOO_LARGE) used to pass; the runner now fails any case with an exchange that failed in transport.
   it('never passes, advice included (a 10 MB answer)', async () => {
     const target = await startHostileTarget('huge');
     try {
