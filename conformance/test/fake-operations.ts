@@ -1,0 +1,139 @@
+/**
+ * The fake Petstore's three operations and its Error bodies, each a small
+ * function of the fake's state: correct unless a violation or choice says otherwise.
+ */
+import type { Pet } from '../../spec/index.ts';
+import type { FakeChoices, FakeRequest, FakeResult, Violation } from './fake-handler.ts';
+
+/** What the fake's operations share: its key, switches and store. */
+export interface FakeState {
+  apiKey: string;
+  broken: ReadonlySet<Violation>;
+  c: FakeChoices;
+  pets: Map<number, Pet>;
+  nextId: number;
+}
+
+const STATUSES: readonly string[] = ['available', 'pending', 'sold'];
+const JSON_HEADERS = { 'content-type': 'application/json' };
+const INT64_MAX = 9223372036854775807n;
+
+/** An Error response (broken on purpose when a violation says so). */
+export function error(s: FakeState, status: number, code: string, message: string, headers: Record<string, string> = {}): FakeResult {
+  const type = s.broken.has('errorsAsTextPlain') ? 'text/plain' : 'application/json';
+  const body = { code: s.c.errorCode ?? code, message, status: s.broken.has('errorStatusMismatch') ? status + 1 : status };
+  return { status, headers: { ...headers, 'content-type': type }, body: JSON.stringify(body) };
+}
+
+function view(s: FakeState, pet: Pet): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...pet };
+  if (s.broken.has('categoryIdAsString')) out.categoryId = String(pet.categoryId);
+  if (s.broken.has('missingId')) delete out.id;
+  if (s.c.extraFields) Object.assign(out, { tags: ['friendly'], createdAt: '2024-01-01T00:00:00Z' });
+  return out;
+}
+
+/** The page size a `limit` asks for, or the response refusing it. */
+function pageSize(s: FakeState, rawLimit: string | null): number | FakeResult {
+  const fallback = s.broken.has('defaultLimitIgnored') ? 1000 : 20;
+  if (rawLimit === null) return fallback;
+  const n = Number(rawLimit);
+  if (/^\d+$/.test(rawLimit) && n >= 1 && n <= 100) return n;
+  if (s.c.lenient) return Number.isInteger(n) && rawLimit !== '' ? Math.min(100, Math.max(1, n)) : 20;
+  if (s.broken.has('outOfRangeLimit500') && /^-?\d+$/.test(rawLimit)) return error(s, 500, 'internal', 'boom');
+  return error(s, 400, 'invalid_parameter', 'limit must be an integer from 1 to 100');
+}
+
+/** The answer to an unknown status value, or undefined when the value is known (or absent). */
+function unknownStatus(s: FakeState, status: string | null): FakeResult | undefined {
+  if (status === null || STATUSES.includes(status)) return undefined;
+  if (s.broken.has('unknownStatus500')) return error(s, 500, 'internal', 'boom');
+  if (!s.c.lenient) return error(s, 400, 'invalid_parameter', 'status must be available, pending or sold');
+  return { status: 200, headers: JSON_HEADERS, body: '[]' };
+}
+
+/** GET /pets. */
+export function listPets(s: FakeState, query: URLSearchParams): FakeResult {
+  if (s.broken.has('list500')) return error(s, 500, 'internal', 'boom');
+  const limit = pageSize(s, query.get('limit'));
+  if (typeof limit !== 'number') return limit;
+  const status = query.get('status');
+  const refused = unknownStatus(s, status);
+  if (refused) return refused;
+  let items = [...s.pets.values()].sort((a, b) => (s.c.descending ? b.id - a.id : a.id - b.id));
+  if (status !== null && !s.broken.has('statusFilterIgnored')) items = items.filter((p) => p.status === status);
+  if (!s.broken.has('limitIgnored')) items = items.slice(0, s.broken.has('limitOffByOne') ? limit + 1 : limit);
+  if (s.broken.has('hugeListBody')) return { action: 'huge' };
+  const json = items.map((p) => view(s, p));
+  const body = JSON.stringify(s.broken.has('listNotArray') ? { items: json } : json);
+  return { status: 200, headers: { 'content-type': s.broken.has('listWrongContentType') ? 'text/plain' : 'application/json' }, body };
+}
+
+function isNewPet(s: FakeState, b: Record<string, unknown>): boolean {
+  const isObject = b !== null && typeof b === 'object' && !Array.isArray(b);
+  // A double cannot hold every int64: refuse what it would round, unless rounding is the violation.
+  const integer = s.broken.has('bigCategoryRounded') ? Number.isInteger(b?.categoryId) : Number.isSafeInteger(b?.categoryId);
+  const categoryOk = isObject && (integer || (s.broken.has('floatCategoryAccepted') && typeof b.categoryId === 'number'));
+  return isObject && typeof b.name === 'string' && categoryOk && (b.status === undefined || STATUSES.includes(b.status as string));
+}
+
+/** The NewPet in a create request, or the response refusing it. */
+export function parseNewPet(s: FakeState, req: FakeRequest): { pet?: Record<string, unknown>; failure?: FakeResult } {
+  const type = String(req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+  if (type !== 'application/json' && !s.broken.has('nonJsonAccepted')) {
+    return { failure: s.c.nonJson415 ? error(s, 415, 'unsupported_media_type', 'send application/json') : error(s, 400, 'invalid_body', 'send application/json') };
+  }
+  if (req.body === '') return s.broken.has('emptyBodyAccepted') ? { pet: { name: 'empty', categoryId: 1 } } : { failure: error(s, 400, 'invalid_body', 'empty body') };
+  let body: unknown;
+  try {
+    body = JSON.parse(req.body);
+  } catch {
+    return { failure: error(s, 400, 'malformed_json', 'body is not JSON') };
+  }
+  if (s.broken.has('noValidation')) return { pet: (body ?? {}) as Record<string, unknown> };
+  const b = body as Record<string, unknown>;
+  return isNewPet(s, b) ? { pet: b } : { failure: error(s, 400, 'invalid_body', 'body is not a valid NewPet') };
+}
+
+/** POST /pets. */
+export function createPet(s: FakeState, req: FakeRequest): FakeResult {
+  if (s.broken.has('garbageOnCreate')) return { action: 'garbage' };
+  if (s.broken.has('resetOnCreate')) return { action: 'reset' };
+  const { pet: input, failure } = parseNewPet(s, req);
+  if (failure) return failure;
+  const clientId = input!.id;
+  let id: number;
+  if (s.broken.has('clientIdOverwrites') && typeof clientId === 'number' && s.pets.has(clientId)) id = clientId;
+  else id = s.broken.has('sameIdTwice') ? s.nextId : s.nextId++;
+  const pet = { id, name: input!.name, categoryId: input!.categoryId, ...(input!.status === undefined ? {} : { status: input!.status }) } as Pet;
+  if (!s.broken.has('createdNotStored')) s.pets.set(id, pet);
+  const shown = s.broken.has('createNoEcho') ? { ...pet, name: 'renamed' } : pet;
+  return { status: s.broken.has('create200') ? 200 : 201, headers: JSON_HEADERS, body: JSON.stringify(view(s, shown)) };
+}
+
+/** GET /pets/{petId}. */
+export function getPet(s: FakeState, idText: string): FakeResult {
+  if (s.broken.has('hangOnGet')) return { action: 'hang' };
+  const headers: Record<string, string> = s.c.noAdviceHeaders ? {} : { deprecation: '@1735689600', sunset: 'Thu, 05 Dec 2030 00:00:00 GMT', link: '</v1/pets>; rel="successor-version"' };
+  if (!/^\d+$/.test(idText) || BigInt(idText) > INT64_MAX) {
+    if (s.broken.has('malformedId500')) return error(s, 500, 'internal', 'boom');
+    return s.c.malformedId404 ? error(s, 404, 'not_found', 'no such animal', headers) : error(s, 400, 'invalid_parameter', 'petId must be an int64', headers);
+  }
+  const pet = s.pets.get(Number(idText));
+  if (pet) return { status: 200, headers: { ...JSON_HEADERS, ...headers }, body: JSON.stringify(view(s, pet)) };
+  if (s.broken.has('getUnknown200')) return { status: 200, headers: JSON_HEADERS, body: JSON.stringify({ id: Number(idText), name: 'ghost', categoryId: 1 }) };
+  if (s.broken.has('notFoundWithoutBody')) return { status: 404, headers, body: '' };
+  return error(s, 404, 'not_found', 'no such animal', headers);
+}
+
+/** For the `validationBeforeAuth` violation: the validation error a request would get, checked before the key. */
+export function invalidBeforeAuth(s: FakeState, req: FakeRequest, path: string, query: URLSearchParams): FakeResult | undefined {
+  if (path === '/v1/pets' && req.method === 'GET' && (query.has('limit') || query.has('status'))) {
+    const r = listPets(s, query);
+    return 'status' in r && r.status === 400 ? r : undefined;
+  }
+  if (path === '/v1/pets' && req.method === 'POST') return parseNewPet(s, req).failure;
+  const m = /^\/v1\/pets\/([^/]+)$/.exec(path);
+  if (m && !/^\d+$/.test(m[1]!)) return error(s, 400, 'invalid_parameter', 'petId must be an int64');
+  return undefined;
+}
