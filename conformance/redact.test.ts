@@ -22,6 +22,17 @@ describe('createRedactor', () => {
   });
 });
 
+describe('a "__proto__" key from a server', () => {
+  it('stays an own field of the copy and never becomes its prototype', () => {
+    const parsed = JSON.parse('[{"__proto__":{"id":1,"name":"x","categoryId":1}}]') as unknown;
+    const [copy] = redactDeep(parsed, createRedactor(['secret'])) as Record<string, unknown>[];
+    expect(Object.getPrototypeOf(copy)).toBe(Object.prototype);
+    expect(Object.keys(copy!)).toEqual(['__proto__']);
+    expect(copy!.id).toBeUndefined();
+    expect(JSON.stringify(copy)).toBe('{"__proto__":{"id":1,"name":"x","categoryId":1}}');
+  });
+});
+
 describe('percent-escapes in either case', () => {
   it('hides the key URL-encoded with lower-case or mixed-case hex', () => {
     const redact = createRedactor(['a/b:c']);

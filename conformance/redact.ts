@@ -48,6 +48,14 @@ export interface RedactDeepOptions {
   keys?: boolean;
 }
 
+/**
+ * Adds an own, enumerable data property, as JSON.parse does. Plain assignment would turn a server's
+ * `"__proto__"` key into the copy's prototype, and ajv's `required` would then accept inherited fields.
+ */
+function ownField(target: Record<string, unknown>, key: string, value: unknown): void {
+  Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+}
+
 /** Returns a deep copy of `value` with every string (and, unless `keys` is false, every object key) passed through `redact`. */
 export function redactDeep<T>(value: T, redact: Redactor, options: RedactDeepOptions = {}): T {
   const keys = options.keys !== false;
@@ -55,7 +63,7 @@ export function redactDeep<T>(value: T, redact: Redactor, options: RedactDeepOpt
   if (Array.isArray(value)) return value.map((v) => redactDeep(v, redact, options)) as T;
   if (value !== null && typeof value === 'object') {
     const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(value)) out[keys ? redact(k) : k] = redactDeep(v, redact, options);
+    for (const [k, v] of Object.entries(value)) ownField(out, keys ? redact(k) : k, redactDeep(v, redact, options));
     return out as T;
   }
   return value;

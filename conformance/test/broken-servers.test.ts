@@ -58,6 +58,7 @@ const VIOLATIONS: Record<Violation, Expectation> = {
   hangOnGet: { catches: ['getPet.existing', 'getPet.unknown', 'getPet.malformed', 'createPet.fetchable'], mayAlsoFail: ['createPet.clientId.noOverwrite'], reason: 'PETSTORE_TIMEOUT' },
   hugeListBody: { catches: ['listPets.ok', 'listPets.limit.max'], mayAlsoFail: LIST_READERS, reason: 'PETSTORE_BODY_TOO_LARGE' },
   garbageOnCreate: { catches: ['createPet.full', 'createPet.invalid.missingName', 'createPet.invalid.bodyNull'], mayAlsoFail: ['createPet'], reason: 'transport' },
+  petsInProtoKey: { catches: ['listPets.ok', 'listPets.limit.max', 'listPets.status.sold'], mayAlsoFail: LIST_READERS, reason: 'schema Pets' },
   resetOnCreate: { catches: ['createPet.full', 'createPet.invalid.malformedJson'], mayAlsoFail: ['createPet'], reason: 'transport' },
 };
 
@@ -81,6 +82,17 @@ describe('a server that breaks one documented rule is caught by the right case',
         for (const r of reasons) expect(r).toContain(expectation.reason);
       }
       expect(report.ok).toBe(false);
+    } finally {
+      await fake.close();
+    }
+  });
+
+  it('Pets hidden behind a "__proto__" key fail listPets.ok under --strict too', async () => {
+    const fake = await startFakePetstore({ violations: ['petsInProtoKey'] });
+    try {
+      const report = await runConformance({ baseUrl: fake.url, apiKey: fake.apiKey, strict: true, only: ['listPets.ok'] });
+      expect(report.cases.map((c) => [c.id, c.outcome])).toEqual([['listPets.ok', 'failed']]);
+      expect(report.cases[0]!.checks.flatMap((k) => k.details ?? []).join('\n')).toMatch(/must have required property/);
     } finally {
       await fake.close();
     }

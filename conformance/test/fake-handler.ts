@@ -16,7 +16,7 @@ export type Violation =
   | 'validationBeforeAuth' | 'create200' | 'createNoEcho' | 'createdNotStored' | 'sameIdTwice' | 'noValidation'
   | 'floatCategoryAccepted' | 'nonJsonAccepted' | 'emptyBodyAccepted' | 'clientIdOverwrites' | 'getUnknown200'
   | 'notFoundWithoutBody' | 'malformedId500' | 'categoryIdAsString' | 'missingId' | 'hangOnGet' | 'hugeListBody'
-  | 'garbageOnCreate' | 'resetOnCreate' | 'bigCategoryRounded';
+  | 'garbageOnCreate' | 'resetOnCreate' | 'bigCategoryRounded' | 'petsInProtoKey';
 
 /** Other choices the interface leaves open; none of them is a violation. */
 export interface FakeChoices {

@@ -52,6 +52,11 @@ function unknownStatus(s: FakeState, status: string | null): FakeResult | undefi
   return { status: 200, headers: JSON_HEADERS, body: '[]' };
 }
 
+/** Each item wrapped as `{"__proto__": item}`: no own id, name or categoryId, only a field named `__proto__`. */
+function inProtoKeys(items: unknown[]): string {
+  return `[${items.map((p) => `{"__proto__":${JSON.stringify(p)}}`).join(',')}]`;
+}
+
 /** GET /pets. */
 export function listPets(s: FakeState, query: URLSearchParams): FakeResult {
   if (s.broken.has('list500')) return error(s, 500, 'internal', 'boom');
@@ -65,7 +70,7 @@ export function listPets(s: FakeState, query: URLSearchParams): FakeResult {
   if (!s.broken.has('limitIgnored')) items = items.slice(0, s.broken.has('limitOffByOne') ? limit + 1 : limit);
   if (s.broken.has('hugeListBody')) return { action: 'huge' };
   const json = items.map((p) => view(s, p));
-  const body = JSON.stringify(s.broken.has('listNotArray') ? { items: json } : json);
+  const body = s.broken.has('petsInProtoKey') ? inProtoKeys(json) : JSON.stringify(s.broken.has('listNotArray') ? { items: json } : json);
   return { status: 200, headers: { 'content-type': s.broken.has('listWrongContentType') ? 'text/plain' : 'application/json' }, body };
 }
 
