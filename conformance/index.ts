@@ -8,7 +8,7 @@ import { listOperations } from '../spec/index.ts';
 import { allCases } from './cases/index.ts';
 import { createClient, UNREACHABLE_CODES, type Client } from './client.ts';
 import { createShared, namePrefix } from './context.ts';
-import { redactDeep } from './redact.ts';
+import { redactDeep, type Redactor } from './redact.ts';
 import { runCases } from './runner.ts';
 import { buildCoverage, compareBaseline, selectCases } from './select.ts';
 import type { CaseResult, Report, Summary } from './types.ts';
@@ -86,6 +86,20 @@ function summarise(results: readonly CaseResult[]): Summary {
   return { passed: count('passed'), failed: count('failed'), warned: count('warned'), skipped: count('skipped'), total: results.length };
 }
 
+/**
+ * A last pass over what a case captured (its reason, checks and exchanges), in case the key hid somewhere a
+ * field-level redaction missed. Ids, titles, sections, coverage and the summary are the suite's own text:
+ * a short key (say `k`) would otherwise turn `listPets.ok` into `listPets.o[REDACTED]`.
+ */
+function redactCaptured(r: CaseResult, redact: Redactor): CaseResult {
+  return {
+    ...r,
+    ...(r.reason === undefined ? {} : { reason: redact(r.reason) }),
+    checks: redactDeep(r.checks, redact, { keys: false }),
+    exchanges: redactDeep(r.exchanges, redact, { keys: false }),
+  };
+}
+
 interface RunFacts {
   options: ConformanceOptions;
   runId: string;
@@ -103,11 +117,12 @@ function buildReport(f: RunFacts): Report {
   const report: Report = {
     tool: 'petstore-conformance',
     runId: f.runId,
-    baseUrl: f.options.baseUrl,
+    // The user gave it, and may have put the key in it (userinfo, a path segment).
+    baseUrl: f.client.redact(f.options.baseUrl),
     startedAt: new Date(f.started).toISOString(),
     durationMs: Date.now() - f.started,
     options: f.settings,
-    cases: f.results,
+    cases: f.results.map((r) => redactCaptured(r, f.client.redact)),
     deselected: f.deselected,
     summary,
     coverage: buildCoverage(listOperations(), f.results),
@@ -115,9 +130,7 @@ function buildReport(f: RunFacts): Report {
     ...(baseline ? { baseline } : {}),
     ok: baseline ? baseline.unexpected.length === 0 : summary.failed === 0,
   };
-  // A last pass over every string captured, in case the key hid somewhere a field-level redaction missed.
-  // The report's own keys are fixed names; redacting them would break the report when a key is short.
-  return redactDeep(report, f.client.redact, { keys: false });
+  return report;
 }
 
 /** Runs the suite against `options.baseUrl`; throws a ConformanceError only when the run cannot happen at all. */

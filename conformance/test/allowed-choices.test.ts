@@ -7,7 +7,7 @@ import { once } from 'node:events';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { ConformanceError, runConformance, type Report } from '../index.ts';
+import { allCases, ConformanceError, runConformance, type Report } from '../index.ts';
 import { renderJson, renderJunit, renderPretty } from '../report/index.ts';
 import { startFakePetstore, type FakeChoices, type FakePetstoreOptions } from './fake-petstore.ts';
 
@@ -134,9 +134,16 @@ describe('runs that cannot happen', () => {
 });
 
 describe('short keys', () => {
-  it('a one-character key is hidden without breaking the report', async () => {
-    await withFake({ apiKey: 'x', violations: ['basicAccepted'], choices: { echoAuthorization: true } }, async (url, key) => {
+  it('a one-character key is hidden without breaking the report, or the case ids and titles it occurs in', async () => {
+    await withFake({ apiKey: 'k', violations: ['basicAccepted'], choices: { echoAuthorization: true } }, async (url, key) => {
       const report = await runConformance({ baseUrl: url, apiKey: key });
+      const cases = allCases();
+      expect(cases.map((c) => c.id)).toContain('listPets.ok');
+      expect(report.cases.map((c) => c.id)).toEqual(cases.map((c) => c.id));
+      expect(report.cases.map((c) => c.title)).toEqual(cases.map((c) => c.title));
+      expect(report.coverage.flatMap((e) => e.caseIds).every((id) => cases.some((c) => c.id === id))).toBe(true);
+      const echoed = report.cases.flatMap((c) => c.exchanges).map((e) => e.response?.headers['x-echo-authorization']).filter(Boolean);
+      expect(echoed).toContain('Bearer [REDACTED]');
       expect(report.cases.filter((c) => c.outcome === 'failed').map((c) => c.id)).toEqual(['auth.listPets.basic', 'auth.createPet.basic', 'auth.getPet.basic']);
       // Failures render their exchanges as curl lines: the report's own field names must have survived.
       expect(renderPretty(report, { color: false })).toContain('curl ');
