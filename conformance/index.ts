@@ -125,7 +125,7 @@ function buildReport(f: RunFacts): Report {
     cases: f.results.map((r) => redactCaptured(r, f.client.redact)),
     deselected: f.deselected,
     summary,
-    coverage: buildCoverage(listOperations(), f.results),
+    coverage: buildCoverage(listOperations(), f.results, new URL(f.options.baseUrl).pathname.replace(/\/+$/, '')),
     created: { count: stats.created, ids: stats.createdIds, namePrefix: namePrefix(f.runId) },
     ...(baseline ? { baseline } : {}),
     ok: baseline ? baseline.unexpected.length === 0 : summary.failed === 0,

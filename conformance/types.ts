@@ -104,7 +104,7 @@ export interface Case {
   /** The interface section it checks, e.g. `Endpoints §1 List animals`. */
   section: string;
   operationId: string;
-  /** Statuses documented in the spec for `operationId` that this case exercises. */
+  /** Statuses documented in the spec for `operationId` that this case expects to exercise (the coverage table shows what it did get). */
   covers: number[];
   /** True when a (broken) server could create an animal because of it. */
   writes: boolean;
@@ -133,7 +133,10 @@ export interface CoverageEntry {
   method: string;
   path: string;
   status: number;
+  /** Cases that got this status from this operation. */
   caseIds: string[];
+  /** Cases that declare this status (`covers`) but did not get it in this run. */
+  declaredOnly: string[];
 }
 
 /** Counts of outcomes. */

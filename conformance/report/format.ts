@@ -2,7 +2,7 @@
  * Text pieces every reporter shares: a request as a curl command, body
  * excerpts, failed-check lines, the coverage table and the summary lines.
  */
-import type { CaseResult, Exchange, ExchangeRequest, Report } from '../types.ts';
+import type { CaseResult, CoverageEntry, Exchange, ExchangeRequest, Report } from '../types.ts';
 
 /** Quotes a string for a POSIX shell. */
 export function shellQuote(text: string): string {
@@ -48,9 +48,14 @@ export function failedCheckLines(result: CaseResult): string[] {
     .flatMap((c) => [`✗ ${c.name}: ${c.message}`, ...(c.details ?? []).map((d) => `    ${d}`)]);
 }
 
-/** The coverage table as aligned text rows. */
+function coverageCell(e: CoverageEntry): string {
+  const seen = e.caseIds.length === 0 ? 'NOT COVERED' : e.caseIds.join(', ');
+  return e.declaredOnly.length === 0 ? seen : `${seen} (expected but not answered: ${e.declaredOnly.join(', ')})`;
+}
+
+/** The coverage table as aligned text rows (cases that got the status; then those that expected it and did not). */
 export function coverageLines(report: Report): string[] {
-  const rows = report.coverage.map((e) => [e.operationId, `${e.method} ${e.path}`, String(e.status), e.caseIds.length === 0 ? 'NOT COVERED' : e.caseIds.join(', ')]);
+  const rows = report.coverage.map((e) => [e.operationId, `${e.method} ${e.path}`, String(e.status), coverageCell(e)]);
   const header = ['operation', 'request', 'status', 'cases'];
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
   const fmt = (r: string[]): string => r.map((cell, i) => (i === r.length - 1 ? cell : cell.padEnd(widths[i]!))).join('  ');

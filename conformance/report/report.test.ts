@@ -25,8 +25,8 @@ function report(cases: CaseResult[]): Report {
     cases, deselected: 0,
     summary: { passed: 1, failed: 1, warned: 1, skipped: 1, total: 4 },
     coverage: [
-      { operationId: 'createPet', method: 'POST', path: '/pets', status: 201, caseIds: ['createPet.full'] },
-      { operationId: 'getPet', method: 'GET', path: '/pets/{petId}', status: 404, caseIds: [] },
+      { operationId: 'createPet', method: 'POST', path: '/pets', status: 201, caseIds: ['createPet.full'], declaredOnly: [] },
+      { operationId: 'getPet', method: 'GET', path: '/pets/{petId}', status: 404, caseIds: [], declaredOnly: ['getPet.unknown'] },
     ],
     created: { count: 2, ids: [5, 6], namePrefix: 'conformance-r1-' },
     ok: false,
@@ -60,7 +60,7 @@ describe('pretty', () => {
 
   it('shows the coverage table, the created count, and ends with the summary line alone', () => {
     expect(text).toMatch(/createPet\s+POST \/pets\s+201\s+createPet\.full/);
-    expect(text).toMatch(/getPet\s+GET \/pets\/\{petId\}\s+404\s+NOT COVERED/);
+    expect(text).toMatch(/getPet\s+GET \/pets\/\{petId\}\s+404\s+NOT COVERED \(expected but not answered: getPet\.unknown\)/);
     expect(text).toContain('Created 2 animals named conformance-r1-*');
     expect(lines.at(-1)).toBe('1 passed, 1 failed, 1 skipped');
   });

@@ -1,13 +1,36 @@
+/**
+ * The cases cover the spec: by what they declare, and by what a run against a
+ * correct server actually answered.
+ */
 import { describe, expect, it } from 'vitest';
 import { listOperations } from '../../spec/index.ts';
 import { allCases } from '../cases/index.ts';
 import { loadInvalidBodies } from '../cases/create-pet-invalid.ts';
+import { runConformance } from '../index.ts';
+import { startFakePetstore } from './fake-petstore.ts';
 
 describe('the cases cover the spec', () => {
   const cases = allCases();
   const operations = listOperations();
 
-  it('every status the spec documents is covered by at least one required case', () => {
+  it('every documented (operation, status) was answered in a run against a correct server', async () => {
+    const fake = await startFakePetstore();
+    try {
+      const report = await runConformance({ baseUrl: fake.url, apiKey: fake.apiKey });
+      const documented = operations.flatMap((op) => op.statuses.map((s) => `${op.operationId} ${s}`));
+      expect(report.coverage.map((e) => `${e.operationId} ${e.status}`)).toEqual(documented);
+      const missing = report.coverage.filter((e) => e.caseIds.length === 0).map((e) => `${e.operationId} ${e.status}`);
+      expect(missing, `documented statuses no case got: ${missing.join(', ')}`).toEqual([]);
+      // The table lists what happened: a case that only got 400s is not shown under 200.
+      const listed200 = report.coverage.find((e) => e.operationId === 'listPets' && e.status === 200)!;
+      expect(listed200.caseIds).not.toContain('listPets.limit.outOfRange');
+      expect(listed200.declaredOnly).toContain('listPets.limit.outOfRange');
+    } finally {
+      await fake.close();
+    }
+  });
+
+  it('every status the spec documents is declared by at least one required case', () => {
     const missing = operations.flatMap((op) =>
       op.statuses.filter((s) => !cases.some((c) => c.level === 'required' && c.operationId === op.operationId && c.covers.includes(s))).map((s) => `${op.operationId} ${s}`),
     );
