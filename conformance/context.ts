@@ -2,11 +2,11 @@
  * The per-run shared state (the few animals the run creates, one listing) and
  * the per-case context that records every exchange and check of a case.
  */
-import { getValidator, type Pet } from '../spec/index.ts';
+import { getValidator, listPetsLimit, type Pet } from '../spec/index.ts';
 import type { Client } from './client.ts';
 import type { CaseContext, CaseRequest, CheckResult, CreatedKind, Creation, Exchange } from './types.ts';
 
-/** A listing of up to 100 animals, made once per run. */
+/** A listing of as many animals as one page may hold, made once per run. */
 export interface Listing {
   exchange: Exchange;
   pets?: Pet[];
@@ -35,7 +35,7 @@ export function createShared(options: SharedOptions): Shared {
   let listing: Promise<Listing> | undefined;
 
   function list(): Promise<Listing> {
-    listing ??= options.client.send({ method: 'GET', path: '/pets?limit=100' }).then((exchange) => {
+    listing ??= options.client.send({ method: 'GET', path: `/pets?limit=${listPetsLimit().maximum}` }).then((exchange) => {
       const json = exchange.response?.status === 200 ? exchange.response.json : undefined;
       return getValidator('Pets')(json) ? { exchange, pets: json as Pet[] } : { exchange };
     });

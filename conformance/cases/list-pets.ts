@@ -3,15 +3,12 @@
  * the status filter, and the tolerated answers to invalid parameters.
  * @see ../../../shared/petstore-interface.md "Endpoints §1 List animals", "Limits"
  */
-import type { PetStatus } from '../../spec/index.ts';
+import { listPetsLimit, petStatuses, type LimitBounds, type PetStatus } from '../../spec/index.ts';
 import { bodyArray, checkStatus, checkThat, expectResponse, labelled } from '../checks.ts';
 import type { Case, CaseContext, CheckResult, Exchange } from '../types.ts';
 
 const SECTION = 'Endpoints §1 List animals';
-const STATUSES: readonly PetStatus[] = ['available', 'pending', 'sold'];
-const OUT_OF_RANGE = ['limit=0', 'limit=101', 'limit=-1'];
 const NOT_INTEGER = ['limit=abc', 'limit=1.5', 'limit='];
-const UNKNOWN_STATUS = ['status=adopted', 'status=AVAILABLE'];
 
 type ListCase = Omit<Case, 'operationId' | 'writes' | 'section' | 'level'> & Partial<Pick<Case, 'section' | 'level'>>;
 
@@ -25,8 +22,12 @@ function checkAtMost(ex: Exchange, max: number): CheckResult {
   return checkThat('item count', n !== undefined && n <= max, `${n ?? 'no'} items, at most ${max} allowed`);
 }
 
-function limitCase(id: string, limit: number | undefined, title: string): Case {
-  const max = limit ?? 20;
+/** Just outside the documented bounds, and a negative number. */
+function outOfRange(bounds: LimitBounds): string[] {
+  return [...new Set([bounds.minimum - 1, bounds.maximum + 1, -1])].map((n) => `limit=${n}`);
+}
+
+function limitCase(id: string, limit: number | undefined, max: number, title: string): Case {
   return listCase({
     id, title, covers: [200], section: 'Endpoints §1 List animals; Limits',
     async run(ctx) {
@@ -37,13 +38,13 @@ function limitCase(id: string, limit: number | undefined, title: string): Case {
   });
 }
 
-function statusCase(status: PetStatus): Case {
+function statusCase(status: PetStatus, max: number): Case {
   return listCase({
     id: `listPets.status.${status}`,
     title: `GET /pets?status=${status} returns only animals with status ${status}`,
     covers: [200],
     async run(ctx) {
-      const ex = await ctx.send({ method: 'GET', path: `/pets?status=${status}&limit=100` });
+      const ex = await ctx.send({ method: 'GET', path: `/pets?status=${status}&limit=${max}` });
       ctx.check(...expectResponse(ex, { statuses: { 200: 'Pets' }, strict: ctx.strict }));
       const items = bodyArray(ex) as { id?: unknown; status?: unknown }[] | undefined;
       if (!items) return;
@@ -54,12 +55,12 @@ function statusCase(status: PetStatus): Case {
   });
 }
 
-/** A 400 Error or a 200 with at most 100 items, for each query: never a 5xx. */
-async function tolerate(ctx: CaseContext, queries: string[]): Promise<void> {
+/** A 400 Error or a 200 with at most `max` items, for each query: never a 5xx. */
+async function tolerate(ctx: CaseContext, queries: string[], max: number): Promise<void> {
   for (const q of queries) {
     const ex = await ctx.send({ method: 'GET', path: `/pets?${q}` });
     const checks = expectResponse(ex, { statuses: { 200: 'Pets', 400: 'Error' }, strict: ctx.strict });
-    if (ex.response?.status === 200) checks.push(checkAtMost(ex, 100));
+    if (ex.response?.status === 200) checks.push(checkAtMost(ex, max));
     ctx.check(...labelled(q, checks));
   }
 }
@@ -72,51 +73,73 @@ async function preferRejected(ctx: CaseContext, queries: string[]): Promise<void
   }
 }
 
-/** The listPets cases. */
-export function listPetsCases(): Case[] {
+/** Each limit the spec documents (the default, the minimum, the maximum) caps the list. */
+function boundCases(bounds: LimitBounds): Case[] {
+  const { minimum: min, maximum: max } = bounds;
+  return [
+    limitCase('listPets.limit.default', undefined, bounds.default, `GET /pets without limit returns at most ${bounds.default} animals (the default)`),
+    limitCase('listPets.limit.min', min, min, `GET /pets?limit=${min} returns at most ${min} animal${min === 1 ? '' : 's'}`),
+    limitCase('listPets.limit.max', max, max, `GET /pets?limit=${max} returns at most ${max} animals`),
+  ];
+}
+
+/** Invalid limits: tolerated as a 400 Error or a capped 200, with advice to refuse them. */
+function invalidLimitCases(bounds: LimitBounds): Case[] {
+  const { minimum: min, maximum: max } = bounds;
   return [
     listCase({
-      id: 'listPets.ok',
-      title: 'GET /pets answers 200 with a JSON array of Pet',
-      covers: [200],
-      async run(ctx) {
-        const ex = await ctx.send({ method: 'GET', path: '/pets' });
-        ctx.check(...expectResponse(ex, { statuses: { 200: 'Pets' }, strict: ctx.strict }));
-      },
-    }),
-    limitCase('listPets.limit.default', undefined, 'GET /pets without limit returns at most 20 animals (the default)'),
-    limitCase('listPets.limit.min', 1, 'GET /pets?limit=1 returns at most 1 animal'),
-    limitCase('listPets.limit.max', 100, 'GET /pets?limit=100 returns at most 100 animals'),
-    ...STATUSES.map(statusCase),
-    listCase({
       id: 'listPets.limit.outOfRange',
-      title: 'limit outside 1..100 gets a 400 Error or a 200 with at most 100 animals, never a 5xx',
+      title: `limit outside ${min}..${max} gets a 400 Error or a 200 with at most ${max} animals, never a 5xx`,
       section: 'Limits', covers: [200],
-      run: (ctx) => tolerate(ctx, OUT_OF_RANGE),
+      run: (ctx) => tolerate(ctx, outOfRange(bounds), max),
     }),
     listCase({
       id: 'listPets.limit.nonInteger',
-      title: 'a limit that is not an integer (or empty) gets a 400 Error or a 200 with at most 100 animals',
+      title: `a limit that is not an integer (or empty) gets a 400 Error or a 200 with at most ${max} animals`,
       section: 'Limits', covers: [200],
-      run: (ctx) => tolerate(ctx, NOT_INTEGER),
+      run: (ctx) => tolerate(ctx, NOT_INTEGER, max),
     }),
     listCase({
       id: 'listPets.limit.invalid.rejected',
       title: 'an invalid limit is refused with 400 rather than answered',
       section: 'Limits', level: 'advice', covers: [],
-      run: (ctx) => preferRejected(ctx, [...OUT_OF_RANGE, ...NOT_INTEGER]),
+      run: (ctx) => preferRejected(ctx, [...outOfRange(bounds), ...NOT_INTEGER]),
     }),
+  ];
+}
+
+/** Status values outside the enumeration: tolerated like invalid limits, with the same advice. */
+function unknownStatusCases(max: number): Case[] {
+  // A made-up value, and a documented one in upper case.
+  const queries = ['status=adopted', `status=${petStatuses()[0]!.toUpperCase()}`];
+  return [
     listCase({
       id: 'listPets.status.unknown',
-      title: 'a status outside the enumeration gets a 400 Error or a 200 with at most 100 animals',
+      title: `a status outside the enumeration gets a 400 Error or a 200 with at most ${max} animals`,
       covers: [200],
-      run: (ctx) => tolerate(ctx, UNKNOWN_STATUS),
+      run: (ctx) => tolerate(ctx, queries, max),
     }),
     listCase({
       id: 'listPets.status.unknown.rejected',
       title: 'a status outside the enumeration is refused with 400 rather than answered',
       level: 'advice', covers: [],
-      run: (ctx) => preferRejected(ctx, UNKNOWN_STATUS),
+      run: (ctx) => preferRejected(ctx, queries),
     }),
   ];
+}
+
+/** The listPets cases, with the status values and `limit` bounds the spec documents. */
+export function listPetsCases(): Case[] {
+  const bounds = listPetsLimit();
+  const ok = listCase({
+    id: 'listPets.ok',
+    title: 'GET /pets answers 200 with a JSON array of Pet',
+    covers: [200],
+    async run(ctx) {
+      const ex = await ctx.send({ method: 'GET', path: '/pets' });
+      ctx.check(...expectResponse(ex, { statuses: { 200: 'Pets' }, strict: ctx.strict }));
+    },
+  });
+  const statuses = petStatuses().map((s) => statusCase(s, bounds.maximum));
+  return [ok, ...boundCases(bounds), ...statuses, ...invalidLimitCases(bounds), ...unknownStatusCases(bounds.maximum)];
 }

@@ -5,7 +5,7 @@
  * (`FakeChoices`). Pure: plain request in, plain response or action out; the
  * operations themselves are in fake-operations.ts.
  */
-import type { Pet } from '../../spec/index.ts';
+import { petStatuses, type Pet } from '../../spec/index.ts';
 import { createPet, error, getPet, invalidBeforeAuth, listPets, type FakeState } from './fake-operations.ts';
 
 /** One documented rule broken on purpose. */
@@ -67,13 +67,12 @@ export interface FakeHandler {
   handle(req: FakeRequest): FakeResult;
 }
 
-const STATUSES = ['available', 'pending', 'sold'] as const;
-
 function seed(first: number, count: number): Map<number, Pet> {
   const pets = new Map<number, Pet>();
+  const statuses = petStatuses();
   for (let i = 0; i < count; i++) {
     const pet: Pet = { id: first + i, name: `pet-${i}`, categoryId: (i % 5) + 1 };
-    if (i % 7 !== 6) pet.status = STATUSES[i % 3];
+    if (i % 7 !== 6) pet.status = statuses[i % statuses.length];
     pets.set(pet.id, pet);
   }
   return pets;

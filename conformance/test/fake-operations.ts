@@ -2,7 +2,7 @@
  * The fake Petstore's three operations and its Error bodies, each a small
  * function of the fake's state: correct unless a violation or choice says otherwise.
  */
-import type { Pet } from '../../spec/index.ts';
+import { listPetsLimit, petStatuses, type Pet } from '../../spec/index.ts';
 import type { FakeChoices, FakeRequest, FakeResult, Violation } from './fake-handler.ts';
 
 /** What the fake's operations share: its key, switches and store. */
@@ -14,7 +14,8 @@ export interface FakeState {
   nextId: number;
 }
 
-const STATUSES: readonly string[] = ['available', 'pending', 'sold'];
+const STATUSES: readonly string[] = petStatuses();
+const LIMIT = listPetsLimit();
 const JSON_HEADERS = { 'content-type': 'application/json' };
 const INT64_MAX = 9223372036854775807n;
 
@@ -35,11 +36,11 @@ function view(s: FakeState, pet: Pet): Record<string, unknown> {
 
 /** The page size a `limit` asks for, or the response refusing it. */
 function pageSize(s: FakeState, rawLimit: string | null): number | FakeResult {
-  const fallback = s.broken.has('defaultLimitIgnored') ? 1000 : 20;
+  const fallback = s.broken.has('defaultLimitIgnored') ? 1000 : LIMIT.default;
   if (rawLimit === null) return fallback;
   const n = Number(rawLimit);
-  if (/^\d+$/.test(rawLimit) && n >= 1 && n <= 100) return n;
-  if (s.c.lenient) return Number.isInteger(n) && rawLimit !== '' ? Math.min(100, Math.max(1, n)) : 20;
+  if (/^\d+$/.test(rawLimit) && n >= LIMIT.minimum && n <= LIMIT.maximum) return n;
+  if (s.c.lenient) return Number.isInteger(n) && rawLimit !== '' ? Math.min(LIMIT.maximum, Math.max(LIMIT.minimum, n)) : LIMIT.default;
   if (s.broken.has('outOfRangeLimit500') && /^-?\d+$/.test(rawLimit)) return error(s, 500, 'internal', 'boom');
   return error(s, 400, 'invalid_parameter', 'limit must be an integer from 1 to 100');
 }
