@@ -16,6 +16,7 @@ const ADVICE = ['listPets.limit.invalid.rejected', 'listPets.status.unknown.reje
 const CHOICES: Required<Omit<FakeChoices, 'echoAuthorization'>> = {
   descending: true, lenient: true, malformedId404: true, nonJson415: true, extraFields: true,
   errorCode: 'E_SOMETHING_ELSE', bigIds: true, noAdviceHeaders: true, caseSensitiveScheme: true,
+  bigCategoryExact: true, clientId400: true,
 };
 
 async function withFake(options: FakePetstoreOptions, run: (url: string, key: string, fake: Awaited<ReturnType<typeof startFakePetstore>>) => Promise<void>): Promise<void> {
@@ -50,6 +51,28 @@ describe('choices the interface leaves open', () => {
     });
   });
 
+  it('a categoryId beyond 2^53 kept exactly is accepted: 201, the digits echoed as sent', async () => {
+    await withFake({ choices: { bigCategoryExact: true } }, async (url, key, fake) => {
+      const report = await runConformance({ baseUrl: url, apiKey: key, only: ['createPet.categoryId'] });
+      const c = report.cases[0]!;
+      expect([c.id, c.outcome]).toEqual(['createPet.categoryId.beyond2pow53', 'passed']);
+      expect(c.exchanges[0]!.response?.status).toBe(201);
+      expect(c.exchanges[0]!.response?.body).toMatch(/"categoryId":9007199254740993[,}]/);
+      expect([...fake.pets.values()].at(-1)?.categoryId).toBe(9007199254740993n);
+    });
+  });
+
+  it('a create that carries a client id answered with a 400 Error is accepted', async () => {
+    await withFake({ choices: { clientId400: true } }, async (url, key, fake) => {
+      const report = await runConformance({ baseUrl: url, apiKey: key, only: ['createPet.clientId'] });
+      const c = report.cases[0]!;
+      expect([c.id, c.outcome]).toEqual(['createPet.clientId.noOverwrite', 'passed']);
+      const withId = c.exchanges.find((e) => e.request.method === 'POST' && e.request.body?.includes('"id":'));
+      expect(withId?.response?.status).toBe(400);
+      expect([...fake.pets.values()].some((p) => p.name.endsWith('-client-id'))).toBe(false);
+    });
+  });
+
   it('--strict turns advice and extra Pet fields into failures', async () => {
     await withFake({ choices: CHOICES }, async (url, key) => {
       const report = await runConformance({ baseUrl: url, apiKey: key, strict: true });
@@ -76,13 +99,22 @@ describe('modes', () => {
     });
   });
 
-  it('creates few animals, all named with the run id', async () => {
-    await withFake({}, async (url, key, fake) => {
+  // A conforming server gets at most six creates: the four shared animals (available, pending, sold, no status),
+  // the categoryId beyond 2^53 when it keeps it exactly, and the create carrying a client id when it ignores the id.
+  // Every other POST is one a conforming server refuses (invalid bodies, wrong credentials).
+  it.each([
+    ['refuses the big categoryId', {}, 5],
+    ['keeps the big categoryId exactly', { bigCategoryExact: true }, 6],
+    ['keeps it and refuses a client id', { bigCategoryExact: true, clientId400: true }, 5],
+  ] as const)('creates few animals, all named with the run id, and says how many: a server that %s gets %i', async (_name, choices, count) => {
+    await withFake({ choices }, async (url, key, fake) => {
       const before = fake.pets.size;
       const report = await runConformance({ baseUrl: url, apiKey: key, runId: 'r42' });
       const created = [...fake.pets.values()].slice(before);
-      expect(report.created.count).toBe(created.length);
-      expect(created.length).toBeLessThanOrEqual(5);
+      expect(ids(report, 'failed')).toEqual([]);
+      expect(created.length).toBe(count);
+      expect(report.created.count).toBe(count);
+      expect(renderPretty(report)).toContain(`Created ${count} animals named conformance-r42-*`);
       expect(created.every((p) => p.name.startsWith('conformance-r42-'))).toBe(true);
     });
   });

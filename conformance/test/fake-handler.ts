@@ -38,6 +38,10 @@ export interface FakeChoices {
   noAdviceHeaders?: boolean;
   /** Only `Bearer` exactly, not `bearer`. */
   caseSensitiveScheme?: boolean;
+  /** Keep a categoryId beyond 2^53 exactly (read the raw digits, echo them as sent) rather than refuse it. */
+  bigCategoryExact?: boolean;
+  /** Refuse a create that carries a client `id` with a 400 Error, rather than ignore the id. */
+  clientId400?: boolean;
   /** Test-only, not a choice: echo the Authorization header in a header and in bodies, to prove reports still hide the key. */
   echoAuthorization?: boolean;
 }

@@ -4,6 +4,7 @@
  */
 import { listPetsLimit, petStatuses, type Pet } from '../../spec/index.ts';
 import type { FakeChoices, FakeRequest, FakeResult, Violation } from './fake-handler.ts';
+import { parseKeepingBigInts, toJson } from './fake-json.ts';
 
 /** What the fake's operations share: its key, switches and store. */
 export interface FakeState {
@@ -55,7 +56,7 @@ function unknownStatus(s: FakeState, status: string | null): FakeResult | undefi
 
 /** Each item wrapped as `{"__proto__": item}`: no own id, name or categoryId, only a field named `__proto__`. */
 function inProtoKeys(items: unknown[]): string {
-  return `[${items.map((p) => `{"__proto__":${JSON.stringify(p)}}`).join(',')}]`;
+  return `[${items.map((p) => `{"__proto__":${toJson(p)}}`).join(',')}]`;
 }
 
 /** GET /pets. */
@@ -71,14 +72,20 @@ export function listPets(s: FakeState, query: URLSearchParams): FakeResult {
   if (!s.broken.has('limitIgnored')) items = items.slice(0, s.broken.has('limitOffByOne') ? limit + 1 : limit);
   if (s.broken.has('hugeListBody')) return { action: 'huge' };
   const json = items.map((p) => view(s, p));
-  const body = s.broken.has('petsInProtoKey') ? inProtoKeys(json) : JSON.stringify(s.broken.has('listNotArray') ? { items: json } : json);
+  const body = s.broken.has('petsInProtoKey') ? inProtoKeys(json) : toJson(s.broken.has('listNotArray') ? { items: json } : json);
   return { status: 200, headers: { 'content-type': s.broken.has('listWrongContentType') ? 'text/plain' : 'application/json' }, body };
+}
+
+/** An int64 read exactly (the bigCategoryExact choice), or a number the way the fake reads it. */
+function isCategoryId(s: FakeState, v: unknown): boolean {
+  if (typeof v === 'bigint') return v >= -INT64_MAX - 1n && v <= INT64_MAX;
+  // A double cannot hold every int64: refuse what it would round, unless rounding is the violation.
+  return s.broken.has('bigCategoryRounded') ? Number.isInteger(v) : Number.isSafeInteger(v);
 }
 
 function isNewPet(s: FakeState, b: Record<string, unknown>): boolean {
   const isObject = b !== null && typeof b === 'object' && !Array.isArray(b);
-  // A double cannot hold every int64: refuse what it would round, unless rounding is the violation.
-  const integer = s.broken.has('bigCategoryRounded') ? Number.isInteger(b?.categoryId) : Number.isSafeInteger(b?.categoryId);
+  const integer = isCategoryId(s, b?.categoryId);
   const categoryOk = isObject && (integer || (s.broken.has('floatCategoryAccepted') && typeof b.categoryId === 'number'));
   return isObject && typeof b.name === 'string' && categoryOk && (b.status === undefined || STATUSES.includes(b.status as string));
 }
@@ -92,13 +99,15 @@ export function parseNewPet(s: FakeState, req: FakeRequest): { pet?: Record<stri
   if (req.body === '') return s.broken.has('emptyBodyAccepted') ? { pet: { name: 'empty', categoryId: 1 } } : { failure: error(s, 400, 'invalid_body', 'empty body') };
   let body: unknown;
   try {
-    body = JSON.parse(req.body);
+    body = s.c.bigCategoryExact ? parseKeepingBigInts(req.body) : JSON.parse(req.body);
   } catch {
     return { failure: error(s, 400, 'malformed_json', 'body is not JSON') };
   }
   if (s.broken.has('noValidation')) return { pet: (body ?? {}) as Record<string, unknown> };
   const b = body as Record<string, unknown>;
-  return isNewPet(s, b) ? { pet: b } : { failure: error(s, 400, 'invalid_body', 'body is not a valid NewPet') };
+  if (!isNewPet(s, b)) return { failure: error(s, 400, 'invalid_body', 'body is not a valid NewPet') };
+  if (s.c.clientId400 && 'id' in b) return { failure: error(s, 400, 'invalid_body', 'id is assigned by the service') };
+  return { pet: b };
 }
 
 /** POST /pets. */
@@ -114,7 +123,7 @@ export function createPet(s: FakeState, req: FakeRequest): FakeResult {
   const pet = { id, name: input!.name, categoryId: input!.categoryId, ...(input!.status === undefined ? {} : { status: input!.status }) } as Pet;
   if (!s.broken.has('createdNotStored')) s.pets.set(id, pet);
   const shown = s.broken.has('createNoEcho') ? { ...pet, name: 'renamed' } : pet;
-  return { status: s.broken.has('create200') ? 200 : 201, headers: JSON_HEADERS, body: JSON.stringify(view(s, shown)) };
+  return { status: s.broken.has('create200') ? 200 : 201, headers: JSON_HEADERS, body: toJson(view(s, shown)) };
 }
 
 /** GET /pets/{petId}. */
@@ -126,7 +135,7 @@ export function getPet(s: FakeState, idText: string): FakeResult {
     return s.c.malformedId404 ? error(s, 404, 'not_found', 'no such animal', headers) : error(s, 400, 'invalid_parameter', 'petId must be an int64', headers);
   }
   const pet = s.pets.get(Number(idText));
-  if (pet) return { status: 200, headers: { ...JSON_HEADERS, ...headers }, body: JSON.stringify(view(s, pet)) };
+  if (pet) return { status: 200, headers: { ...JSON_HEADERS, ...headers }, body: toJson(view(s, pet)) };
   if (s.broken.has('getUnknown200')) return { status: 200, headers: JSON_HEADERS, body: JSON.stringify({ id: Number(idText), name: 'ghost', categoryId: 1 }) };
   if (s.broken.has('notFoundWithoutBody')) return { status: 404, headers, body: '' };
   return error(s, 404, 'not_found', 'no such animal', headers);
