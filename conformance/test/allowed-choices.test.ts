@@ -6,6 +6,7 @@
 import { once } from 'node:events';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { Agent, type Dispatcher } from 'undici';
 import { describe, expect, it } from 'vitest';
 import { allCases, ConformanceError, runConformance, type Report } from '../index.ts';
 import { renderJson, renderJunit, renderPretty } from '../report/index.ts';
@@ -116,6 +117,29 @@ describe('modes', () => {
       expect(report.created.count).toBe(count);
       expect(renderPretty(report)).toContain(`Created ${count} animals named conformance-r42-*`);
       expect(created.every((p) => p.name.startsWith('conformance-r42-'))).toBe(true);
+    });
+  });
+
+  it('sends every request through an injected undici dispatcher, and leaves it open', async () => {
+    await withFake({}, async (url, key, fake) => {
+      const agent = new Agent();
+      const seen: string[] = [];
+      const counting: Dispatcher.DispatcherComposeInterceptor = (dispatch) => (opts, handler) => {
+        seen.push(`${opts.method} ${opts.path}`);
+        return dispatch(opts, handler);
+      };
+      const dispatcher = agent.compose(counting);
+      try {
+        const report = await runConformance({ baseUrl: url, apiKey: key, dispatcher });
+        expect(report.ok).toBe(true);
+        expect(seen.length).toBeGreaterThan(report.cases.length);
+        expect([...seen].sort()).toEqual([...fake.requests].sort());
+        const after = await dispatcher.request({ origin: new URL(url).origin, path: '/v1/pets?limit=1', method: 'GET', headers: { authorization: `Bearer ${key}` } });
+        await after.body.dump();
+        expect(after.statusCode).toBe(200);
+      } finally {
+        await agent.close();
+      }
     });
   });
 
