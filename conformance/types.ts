@@ -111,14 +111,8 @@ export interface Case {
   run(ctx: CaseContext): Promise<void>;
 }
 
-/** The result of one case. */
-export interface CaseResult {
-  id: string;
-  title: string;
-  level: Level;
-  section: string;
-  operationId: string;
-  covers: number[];
+/** The result of one case: the case's description, what came of it, and what was exchanged. */
+export interface CaseResult extends Pick<Case, 'id' | 'title' | 'level' | 'section' | 'operationId' | 'covers'> {
   outcome: Outcome;
   /** Why it was skipped or failed, in one line. */
   reason?: string;

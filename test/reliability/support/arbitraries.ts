@@ -6,20 +6,12 @@
  * as valid HTTP/1.1 (visible ASCII targets, no control characters in headers).
  */
 import fc from 'fast-check';
+import type { SentRequest } from './oracle.ts';
 
-/** One generated request, labelled with what the generator knows about it. */
-export interface GeneratedRequest {
-  method: string;
-  url: string;
-  authorization?: string;
-  authValid: boolean;
-  contentType?: string;
-  contentTypeJson?: boolean;
+/** One generated request, labelled with what the generator knows about it (the oracle's view, plus how to send it). */
+export interface GeneratedRequest extends SentRequest {
   /** Extra headers (lower-case names), none of them hop-by-hop. */
   extraHeaders: [string, string][];
-  body?: Uint8Array | string;
-  /** Only for the pure handler: the adapter's over-limit flag. */
-  bodyTooLarge?: boolean;
   /** Only over a socket: send the body chunked, split at these fractions. */
   chunks?: number[];
   /** Only over a socket: send `Expect: 100-continue`. */
