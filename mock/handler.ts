@@ -3,7 +3,7 @@
  * Order: CORS preflight, route, method, authentication (401 before any
  * validation or lookup), then the operation.
  */
-import { createAuthenticator, describeAuthFailure } from './auth.ts';
+import { createAuthenticator, describeAuthFailure, type Authenticator } from './auth.ts';
 import { createPet, getPet, listPets } from './operations.ts';
 import { ErrorCode, errorResponse, jsonResponse, type ApiRequest, type ApiResponse } from './responses.ts';
 import type { PetStore } from './store.ts';
@@ -46,14 +46,7 @@ export function createHandler({ store, apiKeys, cors = true, basePath = '/v1' }:
     },
     item: { allow: ['GET', 'HEAD'], run: (_req, _query, id) => getPet(store, id, basePath) },
   };
-  const control: Record<string, Route> = {
-    [`${CONTROL_PREFIX}/reset`]: {
-      allow: ['POST'],
-      run: () => (store.reset(), jsonResponse(200, JSON.stringify({ reset: true, pets: store.size }))),
-    },
-    [`${CONTROL_PREFIX}/pets`]: { allow: ['GET', 'HEAD'], run: () => jsonResponse(200, JSON.stringify(store.all())) },
-    [`${CONTROL_PREFIX}/health`]: { allow: ['GET', 'HEAD'], run: () => jsonResponse(200, '{"status":"ok"}') },
-  };
+  const control = controlRoutes(store);
 
   /** Routes on the path's segments, each decoded on its own, so an escaped slash (`%2F`) never separates. */
   function route(rawPath: string): { route: Route; param: string; authenticated: boolean } | undefined {
@@ -82,14 +75,8 @@ export function createHandler({ store, apiKeys, cors = true, basePath = '/v1' }:
         allow: allow.join(', '),
       });
     }
-    if (matched.authenticated) {
-      const header = request.headers.authorization;
-      const failure = authenticate(Array.isArray(header) ? header[0] : header);
-      if (failure) {
-        const { message, challenge } = describeAuthFailure(failure);
-        return errorResponse(401, ErrorCode.unauthorized, message, { 'www-authenticate': challenge });
-      }
-    }
+    const refused = matched.authenticated ? unauthorized(authenticate, request) : undefined;
+    if (refused) return refused;
     const query = new URLSearchParams(queryAt === -1 ? '' : url.slice(queryAt + 1));
     return matched.route.run(request, query, matched.param);
   }
@@ -99,6 +86,27 @@ export function createHandler({ store, apiKeys, cors = true, basePath = '/v1' }:
     if (cors) Object.assign(response.headers, CORS_HEADERS);
     return response;
   };
+}
+
+/** The endpoints outside the API, for tests and demos: reset, the whole state, health. */
+function controlRoutes(store: PetStore): Record<string, Route> {
+  return {
+    [`${CONTROL_PREFIX}/reset`]: {
+      allow: ['POST'],
+      run: () => (store.reset(), jsonResponse(200, JSON.stringify({ reset: true, pets: store.size }))),
+    },
+    [`${CONTROL_PREFIX}/pets`]: { allow: ['GET', 'HEAD'], run: () => jsonResponse(200, JSON.stringify(store.all())) },
+    [`${CONTROL_PREFIX}/health`]: { allow: ['GET', 'HEAD'], run: () => jsonResponse(200, '{"status":"ok"}') },
+  };
+}
+
+/** The 401 Error for a request whose key is missing or wrong, or undefined when it may pass. */
+function unauthorized(authenticate: Authenticator, request: ApiRequest): ApiResponse | undefined {
+  const header = request.headers.authorization;
+  const failure = authenticate(Array.isArray(header) ? header[0] : header);
+  if (!failure) return undefined;
+  const { message, challenge } = describeAuthFailure(failure);
+  return errorResponse(401, ErrorCode.unauthorized, message, { 'www-authenticate': challenge });
 }
 
 /** `http://host/v1/pets?x` (absolute form, RFC 9112 §3.2.2) as `/v1/pets?x`. */
