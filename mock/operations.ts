@@ -4,15 +4,15 @@
  * @see ../../shared/petstore-interface.md "Endpoints"
  */
 import type { ErrorObject } from 'ajv';
-import { getValidator, listPetsLimit, petStatuses, type NewPet, type PetStatus } from '../spec/index.ts';
+import { getValidator, listPetsLimit, petStatuses, sunsetOf, type NewPet, type PetStatus } from '../spec/index.ts';
 import { ErrorCode, errorResponse, isJsonMediaType, jsonResponse, type ApiRequest, type ApiResponse } from './responses.ts';
 import type { PetStore } from './store.ts';
 
 const STATUSES: readonly string[] = petStatuses();
 const LIMIT = listPetsLimit();
 const INT64_MAX = 2n ** 63n - 1n;
-/** RFC 8594 Sunset for getPet: the interface's removal date, 5 December 2030. */
-export const GET_PET_SUNSET = 'Thu, 05 Dec 2030 00:00:00 GMT';
+/** RFC 8594 Sunset for getPet: the removal date the spec records (`x-sunset`), as an HTTP date. */
+export const GET_PET_SUNSET = sunsetOf('getPet')!.toUTCString();
 /**
  * RFC 9745 Deprecation for getPet. The interface says getPet is deprecated
  * but not since when, so the mock claims no date beyond "already": the epoch.

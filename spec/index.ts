@@ -85,6 +85,12 @@ export function petStatuses(doc: OpenApiDocument = loadSpec()): readonly PetStat
   return doc.components.schemas.PetStatus.enum as PetStatus[];
 }
 
+/** The removal date of a deprecated operation (its `x-sunset`, a date at 00:00 UTC), or undefined when it has none. */
+export function sunsetOf(operationId: string, doc: OpenApiDocument = loadSpec()): Date | undefined {
+  const sunset = listOperations(doc).find((op) => op.operationId === operationId)?.extensions['x-sunset'];
+  return typeof sunset === 'string' ? new Date(`${sunset}T00:00:00Z`) : undefined;
+}
+
 /** Bounds and default of listPets' `limit` query parameter, as the spec documents them. */
 export interface LimitBounds {
   minimum: number;

@@ -6,7 +6,7 @@ import spectralRulesets from '@stoplight/spectral-rulesets';
 import openapiTS, { astToString } from 'openapi-typescript';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { describe, expect, it } from 'vitest';
-import { SPEC_PATH, getValidator, listOperations, listPetsLimit, loadSpec, petStatuses } from './index.ts';
+import { SPEC_PATH, getValidator, listOperations, listPetsLimit, loadSpec, petStatuses, sunsetOf } from './index.ts';
 
 const text = readFileSync(SPEC_PATH, 'utf8');
 
@@ -46,6 +46,8 @@ describe('the contract as the interface states it', () => {
     expect(operations.createPet).toMatchObject({ method: 'POST', path: '/pets', statuses: [201, 400, 401], deprecated: false });
     expect(operations.getPet).toMatchObject({ method: 'GET', path: '/pets/{petId}', statuses: [200, 401, 404], deprecated: true });
     expect(operations.getPet!.extensions['x-sunset']).toBe('2030-12-05');
+    expect(sunsetOf('getPet')?.toUTCString()).toBe('Thu, 05 Dec 2030 00:00:00 GMT');
+    expect(sunsetOf('listPets')).toBeUndefined();
   });
 
   it('requires the bearer scheme on every operation, and servers end in /v1', () => {

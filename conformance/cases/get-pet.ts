@@ -3,6 +3,7 @@
  * unknown id, malformed ids, and the deprecation headers (advice).
  * @see ../../../shared/petstore-interface.md "Endpoints §3 Get an animal (deprecated)", "Versioning"
  */
+import { sunsetOf } from '../../spec/index.ts';
 import { checkThat, expectResponse, labelled } from '../checks.ts';
 import type { Case, CheckResult, Exchange } from '../types.ts';
 import { checkEcho } from './create-pet.ts';
@@ -11,7 +12,8 @@ const SECTION = 'Endpoints §3 Get an animal (deprecated)';
 /** A valid int64 (and safe JavaScript integer) no real store is likely to have reached. */
 export const UNKNOWN_ID = '9007199254740991';
 const MALFORMED = ['abc', '1.5', '99999999999999999999'];
-const SUNSET = Date.UTC(2030, 11, 5);
+const SUNSET_DATE = sunsetOf('getPet')!;
+const SUNSET = SUNSET_DATE.getTime();
 
 type GetCase = Omit<Case, 'operationId' | 'section' | 'level' | 'writes'> & Partial<Pick<Case, 'section' | 'level' | 'writes'>>;
 
@@ -29,7 +31,7 @@ function checkDeprecation(ex: Exchange): CheckResult[] {
     checkThat(
       'Sunset',
       when >= SUNSET && when < SUNSET + 86_400_000,
-      sunset === undefined ? 'no Sunset header (RFC 8594)' : `Sunset: ${sunset}; expected Thu, 05 Dec 2030 00:00:00 GMT`,
+      sunset === undefined ? 'no Sunset header (RFC 8594)' : `Sunset: ${sunset}; expected ${SUNSET_DATE.toUTCString()}`,
     ),
   ];
 }
