@@ -94,6 +94,7 @@ describe('the mock CLI', () => {
   });
 
   it('treats empty PETSTORE_* variables as unset', async () => {
+    // PETSTORE_PORT is overridden by --port here (its default, 4010, may be taken); count, seed, keys and host are not.
     const started = await startCli(['--port', '0'], { PETSTORE_PORT: '', PETSTORE_COUNT: '', PETSTORE_SEED: '', PETSTORE_API_KEYS: '', PETSTORE_HOST: '' });
     expect(started.url).toMatch(/^http:\/\/127\.0\.0\.1:/);
     expect(JSON.parse(await listAll(started.url, 'petstore-dev-key'))).toHaveLength(50);
