@@ -109,5 +109,10 @@ async function main(): Promise<number> {
   return -1;
 }
 
-const code = await main();
-if (code >= 0) process.exitCode = code;
+/**
+ * Settles once the CLI is serving, or has finished (help, a usage error). No top-level
+ * await, so that the same module also runs as the CommonJS bundle mock/start.js builds.
+ */
+export const settled: Promise<void> = main().then((code) => {
+  if (code >= 0) process.exitCode = code;
+});

@@ -3,11 +3,9 @@
  * ajv validators for its component schemas, and the list of its operations.
  * Nothing else in the project re-types the schemas.
  */
-import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { Ajv2020, type ValidateFunction, type ErrorObject } from 'ajv/dist/2020.js';
 import addFormatsModule, { type FormatsPlugin } from 'ajv-formats';
-import { parse as parseYaml } from 'yaml';
+import { readSpecDocument } from './document.ts';
 import type { components } from './petstore.types.ts';
 
 export type { components, paths, operations } from './petstore.types.ts';
@@ -23,8 +21,7 @@ export type ApiError = components['schemas']['Error'];
 /** Names of the spec's component schemas. */
 export type SchemaName = keyof components['schemas'];
 
-/** Absolute path of the OpenAPI document. */
-export const SPEC_PATH = fileURLToPath(new URL('./petstore.openapi.yaml', import.meta.url));
+export { SPEC_PATH } from './document.ts';
 
 const SPEC_ID = 'https://petstore.invalid/petstore.openapi.yaml';
 const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
@@ -55,7 +52,7 @@ let cachedDocument: OpenApiDocument | undefined;
 
 /** Parses the OpenAPI document once and returns the same object after that (treat it as read-only). */
 export function loadSpec(): OpenApiDocument {
-  cachedDocument ??= parseYaml(readFileSync(SPEC_PATH, 'utf8')) as OpenApiDocument;
+  cachedDocument ??= readSpecDocument() as OpenApiDocument;
   return cachedDocument;
 }
 
