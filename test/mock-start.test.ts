@@ -11,6 +11,7 @@ import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { runConformance } from '../conformance/index.ts';
 import { seedPets } from '../mock/seed.ts';
 
 const ROOT = new URL('..', import.meta.url).pathname;
@@ -83,6 +84,21 @@ describe('node mock/start.js', () => {
     writeFileSync(cache, foreign);
     await startAndStop(dir);
     expect(readFileSync(cache).subarray(0, 32)).toEqual(sourceHash(bundle));
+  });
+
+  it('passes the whole conformance suite, strict, built afresh and then from its code cache', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'petstore-start-'));
+    for (const build of ['fresh bundle', 'code cache']) {
+      const url = await start(dir);
+      const report = await runConformance({ baseUrl: url, apiKey: 'petstore-dev-key', strict: true });
+      const notPassed = report.cases.filter((c) => c.outcome !== 'passed').map((c) => `${c.id}: ${c.outcome} ${c.reason ?? ''}`);
+      expect(notPassed, build).toEqual([]);
+      expect(report.cases.length, build).toBeGreaterThan(50);
+      const child = running.pop()!;
+      child.kill('SIGTERM');
+      await once(child, 'exit');
+    }
+    expect(readFileSync(files(dir).cache).subarray(0, 32)).toEqual(sourceHash(files(dir).bundle));
   });
 
   it('rebuilds the bundle when the spec has changed since it was built', async () => {
