@@ -3,9 +3,9 @@
  * ajv validators for its component schemas, and the list of its operations.
  * Nothing else in the project re-types the schemas.
  */
-import { Ajv2020, type ValidateFunction, type ErrorObject } from 'ajv/dist/2020.js';
-import addFormatsModule, { type FormatsPlugin } from 'ajv-formats';
+import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
 import { readSpecDocument } from './document.ts';
+import { compileValidator } from './validators.ts';
 import type { components } from './petstore.types.ts';
 
 export type { components, paths, operations } from './petstore.types.ts';
@@ -23,7 +23,6 @@ export type SchemaName = keyof components['schemas'];
 
 export { SPEC_PATH } from './document.ts';
 
-const SPEC_ID = 'https://petstore.invalid/petstore.openapi.yaml';
 const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
 
 /** Loosely typed view of the parsed OpenAPI document. */
@@ -108,38 +107,16 @@ export interface ValidatorOptions {
   closed?: boolean;
 }
 
-let ajvInstance: Ajv2020 | undefined;
 const validatorCache = new Map<string, ValidateFunction>();
-
-function ajv(): Ajv2020 {
-  if (ajvInstance) return ajvInstance;
-  // validateSchema is off: compiling the 2020-12 meta-schema costs ~45 ms of every start; spec.test.ts
-  // checks each component schema against that meta-schema instead, and strict mode still refuses unknown keywords.
-  const instance = new Ajv2020({ allErrors: true, strict: true, strictTypes: false, validateSchema: false });
-  // ajv-formats is CommonJS; its default export is the plugin function.
-  const addFormats = (addFormatsModule as unknown as { default: FormatsPlugin }).default;
-  addFormats(instance);
-  // The spec is added whole so that `#/components/schemas/...` references resolve as written.
-  instance.addKeyword('components');
-  instance.addSchema({ $id: SPEC_ID, components: { schemas: loadSpec().components.schemas } });
-  ajvInstance = instance;
-  return instance;
-}
 
 /** Returns the compiled ajv validator for a component schema, compiled once. */
 export function getValidator(name: SchemaName, options: ValidatorOptions = {}): ValidateFunction {
-  const key = `${name}:${options.closed ? 'closed' : 'open'}`;
+  const closed = options.closed === true;
+  const key = `${name}:${closed ? 'closed' : 'open'}`;
   let validate = validatorCache.get(key);
   if (!validate) {
-    const ref = `${SPEC_ID}#/components/schemas/${name}`;
     if (!(name in loadSpec().components.schemas)) throw new Error(`spec has no schema named ${name}`);
-    if (!options.closed) {
-      validate = ajv().getSchema(ref)!;
-    } else if (name === 'Pets') {
-      validate = ajv().compile({ type: 'array', items: { $ref: `${SPEC_ID}#/components/schemas/Pet`, unevaluatedProperties: false } });
-    } else {
-      validate = ajv().compile({ $ref: ref, unevaluatedProperties: false });
-    }
+    validate = compileValidator(loadSpec(), name, closed);
     validatorCache.set(key, validate);
   }
   return validate;

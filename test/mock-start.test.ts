@@ -68,6 +68,10 @@ describe('node mock/start.js', () => {
     const written = readFileSync(cache);
     expect(written.subarray(0, 32)).toEqual(sourceHash(bundle));
     expect(written.length).toBeGreaterThan(100_000);
+    // The spec's validators came generated (spec/validators.ts, standalone): no ajv compiler in the bundle, no schema compiled at start.
+    const source = readFileSync(bundle, 'utf8');
+    expect(source).toContain('// spec/validators.ts');
+    expect(source).not.toMatch(/node_modules\/ajv\/dist\/(compile|core|2020)/);
     const [bundleMtime, cacheMtime] = [statSync(bundle).mtimeMs, statSync(cache).mtimeMs];
     await startAndStop(dir);
     // Neither rebuilt nor rewritten: the bundle was fresh, and V8 took the cache (a refused cache is written again).

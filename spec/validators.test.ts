@@ -1,0 +1,85 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+import { describe, expect, it } from 'vitest';
+import { loadSpec, type SchemaName } from './index.ts';
+import { compileValidator, standaloneValidatorsSource } from './validators.ts';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+type Compile = typeof compileValidator;
+
+/** The generated module, bundled as mock/start.js bundles it (CommonJS, packages from node_modules), then run. */
+async function loadStandalone(): Promise<Compile> {
+  const result = await build({
+    stdin: { contents: standaloneValidatorsSource(loadSpec()), resolveDir: `${ROOT}spec`, loader: 'js' },
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    packages: 'external',
+    write: false,
+    logLevel: 'silent',
+  });
+  const module = { exports: {} as { compileValidator: Compile } };
+  new Function('module', 'exports', 'require', result.outputFiles[0]!.text)(module, module.exports, createRequire(`${ROOT}spec/`));
+  return module.exports.compileValidator;
+}
+
+/** Values of every shape the schemas meet: the suite's invalid bodies, the seeded pets, and edge values. */
+function corpus(): unknown[] {
+  const invalid = JSON.parse(readFileSync(`${ROOT}fixtures/invalid-new-pets.json`, 'utf8')) as { bodies: { body: string }[] };
+  const bodies = invalid.bodies.flatMap(({ body }) => {
+    try {
+      return [JSON.parse(body.replaceAll('{{name}}', 'Rex')) as unknown];
+    } catch {
+      return [];
+    }
+  });
+  const pets = JSON.parse(readFileSync(`${ROOT}fixtures/pets.json`, 'utf8')) as unknown[];
+  return [
+    ...bodies,
+    ...pets.slice(0, 10),
+    pets,
+    [...pets.slice(0, 3), { id: 1, name: 'Rex', categoryId: 1, colour: 'brown' }],
+    [{ id: '1', name: 5 }],
+    { id: 7, name: 'Rex', categoryId: 1, status: 'sold', colour: 'brown' },
+    { id: 7.5, name: 'Rex', categoryId: 2 ** 64 },
+    { name: 'Rex', categoryId: 1, status: 'lost' },
+    { code: 'not_found', message: 'no pet', status: 404 },
+    { code: 'x', message: 'y', status: '400', extra: true },
+    'available',
+    'lost',
+    null,
+    [],
+    {},
+    42,
+    true,
+  ];
+}
+
+describe('the standalone validators mock/start.js bundles', () => {
+  it('give the same verdict and the same errors as the validators ajv compiles at run time, for every schema, open and closed', async () => {
+    const standalone = await loadStandalone();
+    const doc = loadSpec();
+    const names = Object.keys(doc.components.schemas) as SchemaName[];
+    expect(names).toEqual(expect.arrayContaining(['Pet', 'Pets', 'NewPet', 'PetStatus', 'Error']));
+    const values = corpus();
+    for (const name of names) {
+      for (const closed of [false, true]) {
+        const [generated, compiled] = [standalone(doc, name, closed), compileValidator(doc, name, closed)];
+        const verdicts = values.map((value) => {
+          const verdict = compiled(value);
+          expect([name, closed, value, generated(value), generated.errors]).toEqual([name, closed, value, verdict, compiled.errors]);
+          return verdict;
+        });
+        // Each validator met values it accepts and values it refuses, so both paths were compared.
+        expect(new Set(verdicts), `${name} ${closed ? 'closed' : 'open'}`).toEqual(new Set([true, false]));
+      }
+    }
+  });
+
+  it('name an unknown schema instead of returning nothing', async () => {
+    const standalone = await loadStandalone();
+    expect(() => standalone(loadSpec(), 'Order', false)).toThrow(/no validator was generated for Order/);
+  });
+});
