@@ -57,9 +57,9 @@ function settings(argv: string[]): Settings | undefined {
   };
 }
 
-/** How the mock is started directly: mock/start.js (what `npm start` runs), in a process of its own. */
+/** How the mock is started directly: mock/start.cjs (what `npm start` runs), in a process of its own. */
 function mockDirect(args: string[]): { command: string; args: string[] } {
-  return { command: process.execPath, args: ['mock/start.js', ...args] };
+  return { command: process.execPath, args: ['mock/start.cjs', ...args] };
 }
 
 async function startMock(extra: string[] = []): Promise<{ server: ChildServer; url: string; listenMs: number }> {
@@ -179,8 +179,8 @@ function startupWays(): StartupWay[] {
   const floor = join(ROOT, 'bench', 'floor');
   return [
     { label: 'npm start', shown: 'npm start -- --port P --api-key K --quiet', target: true, spawn: (port) => spawnServer({ command: 'npm', args: ['start', '--silent', '--', ...mockArgs(port)] }), url: mockUrl },
-    { label: 'node mock/start.js', shown: 'node mock/start.js --port P --api-key K --quiet', target: true, spawn: (port) => spawnServer(direct(port)), url: mockUrl },
-    { label: 'node mock/start.js, no cache', shown: 'rm -r node_modules/.cache/petstore-mock; node mock/start.js ...', target: false, spawn: coldCache, url: mockUrl },
+    { label: 'node mock/start.cjs', shown: 'node mock/start.cjs --port P --api-key K --quiet', target: true, spawn: (port) => spawnServer(direct(port)), url: mockUrl },
+    { label: 'node mock/start.cjs, no cache', shown: 'rm -r node_modules/.cache/petstore-mock; node mock/start.cjs ...', target: false, spawn: coldCache, url: mockUrl },
     { label: 'tsx mock/cli.ts', shown: 'node --import tsx mock/cli.ts --port P --api-key K --quiet', target: false, spawn: (port) => spawnServer(viaTsx(port)), url: mockUrl },
     {
       label: 'floor: npm start, two-line server',

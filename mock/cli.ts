@@ -111,7 +111,7 @@ async function main(): Promise<number> {
 
 /**
  * Settles once the CLI is serving, or has finished (help, a usage error). No top-level
- * await, so that the same module also runs as the CommonJS bundle mock/start.js builds.
+ * await, so that the same module also runs as the CommonJS bundle mock/start.cjs builds.
  */
 export const settled: Promise<void> = main().then((code) => {
   if (code >= 0) process.exitCode = code;

@@ -1,6 +1,6 @@
 /**
  * Reads the OpenAPI document from `petstore.openapi.yaml`. The mock's bundle
- * (mock/start.js) swaps this module for the same document already parsed to
+ * (mock/start.cjs) swaps this module for the same document already parsed to
  * JSON at build time, so a start does not parse YAML; everything else reads
  * the file through here.
  */

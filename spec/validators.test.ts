@@ -9,7 +9,7 @@ import { compileValidator, standaloneValidatorsSource } from './validators.ts';
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 type Compile = typeof compileValidator;
 
-/** The generated module, bundled as mock/start.js bundles it (CommonJS, packages from node_modules), then run. */
+/** The generated module, bundled as mock/start.cjs bundles it (CommonJS, packages from node_modules), then run. */
 async function loadStandalone(): Promise<Compile> {
   const result = await build({
     stdin: { contents: standaloneValidatorsSource(loadSpec()), resolveDir: `${ROOT}spec`, loader: 'js' },
@@ -57,7 +57,7 @@ function corpus(): unknown[] {
   ];
 }
 
-describe('the standalone validators mock/start.js bundles', () => {
+describe('the standalone validators mock/start.cjs bundles', () => {
   it('give the same verdict and the same errors as the validators ajv compiles at run time, for every schema, open and closed', async () => {
     const standalone = await loadStandalone();
     const doc = loadSpec();

@@ -3,7 +3,7 @@
  * with ajv-formats and the spec's component schemas, compiling a validator per
  * schema name, open or closed. The same validators can also be emitted as
  * JavaScript source with ajv's standalone code, which the mock's bundle
- * (mock/start.js) carries in place of this module: a start then compiles no
+ * (mock/start.cjs) carries in place of this module: a start then compiles no
  * schema and loads no ajv compiler.
  */
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';

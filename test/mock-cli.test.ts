@@ -86,7 +86,7 @@ describe('the mock CLI', () => {
 
   it.each([
     ['npm start', ['npm', 'start', '--silent', '--']],
-    ['node mock/start.js (the bundle npm start runs)', [process.execPath, 'mock/start.js']],
+    ['node mock/start.cjs (the bundle npm start runs)', [process.execPath, 'mock/start.cjs']],
     ['the petstore-mock bin', [process.execPath, 'bin/petstore-mock.js']],
   ])('starts through %s', async (_title, entry) => {
     const { url } = await startCli(['--port', '0', '--count', '3', '--quiet'], {}, entry);

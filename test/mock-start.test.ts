@@ -1,5 +1,5 @@
 /**
- * mock/start.js, the fast start behind `npm start`: its bundle is rebuilt when
+ * mock/start.cjs, the fast start behind `npm start`: its bundle is rebuilt when
  * a source or the spec changes, and its V8 code cache is used only for the
  * bundle it was made from. Each test has a cache directory of its own
  * (PETSTORE_CACHE_DIR), so nothing here touches the one other tests use.
@@ -28,9 +28,9 @@ afterEach(async () => {
   );
 });
 
-/** Runs `node mock/start.js` with its cache in `dir` until it serves; resolves with its URL. */
+/** Runs `node mock/start.cjs` with its cache in `dir` until it serves; resolves with its URL. */
 async function start(dir: string, nodeFlags: string[] = []): Promise<string> {
-  const child = spawn(process.execPath, [...nodeFlags, 'mock/start.js', '--port', '0', '--count', '3', '--quiet'], { cwd: ROOT, env: { ...process.env, PETSTORE_CACHE_DIR: dir } });
+  const child = spawn(process.execPath, [...nodeFlags, 'mock/start.cjs', '--port', '0', '--count', '3', '--quiet'], { cwd: ROOT, env: { ...process.env, PETSTORE_CACHE_DIR: dir } });
   running.push(child);
   let stdout = '';
   let stderr = '';
@@ -40,7 +40,7 @@ async function start(dir: string, nodeFlags: string[] = []): Promise<string> {
     const match = / at (http:\/\/\S+\/v1)\n/.exec(stdout);
     if (match) return match[1]!;
   }
-  throw new Error(`mock/start.js exited before it served: ${stderr}`);
+  throw new Error(`mock/start.cjs exited before it served: ${stderr}`);
 }
 
 /** Starts, checks it serves the seeded pets, and stops it (the code cache is written once it serves). */
@@ -60,7 +60,7 @@ function sourceHash(bundle: string): Buffer {
   return createHash('sha256').update(`(function (exports, require, module, __filename, __dirname) {${readFileSync(bundle, 'utf8')}\n})`).digest();
 }
 
-describe('node mock/start.js', () => {
+describe('node mock/start.cjs', () => {
   it('builds the bundle once, then starts from it with the code cache it wrote', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'petstore-start-'));
     const { bundle, cache } = files(dir);
@@ -127,7 +127,7 @@ describe('node mock/start.js', () => {
     [['--help'], 0, /Usage: npm start/],
     [['--count', 'x'], 2, /--count must be an integer/],
   ])('exits as the CLI does for %j', async (args, code, output) => {
-    const child = spawn(process.execPath, ['mock/start.js', ...args], { cwd: ROOT, env: { ...process.env, PETSTORE_CACHE_DIR: mkdtempSync(join(tmpdir(), 'petstore-start-')) } });
+    const child = spawn(process.execPath, ['mock/start.cjs', ...args], { cwd: ROOT, env: { ...process.env, PETSTORE_CACHE_DIR: mkdtempSync(join(tmpdir(), 'petstore-start-')) } });
     let text = '';
     child.stdout.on('data', (chunk) => (text += chunk));
     child.stderr.on('data', (chunk) => (text += chunk));
