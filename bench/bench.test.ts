@@ -62,10 +62,13 @@ describe('the bench helpers', () => {
       settings: { connections: 32, startupRuns: 1 },
       throughput: { list: servers(90, 6), create: servers(50), get: servers(70) },
       startup: [
-        { label: 'direct', command: 'x', target: true, medianMs: 200, runsMs: [200] },
-        { label: 'npm', command: 'x', target: true, medianMs: 300, runsMs: [300] },
-        { label: 'floor', command: 'z', target: false, medianMs: 100, runsMs: [100] },
-        { label: 'prism', command: 'y', target: false, medianMs: 1000, runsMs: [1000] },
+        { label: 'direct', command: 'x', target: true, group: '', medianMs: 200, runsMs: [200] },
+        { label: 'npm', command: 'x', target: true, group: '', medianMs: 300, runsMs: [300] },
+        { label: 'floor', command: 'z', target: false, group: '', medianMs: 100, runsMs: [100] },
+        { label: 'prism', command: 'y', target: false, group: '', medianMs: 1000, runsMs: [1000] },
+        // Another environment: compared with its own Prism (300 / 1500 = 0.2), not the first one (0.3).
+        { label: 'npm', command: 'x', target: true, group: 'other env', medianMs: 300, runsMs: [300] },
+        { label: 'prism', command: 'y', target: false, group: 'other env', medianMs: 1500, runsMs: [1500] },
       ],
       scale: [scale(1_000, 300, 0.1), scale(1_000_000, 4000, 0.2)],
       conformance: { measured: false, reason: 'absent' },
@@ -77,10 +80,12 @@ describe('the bench helpers', () => {
     expect(met['create: mock/bare req/s']).toBe(false);
     expect(met['startup: direct/prism']).toBe(true);
     expect(met['startup: npm/prism']).toBe(false);
-    expect(Object.keys(met).filter((name) => name.startsWith('startup:'))).toEqual(['startup: direct/prism', 'startup: npm/prism']);
+    expect(met['startup: npm/prism, other env']).toBe(true);
+    expect(Object.keys(met).filter((name) => name.startsWith('startup:'))).toEqual(['startup: direct/prism', 'startup: npm/prism', 'startup: npm/prism, other env']);
     expect(met['1M/1K: p50 of ?limit=100']).toBe(false);
     const text = renderTables({ ...partial, targets });
     expect(text).toContain('| GET /v1/pets?limit=20 |');
     expect(text).toContain('NOT MEASURED: absent');
+    expect(text).toMatch(/\| npm, other env +\| +300 \| +0\.20x \|/);
   });
 });
