@@ -83,6 +83,8 @@ describe('the bench helpers', () => {
     expect(met['startup: npm/prism, other env']).toBe(true);
     expect(Object.keys(met).filter((name) => name.startsWith('startup:'))).toEqual(['startup: direct/prism', 'startup: npm/prism', 'startup: npm/prism, other env']);
     expect(met['1M/1K: p50 of ?limit=100']).toBe(false);
+    const twice = { ...partial, startup: [...partial.startup, { ...partial.startup[0]! }] };
+    expect(() => checkTargets(twice)).toThrow(/share a label and a group/);
     const text = renderTables({ ...partial, targets });
     expect(text).toContain('| GET /v1/pets?limit=20 |');
     expect(text).toContain('NOT MEASURED: absent');

@@ -80,6 +80,8 @@ function startupBaseline(startup: StartupFigures[], row: StartupFigures): Startu
 
 /** Checks the figures against the targets of issue 5. */
 export function checkTargets(results: Omit<BenchResults, 'targets'>): TargetCheck[] {
+  const rows = new Set(results.startup.map((s) => `${s.group}\0${s.label}`));
+  if (rows.size !== results.startup.length) throw new Error('two startup rows share a label and a group: their runs would be mixed');
   const checks: TargetCheck[] = [];
   const add = (name: string, value: number, limit: string, met: boolean): void => void checks.push({ name, value, limit, met });
   const t = results.throughput;

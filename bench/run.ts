@@ -221,20 +221,22 @@ function startupWays(): StartupWay[] {
 /** Section 2: spawn to the first 200 of a listing, interleaved, median of `startupRuns`. */
 async function startup(s: Settings): Promise<StartupFigures[]> {
   const ways = startupWays();
-  const runs = new Map<string, number[]>(ways.map((w) => [w.label, []]));
+  // By position: the same label appears once per environment group.
+  const runs = ways.map((): number[] => []);
+  const name = (w: StartupWay) => (w.group ? `${w.label}, ${w.group}` : w.label);
   for (let run = 1; run <= s.startupRuns; run++) {
-    for (const way of ways) {
+    for (const [i, way] of ways.entries()) {
       const port = await freePort();
       const server = way.spawn(port);
       try {
-        runs.get(way.label)!.push(await waitFor200(server, way.url(port), AUTH, 30_000));
+        runs[i]!.push(await waitFor200(server, way.url(port), AUTH, 30_000));
       } finally {
         await server.stop();
       }
     }
-    log(`startup run ${run}: ${ways.map((w) => `${w.label} ${Math.round(runs.get(w.label)!.at(-1)!)} ms`).join(', ')}`);
+    log(`startup run ${run}: ${ways.map((w, i) => `${name(w)} ${Math.round(runs[i]!.at(-1)!)} ms`).join(', ')}`);
   }
-  return ways.map((w) => ({ label: w.label, command: w.shown, target: w.target, group: w.group, medianMs: median(runs.get(w.label)!), runsMs: runs.get(w.label)! }));
+  return ways.map((w, i) => ({ label: w.label, command: w.shown, target: w.target, group: w.group, medianMs: median(runs[i]!), runsMs: runs[i]! }));
 }
 
 /** Section 3: the mock at each size (started one at a time: listening time, RSS), then listing latency on one connection, sizes interleaved. */
