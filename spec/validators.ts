@@ -38,21 +38,27 @@ function createAjv(doc: OpenApiDocument, emitSource: boolean): Ajv2020 {
 
 let runtimeAjv: Ajv2020 | undefined;
 
-/** Compiles the validator for component schema `name` of `doc` (the caller keeps it; every call compiles). */
+/**
+ * The validator for component schema `name`, open or closed (the caller keeps it). One ajv
+ * instance serves the process, made from the `doc` of the first call: pass the same document.
+ */
 export function compileValidator(doc: OpenApiDocument, name: string, closed: boolean): ValidateFunction {
+  if (!Object.hasOwn(doc.components.schemas, name)) throw new Error(`spec has no schema named ${name}`);
   runtimeAjv ??= createAjv(doc, false);
   return closed ? runtimeAjv.compile(closedSchema(name)) : runtimeAjv.getSchema(`${SPEC_ID}#/components/schemas/${name}`)!;
 }
 
 /** The export name of a generated validator: an identifier, since the module is ESM. */
 function exportName(name: string, closed: boolean): string {
-  return `${name.replace(/[^A-Za-z0-9_$]/g, '_')}_${closed ? 'closed' : 'open'}`;
+  if (!/^[A-Za-z_$][A-Za-z0-9_$]*$/.test(name)) throw new Error(`schema name ${JSON.stringify(name)} is not an identifier; the standalone validators need one`);
+  return `${name}_${closed ? 'closed' : 'open'}`;
 }
 
 /**
  * An ES module, as source, exporting a `compileValidator` with the same
- * signature as this module's that returns validators generated ahead of time
- * by ajv's standalone code, for every component schema, open and closed.
+ * signature and errors as this module's that returns validators generated
+ * ahead of time by ajv's standalone code, for every component schema of `doc`,
+ * open and closed (its own `doc` argument is then ignored).
  */
 export function standaloneValidatorsSource(doc: OpenApiDocument): string {
   const ajv = createAjv(doc, true);
@@ -70,7 +76,7 @@ export function standaloneValidatorsSource(doc: OpenApiDocument): string {
     `${standaloneCode(ajv, refs)}\n` +
     `const generated = {\n${table.join('\n')}\n};\n` +
     'export function compileValidator(_doc, name, closed) {\n' +
-    '  if (!Object.hasOwn(generated, name)) throw new Error(`no validator was generated for ${name}`);\n' +
+    '  if (!Object.hasOwn(generated, name)) throw new Error(`spec has no schema named ${name}`);\n' +
     '  return generated[name][closed ? 1 : 0];\n' +
     '}\n'
   );
