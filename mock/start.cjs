@@ -43,6 +43,11 @@ function isFresh() {
   }
 }
 
+/** An esbuild filter matching this one file and no other of the same name (in a package, say). */
+function exactPath(file) {
+  return new RegExp(`^${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`);
+}
+
 /** Each module keeps its own import.meta.url (the spec is found next to spec/index.ts). */
 const ownImportMetaUrl = {
   name: 'own-import-meta-url',
@@ -59,7 +64,7 @@ function parsedSpec(parseYaml) {
   return {
     name: 'parsed-spec',
     setup(build) {
-      build.onLoad({ filter: /[\\/]spec[\\/]document\.ts$/ }, () => ({
+      build.onLoad({ filter: exactPath(specDocument) }, () => ({
         contents:
           `export const SPEC_PATH = ${JSON.stringify(specYaml)};\n` +
           `export function readSpecDocument() { return JSON.parse(${JSON.stringify(JSON.stringify(parseYaml(readFileSync(specYaml, 'utf8'))))}); }\n`,
@@ -98,7 +103,7 @@ function precompiledValidators(source) {
   return {
     name: 'precompiled-validators',
     setup(build) {
-      build.onLoad({ filter: /[\\/]spec[\\/]validators\.ts$/ }, () => ({ contents: source, loader: 'js', resolveDir: join(root, 'spec') }));
+      build.onLoad({ filter: exactPath(specValidators) }, () => ({ contents: source, loader: 'js', resolveDir: join(root, 'spec') }));
     },
   };
 }
@@ -190,8 +195,10 @@ async function main() {
       const [esbuild, yaml] = await Promise.all([import('esbuild'), import('yaml')]);
       await rebuild(esbuild, yaml.parse);
       await esbuild.stop?.();
-    } catch {
-      // No esbuild, a read-only install, or a source that does not compile (tsx then reports it).
+    } catch (error) {
+      // No esbuild, a read-only install, or a source that does not compile (tsx then reports it
+      // in full). Said in one line, since every start will pay for the slow way until it is fixed.
+      process.stderr.write(`petstore-mock: starting through tsx (slower): the bundle could not be built: ${String(error?.message ?? error).split('\n')[0]}\n`);
       await runWithTsx();
       return;
     }
@@ -200,6 +207,6 @@ async function main() {
 }
 
 main().catch((error) => {
-  process.stderr.write(`petstore-mock: ${error.stack ?? error}\n`);
+  process.stderr.write(`petstore-mock: ${error?.stack ?? error}\n`);
   process.exitCode = 1;
 });
