@@ -74,23 +74,24 @@ function parsedSpec(parseYaml) {
   };
 }
 
+/** What both builds share: one CommonJS file for Node 20, kept in memory. */
+const BUILD = {
+  absWorkingDir: root,
+  bundle: true,
+  platform: 'node',
+  // CommonJS, so that runBundle can compile it as a script with a code cache (Node 20 has no cache for ES modules).
+  format: 'cjs',
+  target: 'node20',
+  write: false,
+  logLevel: 'silent',
+};
+
 /**
  * The source of the spec's validators, generated ahead of time: spec/validators.ts
  * is bundled on its own and run here, and emits them with ajv's standalone code.
  */
 async function standaloneValidators(esbuild, parseYaml) {
-  const result = await esbuild.build({
-    absWorkingDir: root,
-    entryPoints: [specValidators],
-    bundle: true,
-    platform: 'node',
-    format: 'cjs',
-    target: 'node20',
-    packages: 'external',
-    write: false,
-    logLevel: 'silent',
-    plugins: [ownImportMetaUrl],
-  });
+  const result = await esbuild.build({ ...BUILD, entryPoints: [specValidators], packages: 'external', plugins: [ownImportMetaUrl] });
   const module = { exports: {} };
   new Script(`(function (exports, require, module) {${result.outputFiles[0].text}\n})`, { filename: specValidators })
     .runInThisContext()
@@ -117,20 +118,13 @@ function writeWhole(file, contents) {
 
 async function rebuild(esbuild, parseYaml) {
   const result = await esbuild.build({
-    absWorkingDir: root,
+    ...BUILD,
     entryPoints: [entry],
-    bundle: true,
-    platform: 'node',
-    // CommonJS, so that runBundle can compile it as a script with a code cache (Node 20 has no cache for ES modules).
-    format: 'cjs',
-    target: 'node20',
     // Written beside the bundle but not applied by default (it costs start time): run
     // `node --enable-source-maps mock/start.cjs` for TypeScript stack traces (then without the code cache).
     sourcemap: true,
     metafile: true,
-    write: false,
     outfile: bundle,
-    logLevel: 'silent',
     plugins: [parsedSpec(parseYaml), precompiledValidators(await standaloneValidators(esbuild, parseYaml)), ownImportMetaUrl],
   });
   // Packages are tracked through the lock file rather than file by file; the spec is read by the plugin, not imported.
