@@ -1,4 +1,5 @@
 import { once } from 'node:events';
+import { readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createBareServer, type CannedResponses } from './bare-server.ts';
@@ -89,5 +90,33 @@ describe('the bench helpers', () => {
     expect(text).toContain('| GET /v1/pets?limit=20 |');
     expect(text).toContain('NOT MEASURED: absent');
     expect(text).toMatch(/\| npm, other env +\| +300 \| +0\.20x \|/);
+  });
+});
+
+describe('the published figures', () => {
+  const read = (path: string) => readFileSync(new URL(`../${path}`, import.meta.url), 'utf8');
+  const latest = JSON.parse(read('bench/results/latest.json')) as BenchResults;
+
+  it('bench/README.md shows the tables of bench/results/latest.json as the bench printed them', () => {
+    expect(read('bench/README.md')).toContain(renderTables(latest));
+  });
+
+  it("README.md's summary quotes the same run", () => {
+    const readme = read('README.md');
+    const t = latest.throughput;
+    const start = (label: string) => Math.round(latest.startup.find((s) => s.label === label && s.group === '')!.medianMs);
+    const big = latest.scale.find((s) => s.count === 1_000_000)!;
+    for (const figure of [
+      `${Math.round(t.list.mock.rps).toLocaleString('en-US')} req/s, p99 ${t.list.mock.p99Ms.toFixed(2)} ms`,
+      `${t.list.ratios.mockOverBare.toFixed(2)}x a bare`,
+      `${t.create.ratios.mockOverBare.toFixed(2)}x bare, ${t.create.ratios.mockOverPrism.toFixed(2)}x Prism`,
+      `${t.get.ratios.mockOverBare.toFixed(2)}x bare, ${t.get.ratios.mockOverPrism.toFixed(2)}x Prism`,
+      `| ${start('node mock/start.cjs')} ms |`,
+      `| ${start('npm start')} ms |`,
+      `Prism (${start('prism')} ms)`,
+      `listening after ${(big.listenMs / 1000).toFixed(2)} s, ${Math.round(big.rssBytes! / 2 ** 20)} MiB RSS`,
+    ]) {
+      expect(readme).toContain(figure);
+    }
   });
 });
