@@ -60,14 +60,14 @@ const ownImportMetaUrl = {
 };
 
 /** spec/document.ts, in the bundle: the document parsed now, at build time, instead of at every start. */
-function parsedSpec(parseYaml) {
+function parsedSpec(doc) {
   return {
     name: 'parsed-spec',
     setup(build) {
       build.onLoad({ filter: exactPath(specDocument) }, () => ({
         contents:
           `export const SPEC_PATH = ${JSON.stringify(specYaml)};\n` +
-          `export function readSpecDocument() { return JSON.parse(${JSON.stringify(JSON.stringify(parseYaml(readFileSync(specYaml, 'utf8'))))}); }\n`,
+          `export function readSpecDocument() { return JSON.parse(${JSON.stringify(JSON.stringify(doc))}); }\n`,
         loader: 'js',
       }));
     },
@@ -90,13 +90,13 @@ const BUILD = {
  * The source of the spec's validators, generated ahead of time: spec/validators.ts
  * is bundled on its own and run here, and emits them with ajv's standalone code.
  */
-async function standaloneValidators(esbuild, parseYaml) {
+async function standaloneValidators(esbuild, doc) {
   const result = await esbuild.build({ ...BUILD, entryPoints: [specValidators], packages: 'external', plugins: [ownImportMetaUrl] });
   const module = { exports: {} };
   new Script(`(function (exports, require, module) {${result.outputFiles[0].text}\n})`, { filename: specValidators })
     .runInThisContext()
     .call(module.exports, module.exports, createRequire(specValidators), module);
-  return module.exports.standaloneValidatorsSource(parseYaml(readFileSync(specYaml, 'utf8')));
+  return module.exports.standaloneValidatorsSource(doc);
 }
 
 /** spec/validators.ts, in the bundle: the validators generated at build time, so a start compiles no schema. */
@@ -117,6 +117,8 @@ function writeWhole(file, contents) {
 }
 
 async function rebuild(esbuild, parseYaml) {
+  // Parsed once, for both the document and the validators the bundle carries.
+  const doc = parseYaml(readFileSync(specYaml, 'utf8'));
   const result = await esbuild.build({
     ...BUILD,
     entryPoints: [entry],
@@ -125,7 +127,7 @@ async function rebuild(esbuild, parseYaml) {
     sourcemap: true,
     metafile: true,
     outfile: bundle,
-    plugins: [parsedSpec(parseYaml), precompiledValidators(await standaloneValidators(esbuild, parseYaml)), ownImportMetaUrl],
+    plugins: [parsedSpec(doc), precompiledValidators(await standaloneValidators(esbuild, doc)), ownImportMetaUrl],
   });
   // Packages are tracked through the lock file rather than file by file; the spec is read by the plugin, not imported.
   const sources = Object.keys(result.metafile.inputs).filter((input) => !input.startsWith('node_modules/'));
