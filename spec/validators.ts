@@ -17,12 +17,16 @@ const SPEC_ID = 'https://petstore.invalid/petstore.openapi.yaml';
 const addFormats = (addFormatsModule as unknown as { default: FormatsPlugin }).default;
 const standaloneCode = (standaloneModule as unknown as { default: typeof standaloneModule.default }).default;
 
+/** Where a component schema stands in the ajv instance (the spec is added under SPEC_ID). */
+function componentRef(name: string): string {
+  return `${SPEC_ID}#/components/schemas/${name}`;
+}
+
 /** A component schema closed: no properties beyond those it names. */
 function closedSchema(name: string): object {
-  const ref = `${SPEC_ID}#/components/schemas/${name}`;
   // Pets is an array: each item is closed, not the array.
-  if (name === 'Pets') return { type: 'array', items: { $ref: `${SPEC_ID}#/components/schemas/Pet`, unevaluatedProperties: false } };
-  return { $ref: ref, unevaluatedProperties: false };
+  if (name === 'Pets') return { type: 'array', items: { $ref: componentRef('Pet'), unevaluatedProperties: false } };
+  return { $ref: componentRef(name), unevaluatedProperties: false };
 }
 
 function createAjv(doc: OpenApiDocument, emitSource: boolean): Ajv2020 {
@@ -45,7 +49,7 @@ let runtimeAjv: Ajv2020 | undefined;
 export function compileValidator(doc: OpenApiDocument, name: string, closed: boolean): ValidateFunction {
   if (!Object.hasOwn(doc.components.schemas, name)) throw new Error(`spec has no schema named ${name}`);
   runtimeAjv ??= createAjv(doc, false);
-  return closed ? runtimeAjv.compile(closedSchema(name)) : runtimeAjv.getSchema(`${SPEC_ID}#/components/schemas/${name}`)!;
+  return closed ? runtimeAjv.compile(closedSchema(name)) : runtimeAjv.getSchema(componentRef(name))!;
 }
 
 /** The export name of a generated validator: an identifier, since the module is ESM. */
@@ -66,7 +70,7 @@ export function standaloneValidatorsSource(doc: OpenApiDocument): string {
   const names = Object.keys(doc.components.schemas);
   for (const name of names) {
     // Open: the component itself, as compileValidator takes it; closed: a schema of its own, with an id to name it by.
-    refs[exportName(name, false)] = `${SPEC_ID}#/components/schemas/${name}`;
+    refs[exportName(name, false)] = componentRef(name);
     const closedId = `https://petstore.invalid/closed/${name}`;
     ajv.addSchema({ $id: closedId, ...closedSchema(name) });
     refs[exportName(name, true)] = closedId;
