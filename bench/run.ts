@@ -165,57 +165,97 @@ interface StartupWay {
   target: boolean;
   /** The environment it is started in ('' as the machine is set up); compared with Prism started in the same one. */
   group: string;
-  spawn(port: number): ChildServer;
+  /** Measured a second time without NODE_EXTRA_CA_CERTS, when it is set. */
+  alsoWithoutExtraCa: boolean;
+  /** Starts it; `env` is laid over this process's environment (an undefined value removes a variable). */
+  spawn(port: number, env?: NodeJS.ProcessEnv): ChildServer;
   url(port: number): string;
 }
 
-const NO_EXTRA_CA = 'without NODE_EXTRA_CA_CERTS';
-
 function startupWays(): StartupWay[] {
   const mockArgs = (port: number) => ['--port', String(port), '--api-key', API_KEY, '--quiet'];
-  const direct = (port: number) => mockDirect(mockArgs(port));
   const mockUrl = (port: number) => `http://127.0.0.1:${port}/v1/pets?limit=1`;
-  const viaTsx = (port: number) => ({ command: process.execPath, args: ['--import', 'tsx', 'mock/cli.ts', ...mockArgs(port)] });
+  const floor = join(ROOT, 'bench', 'floor');
   const coldCache = (port: number) => {
     rmSync(join(ROOT, 'node_modules', '.cache', 'petstore-mock'), { recursive: true, force: true });
-    return spawnServer(direct(port));
+    return spawnServer(mockDirect(mockArgs(port)));
   };
-  const floor = join(ROOT, 'bench', 'floor');
-  type Spawn = (port: number, env?: NodeJS.ProcessEnv) => ChildServer;
-  const npmStart: Spawn = (port, env) => spawnServer({ command: 'npm', args: ['start', '--silent', '--', ...mockArgs(port)], env });
-  const nodeStart: Spawn = (port, env) => spawnServer({ ...direct(port), env });
-  const floorNpm: Spawn = (port, env) => spawnServer({ command: 'npm', args: ['start', '--silent', '--', '--port', String(port)], cwd: floor, env });
-  const floorNode: Spawn = (port, env) => spawnServer({ command: process.execPath, args: [join(floor, 'server.js'), '--port', String(port)], env });
-  const prism: Spawn = (port, env) => spawnServer({ command: PRISM, args: ['mock', '-d', '-v', 'warn', '-h', '127.0.0.1', '-p', String(port), SPEC], env });
-  const prismUrl = (port: number) => `http://127.0.0.1:${port}/pets?limit=1`;
   const ways: StartupWay[] = [
-    { label: 'npm start', shown: 'npm start -- --port P --api-key K --quiet', target: true, group: '', spawn: npmStart, url: mockUrl },
-    { label: 'node mock/start.cjs', shown: 'node mock/start.cjs --port P --api-key K --quiet', target: true, group: '', spawn: nodeStart, url: mockUrl },
-    { label: 'node mock/start.cjs, no cache', shown: 'rm -r node_modules/.cache/petstore-mock; node mock/start.cjs ...', target: false, group: '', spawn: coldCache, url: mockUrl },
-    { label: 'tsx mock/cli.ts', shown: 'node --import tsx mock/cli.ts --port P --api-key K --quiet', target: false, group: '', spawn: (port) => spawnServer(viaTsx(port)), url: mockUrl },
-    { label: 'floor: npm start, two-line server', shown: 'cd bench/floor; npm start -- --port P', target: false, group: '', spawn: floorNpm, url: mockUrl },
-    { label: 'floor: node, two-line server', shown: 'node bench/floor/server.js --port P', target: false, group: '', spawn: floorNode, url: mockUrl },
-    { label: 'prism', shown: `prism mock -d -v warn -h 127.0.0.1 -p P ${SPEC}`, target: false, group: '', spawn: prism, url: prismUrl },
+    {
+      label: 'npm start',
+      shown: 'npm start -- --port P --api-key K --quiet',
+      target: true,
+      group: '',
+      alsoWithoutExtraCa: true,
+      spawn: (port, env) => spawnServer({ command: 'npm', args: ['start', '--silent', '--', ...mockArgs(port)], env }),
+      url: mockUrl,
+    },
+    {
+      label: 'node mock/start.cjs',
+      shown: 'node mock/start.cjs --port P --api-key K --quiet',
+      target: true,
+      group: '',
+      alsoWithoutExtraCa: true,
+      spawn: (port, env) => spawnServer({ ...mockDirect(mockArgs(port)), env }),
+      url: mockUrl,
+    },
+    {
+      label: 'node mock/start.cjs, no cache',
+      shown: 'rm -r node_modules/.cache/petstore-mock; node mock/start.cjs ...',
+      target: false,
+      group: '',
+      alsoWithoutExtraCa: false,
+      spawn: coldCache,
+      url: mockUrl,
+    },
+    {
+      label: 'tsx mock/cli.ts',
+      shown: 'node --import tsx mock/cli.ts --port P --api-key K --quiet',
+      target: false,
+      group: '',
+      alsoWithoutExtraCa: false,
+      spawn: (port) => spawnServer({ command: process.execPath, args: ['--import', 'tsx', 'mock/cli.ts', ...mockArgs(port)] }),
+      url: mockUrl,
+    },
+    {
+      label: 'floor: npm start, two-line server',
+      shown: 'cd bench/floor; npm start -- --port P',
+      target: false,
+      group: '',
+      alsoWithoutExtraCa: true,
+      spawn: (port, env) => spawnServer({ command: 'npm', args: ['start', '--silent', '--', '--port', String(port)], cwd: floor, env }),
+      url: mockUrl,
+    },
+    {
+      label: 'floor: node, two-line server',
+      shown: 'node bench/floor/server.js --port P',
+      target: false,
+      group: '',
+      alsoWithoutExtraCa: true,
+      spawn: (port, env) => spawnServer({ command: process.execPath, args: [join(floor, 'server.js'), '--port', String(port)], env }),
+      url: mockUrl,
+    },
+    {
+      label: 'prism',
+      shown: `prism mock -d -v warn -h 127.0.0.1 -p P ${SPEC}`,
+      target: false,
+      group: '',
+      alsoWithoutExtraCa: true,
+      spawn: (port, env) => spawnServer({ command: PRISM, args: ['mock', '-d', '-v', 'warn', '-h', '127.0.0.1', '-p', String(port), SPEC], env }),
+      url: (port) => `http://127.0.0.1:${port}/pets?limit=1`,
+    },
   ];
   if (!process.env.NODE_EXTRA_CA_CERTS) return ways;
   // Node 20 reads that file, and builds its whole root store, at every process start (~30 ms here), before
   // any JavaScript runs; npm start pays it twice (npm, then the server). The same ways, each with the variable
   // removed, show what it costs; Prism is measured the same way, so each group has its own baseline.
-  const withoutExtraCa = (way: StartupWay, spawn: Spawn): StartupWay => ({
+  const withoutExtraCa = (way: StartupWay): StartupWay => ({
     ...way,
     shown: way.shown.replace(/^(cd \S+; )?/, '$1env -u NODE_EXTRA_CA_CERTS '),
-    group: NO_EXTRA_CA,
-    spawn: (port) => spawn(port, { NODE_EXTRA_CA_CERTS: undefined }),
+    group: 'without NODE_EXTRA_CA_CERTS',
+    spawn: (port) => way.spawn(port, { NODE_EXTRA_CA_CERTS: undefined }),
   });
-  const [npmWay, nodeWay, , , floorNpmWay, floorNodeWay, prismWay] = ways as [StartupWay, StartupWay, StartupWay, StartupWay, StartupWay, StartupWay, StartupWay];
-  return [
-    ...ways,
-    withoutExtraCa(npmWay, npmStart),
-    withoutExtraCa(nodeWay, nodeStart),
-    withoutExtraCa(floorNpmWay, floorNpm),
-    withoutExtraCa(floorNodeWay, floorNode),
-    withoutExtraCa(prismWay, prism),
-  ];
+  return [...ways, ...ways.filter((way) => way.alsoWithoutExtraCa).map(withoutExtraCa)];
 }
 
 /** Section 2: spawn to the first 200 of a listing, interleaved, median of `startupRuns`. */
