@@ -39,8 +39,8 @@ interface Prepared {
 function prepare({ status, headers, body }: CannedResponse): Prepared {
   const bytes = Buffer.from(body);
   const sent: OutgoingHttpHeaders = { ...headers, 'content-length': bytes.length };
-  delete sent['date'];
-  delete sent['connection'];
+  delete sent.date;
+  delete sent.connection;
   delete sent['keep-alive'];
   delete sent['transfer-encoding'];
   return { status, headers: sent, body: bytes };
@@ -77,8 +77,11 @@ export function createBareServer({ apiKey, responses }: BareServerOptions): Serv
 }
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { port: { type: 'string' }, 'api-key': { type: 'string' }, responses: { type: 'string' } } });
-  if (!values['api-key'] || !values.responses) throw new Error('usage: bare-server.ts --api-key KEY --responses FILE [--port N]');
+  const { values } = parseArgs({
+    options: { port: { type: 'string' }, 'api-key': { type: 'string' }, responses: { type: 'string' } },
+  });
+  if (!values['api-key'] || !values.responses)
+    throw new Error('usage: bare-server.ts --api-key KEY --responses FILE [--port N]');
   const responses = JSON.parse(readFileSync(values.responses, 'utf8')) as CannedResponses;
   const server = createBareServer({ apiKey: values['api-key'], responses });
   // The same socket settings as the mock's adapter.

@@ -2,14 +2,26 @@ import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createBareServer, type CannedResponses } from './bare-server.ts';
+import { type CannedResponses, createBareServer } from './bare-server.ts';
 import { median, quantile } from './load.ts';
-import { checkTargets, renderTables, type BenchResults, type RouteFigures } from './report.ts';
+import { type BenchResults, checkTargets, type RouteFigures, renderTables } from './report.ts';
 
 const responses: CannedResponses = {
-  list: { status: 200, headers: { 'content-type': 'application/json', date: 'dropped' }, body: '[{"id":1,"name":"Jax","categoryId":11}]' },
-  create: { status: 201, headers: { 'content-type': 'application/json', location: '/v1/pets/2' }, body: '{"id":2,"name":"Rex","categoryId":3}' },
-  get: { status: 200, headers: { 'content-type': 'application/json', sunset: 'Thu, 05 Dec 2030 00:00:00 GMT' }, body: '{"id":1,"name":"Jax","categoryId":11}' },
+  list: {
+    status: 200,
+    headers: { 'content-type': 'application/json', date: 'dropped' },
+    body: '[{"id":1,"name":"Jax","categoryId":11}]',
+  },
+  create: {
+    status: 201,
+    headers: { 'content-type': 'application/json', location: '/v1/pets/2' },
+    body: '{"id":2,"name":"Rex","categoryId":3}',
+  },
+  get: {
+    status: 200,
+    headers: { 'content-type': 'application/json', sunset: 'Thu, 05 Dec 2030 00:00:00 GMT' },
+    body: '{"id":1,"name":"Jax","categoryId":11}',
+  },
 };
 
 describe('the bare server', () => {
@@ -35,26 +47,60 @@ describe('the bare server', () => {
   it('replays each canned response byte for byte, with a correct Content-Length', async () => {
     const auth = { authorization: 'bearer k' };
     const list = await fetch(`${base}/pets?limit=20`, { headers: auth });
-    expect([list.status, await list.text(), list.headers.get('content-length')]).toEqual([200, responses.list.body, String(responses.list.body.length)]);
+    expect([list.status, await list.text(), list.headers.get('content-length')]).toEqual([
+      200,
+      responses.list.body,
+      String(responses.list.body.length),
+    ]);
     expect(list.headers.get('date')).not.toBe('dropped');
     const get = await fetch(`${base}/pets/1`, { headers: auth });
-    expect([get.status, await get.text(), get.headers.get('sunset')]).toEqual([200, responses.get.body, responses.get.headers.sunset]);
-    const create = await fetch(`${base}/pets`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: '{"name":"Rex","categoryId":3}' });
-    expect([create.status, await create.text(), create.headers.get('location')]).toEqual([201, responses.create.body, '/v1/pets/2']);
+    expect([get.status, await get.text(), get.headers.get('sunset')]).toEqual([
+      200,
+      responses.get.body,
+      responses.get.headers.sunset,
+    ]);
+    const create = await fetch(`${base}/pets`, {
+      method: 'POST',
+      headers: { ...auth, 'content-type': 'application/json' },
+      body: '{"name":"Rex","categoryId":3}',
+    });
+    expect([create.status, await create.text(), create.headers.get('location')]).toEqual([
+      201,
+      responses.create.body,
+      '/v1/pets/2',
+    ]);
   });
 });
 
 describe('the bench helpers', () => {
   it('takes nearest-rank quantiles and medians', () => {
     const sorted = Float64Array.from([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
-    expect([quantile(sorted, 0.5), quantile(sorted, 0.99), quantile(sorted, 0), quantile([], 0.5)]).toEqual([5, 10, 1, NaN]);
+    expect([quantile(sorted, 0.5), quantile(sorted, 0.99), quantile(sorted, 0), quantile([], 0.5)]).toEqual([
+      5,
+      10,
+      1,
+      NaN,
+    ]);
     expect([median([3, 1, 2]), median([4, 1, 3, 2]), median([])]).toEqual([2, 2.5, NaN]);
   });
 
   it('checks the targets and renders every section', () => {
     const route = (rps: number, p99Ms = 1): RouteFigures => ({ rps, p50Ms: 0.5, p99Ms, failures: 0 });
-    const servers = (mock: number, p99Ms?: number) => ({ mock: route(mock, p99Ms), bare: route(100), prism: route(5), ratios: { mockOverBare: mock / 100, mockOverPrism: mock / 5 } });
-    const scale = (count: number, listenMs: number, p50: number) => ({ count, listenMs, rssBytes: 100 * 2 ** 20, soldP50Ms: p50, soldP99Ms: p50, allP50Ms: p50, allP99Ms: p50 });
+    const servers = (mock: number, p99Ms?: number) => ({
+      mock: route(mock, p99Ms),
+      bare: route(100),
+      prism: route(5),
+      ratios: { mockOverBare: mock / 100, mockOverPrism: mock / 5 },
+    });
+    const scale = (count: number, listenMs: number, p50: number) => ({
+      count,
+      listenMs,
+      rssBytes: 100 * 2 ** 20,
+      soldP50Ms: p50,
+      soldP99Ms: p50,
+      allP50Ms: p50,
+      allP99Ms: p50,
+    });
     const partial: Omit<BenchResults, 'targets'> = {
       generatedAt: '',
       command: 'npm run bench',
@@ -82,7 +128,11 @@ describe('the bench helpers', () => {
     expect(met['startup: direct/prism']).toBe(true);
     expect(met['startup: npm/prism']).toBe(false);
     expect(met['startup: npm/prism, other env']).toBe(true);
-    expect(Object.keys(met).filter((name) => name.startsWith('startup:'))).toEqual(['startup: direct/prism', 'startup: npm/prism', 'startup: npm/prism, other env']);
+    expect(Object.keys(met).filter((name) => name.startsWith('startup:'))).toEqual([
+      'startup: direct/prism',
+      'startup: npm/prism',
+      'startup: npm/prism, other env',
+    ]);
     expect(met['1M/1K: p50 of ?limit=100']).toBe(false);
     const twice = { ...partial, startup: [...partial.startup, { ...partial.startup[0]! }] };
     expect(() => checkTargets(twice)).toThrow(/share a label and a group/);
@@ -104,7 +154,8 @@ describe('the published figures', () => {
   it("README.md's summary quotes the same run", () => {
     const readme = read('README.md');
     const t = latest.throughput;
-    const start = (label: string) => Math.round(latest.startup.find((s) => s.label === label && s.group === '')!.medianMs);
+    const start = (label: string) =>
+      Math.round(latest.startup.find((s) => s.label === label && s.group === '')!.medianMs);
     const big = latest.scale.find((s) => s.count === 1_000_000)!;
     for (const figure of [
       `${Math.round(t.list.mock.rps).toLocaleString('en-US')} req/s, p99 ${t.list.mock.p99Ms.toFixed(2)} ms`,

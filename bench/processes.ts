@@ -2,7 +2,7 @@
  * Child servers for the bench: spawned in their own process group on
  * 127.0.0.1, bounded in time, and always killed (also when the bench fails).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { createServer } from 'node:net';
@@ -63,7 +63,12 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
 /** Spawns a server in its own process group (so npm, tsx and their children go together). */
 export function spawnServer({ command, args, env, cwd = ROOT, maxLifetimeMs = 300_000 }: SpawnOptions): ChildServer {
   const spawnedAt = performance.now();
-  const child = spawn(command, args, { cwd, detached: true, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
+  const child = spawn(command, args, {
+    cwd,
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, ...env },
+  });
   const pid = child.pid!;
   live.add(pid);
   let out = '';
@@ -71,7 +76,9 @@ export function spawnServer({ command, args, env, cwd = ROOT, maxLifetimeMs = 30
   child.stdout!.setEncoding('utf8').on('data', (chunk: string) => void (out.length < 65_536 && (out += chunk)));
   let err = '';
   child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (err = (err + chunk).slice(-4000)));
-  const exited = new Promise<number | string>((resolve) => child.once('exit', (code, signal) => resolve(code ?? signal ?? -1)));
+  const exited = new Promise<number | string>((resolve) =>
+    child.once('exit', (code, signal) => resolve(code ?? signal ?? -1)),
+  );
   const timer = setTimeout(() => killGroup(pid, 'SIGKILL'), maxLifetimeMs);
   timer.unref();
   void exited.then(() => {
@@ -119,12 +126,18 @@ export function probe(url: string, headers: Record<string, string> = {}, timeout
 }
 
 /** Polls `url` until it answers 200; resolves with the time since `server` was spawned, in ms. */
-export async function waitFor200(server: ChildServer, url: string, headers: Record<string, string>, timeoutMs = 60_000): Promise<number> {
+export async function waitFor200(
+  server: ChildServer,
+  url: string,
+  headers: Record<string, string>,
+  timeoutMs = 60_000,
+): Promise<number> {
   let exitedEarly: number | string | undefined;
   void server.exited.then((code) => (exitedEarly = code));
   const deadline = performance.now() + timeoutMs;
   while (performance.now() < deadline) {
-    if (exitedEarly !== undefined) throw new Error(`server exited (${exitedEarly}) before answering 200: ${String(server)}`);
+    if (exitedEarly !== undefined)
+      throw new Error(`server exited (${exitedEarly}) before answering 200: ${String(server)}`);
     if ((await probe(url, headers)) === 200) return performance.now() - server.spawnedAt;
     await new Promise((resolve) => setTimeout(resolve, 5));
   }
@@ -132,7 +145,11 @@ export async function waitFor200(server: ChildServer, url: string, headers: Reco
 }
 
 /** Waits until the server's stdout matches `pattern`; resolves with the match and the time since spawn. */
-export async function waitForOutput(server: ChildServer, pattern: RegExp, timeoutMs = 60_000): Promise<{ match: RegExpMatchArray; ms: number }> {
+export async function waitForOutput(
+  server: ChildServer,
+  pattern: RegExp,
+  timeoutMs = 60_000,
+): Promise<{ match: RegExpMatchArray; ms: number }> {
   const deadline = performance.now() + timeoutMs;
   return new Promise((resolve, reject) => {
     const check = (): void => {

@@ -43,7 +43,9 @@ export interface ScaleFigures {
 }
 
 /** The conformance suite's wall time, when it could be measured. */
-export type ConformanceFigures = { measured: true; command: string; wallMs: number; exitCode: number | string } | { measured: false; reason: string };
+export type ConformanceFigures =
+  | { measured: true; command: string; wallMs: number; exitCode: number | string }
+  | { measured: false; reason: string };
 
 /** One target of issue 5 and whether this run met it. */
 export interface TargetCheck {
@@ -60,7 +62,10 @@ export interface BenchResults {
   quick: boolean;
   machine: Record<string, string | number>;
   settings: Record<string, number | string>;
-  throughput: Record<RouteName, Record<ServerName, RouteFigures> & { ratios: { mockOverBare: number; mockOverPrism: number } }>;
+  throughput: Record<
+    RouteName,
+    Record<ServerName, RouteFigures> & { ratios: { mockOverBare: number; mockOverPrism: number } }
+  >;
   startup: StartupFigures[];
   scale: ScaleFigures[];
   conformance: ConformanceFigures;
@@ -81,9 +86,11 @@ function startupBaseline(startup: StartupFigures[], row: StartupFigures): Startu
 /** Checks the figures against the targets of issue 5. */
 export function checkTargets(results: Omit<BenchResults, 'targets'>): TargetCheck[] {
   const rows = new Set(results.startup.map((s) => `${s.group}\0${s.label}`));
-  if (rows.size !== results.startup.length) throw new Error('two startup rows share a label and a group: their runs would be mixed');
+  if (rows.size !== results.startup.length)
+    throw new Error('two startup rows share a label and a group: their runs would be mixed');
   const checks: TargetCheck[] = [];
-  const add = (name: string, value: number, limit: string, met: boolean): void => void checks.push({ name, value, limit, met });
+  const add = (name: string, value: number, limit: string, met: boolean): void =>
+    void checks.push({ name, value, limit, met });
   const t = results.throughput;
   add('list: mock/bare req/s', t.list.ratios.mockOverBare, '>= 0.6', t.list.ratios.mockOverBare >= 0.6);
   add('list: mock/prism req/s', t.list.ratios.mockOverPrism, '>= 10', t.list.ratios.mockOverPrism >= 10);
@@ -114,12 +121,16 @@ export function checkTargets(results: Omit<BenchResults, 'targets'>): TargetChec
 
 function table(header: string[], rows: string[][]): string {
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
-  const line = (cells: string[]) => `| ${cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join(' | ')} |`;
+  const line = (cells: string[]) =>
+    `| ${cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join(' | ')} |`;
   const rule = `|${widths.map((w, i) => (i === 0 ? '-'.repeat(w + 2) : `${'-'.repeat(w + 1)}:`)).join('|')}|`;
   return [line(header), rule, ...rows.map(line)].join('\n');
 }
 
-const num = (value: number, digits = 0): string => (Number.isFinite(value) ? value.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits }) : 'n/a');
+const num = (value: number, digits = 0): string =>
+  Number.isFinite(value)
+    ? value.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits })
+    : 'n/a';
 const ratio = (value: number): string => (Number.isFinite(value) ? `${value.toFixed(2)}x` : 'n/a');
 
 /** Renders the results as Markdown tables (printed, and pasted into bench/README.md). */
@@ -152,7 +163,12 @@ export function renderTables(results: BenchResults): string {
     '',
     table(
       ['how', 'median ms', 'vs prism', 'command'],
-      results.startup.map((s) => [s.group ? `${s.label}, ${s.group}` : s.label, num(s.medianMs), ratio(s.medianMs / (startupBaseline(results.startup, s)?.medianMs ?? NaN)), `\`${s.command}\``]),
+      results.startup.map((s) => [
+        s.group ? `${s.label}, ${s.group}` : s.label,
+        num(s.medianMs),
+        ratio(s.medianMs / (startupBaseline(results.startup, s)?.medianMs ?? NaN)),
+        `\`${s.command}\``,
+      ]),
     ),
   );
   const base = results.scale.find((s) => s.count === 1_000);
@@ -174,7 +190,14 @@ export function renderTables(results: BenchResults): string {
     ),
   );
   const c = results.conformance;
-  out.push('', 'Conformance suite against the mock', '', c.measured ? `${num(c.wallMs)} ms wall time, spawn to exit (exit code ${c.exitCode}): \`${c.command}\`` : `NOT MEASURED: ${c.reason}`);
+  out.push(
+    '',
+    'Conformance suite against the mock',
+    '',
+    c.measured
+      ? `${num(c.wallMs)} ms wall time, spawn to exit (exit code ${c.exitCode}): \`${c.command}\``
+      : `NOT MEASURED: ${c.reason}`,
+  );
   out.push(
     '',
     'Targets (issue 5)',

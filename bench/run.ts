@@ -10,9 +10,18 @@ import { availableParallelism, cpus, release, totalmem } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { CannedResponses } from './bare-server.ts';
-import { median, runLoad, type LoadResult } from './load.ts';
-import { ROOT, freePort, rssBytes, spawnServer, waitFor200, waitForOutput, type ChildServer } from './processes.ts';
-import { checkTargets, renderTables, type BenchResults, type RouteFigures, type RouteName, type ScaleFigures, type ServerName, type StartupFigures } from './report.ts';
+import { type LoadResult, median, runLoad } from './load.ts';
+import { type ChildServer, freePort, ROOT, rssBytes, spawnServer, waitFor200, waitForOutput } from './processes.ts';
+import {
+  type BenchResults,
+  checkTargets,
+  type RouteFigures,
+  type RouteName,
+  renderTables,
+  type ScaleFigures,
+  type ServerName,
+  type StartupFigures,
+} from './report.ts';
 
 const API_KEY = 'bench-key';
 const AUTH = { authorization: `Bearer ${API_KEY}` };
@@ -40,7 +49,15 @@ interface Settings {
 }
 
 function settings(argv: string[]): Settings | undefined {
-  const { values } = parseArgs({ args: argv, options: { quick: { type: 'boolean' }, out: { type: 'string' }, 'skip-scale': { type: 'boolean' }, help: { type: 'boolean', short: 'h' } } });
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      quick: { type: 'boolean' },
+      out: { type: 'string' },
+      'skip-scale': { type: 'boolean' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
   if (values.help) return undefined;
   const quick = values.quick === true;
   return {
@@ -69,7 +86,10 @@ async function startMock(extra: string[] = []): Promise<{ server: ChildServer; u
   return { server, url: match[1]!, listenMs: ms };
 }
 
-async function capture(url: string, init: RequestInit = {}): Promise<{ status: number; headers: Record<string, string>; body: string }> {
+async function capture(
+  url: string,
+  init: RequestInit = {},
+): Promise<{ status: number; headers: Record<string, string>; body: string }> {
   const response = await fetch(url, { ...init, headers: { ...AUTH, ...(init.headers as Record<string, string>) } });
   return { status: response.status, headers: Object.fromEntries(response.headers), body: await response.text() };
 }
@@ -78,10 +98,15 @@ async function capture(url: string, init: RequestInit = {}): Promise<{ status: n
 async function captureResponses(base: string): Promise<CannedResponses> {
   const responses = {
     list: await capture(`${base}/pets?limit=20`),
-    create: await capture(`${base}/pets`, { method: 'POST', body: NEW_PET, headers: { 'content-type': 'application/json' } }),
+    create: await capture(`${base}/pets`, {
+      method: 'POST',
+      body: NEW_PET,
+      headers: { 'content-type': 'application/json' },
+    }),
     get: await capture(`${base}/pets/1`),
   };
-  for (const [name, r] of Object.entries(responses)) if (r.status >= 300) throw new Error(`mock answered ${r.status} to the ${name} route: ${r.body}`);
+  for (const [name, r] of Object.entries(responses))
+    if (r.status >= 300) throw new Error(`mock answered ${r.status} to the ${name} route: ${r.body}`);
   return responses;
 }
 
@@ -89,7 +114,10 @@ async function startBare(responses: CannedResponses): Promise<{ server: ChildSer
   const file = join(ROOT, 'bench', 'results', 'bare-responses.tmp');
   mkdirSync(dirname(file), { recursive: true });
   writeFileSync(file, JSON.stringify(responses));
-  const server = spawnServer({ command: process.execPath, args: ['--import', 'tsx', 'bench/bare-server.ts', '--api-key', API_KEY, '--responses', file] });
+  const server = spawnServer({
+    command: process.execPath,
+    args: ['--import', 'tsx', 'bench/bare-server.ts', '--api-key', API_KEY, '--responses', file],
+  });
   const { match } = await waitForOutput(server, /at (http:\/\/\S+\/v1)\n/);
   return { server, url: match[1]! };
 }
@@ -98,16 +126,27 @@ async function startBare(responses: CannedResponses): Promise<{ server: ChildSer
 async function startPrism(): Promise<{ server: ChildServer; url: string; port: number }> {
   const port = await freePort();
   // Logging at warn, Prism's closest match to the mock's --quiet.
-  const server = spawnServer({ command: PRISM, args: ['mock', '-d', '-v', 'warn', '-h', '127.0.0.1', '-p', String(port), SPEC] });
+  const server = spawnServer({
+    command: PRISM,
+    args: ['mock', '-d', '-v', 'warn', '-h', '127.0.0.1', '-p', String(port), SPEC],
+  });
   const url = `http://127.0.0.1:${port}`;
   await waitFor200(server, `${url}/pets`, AUTH);
   return { server, url, port };
 }
 
-function routeLoad(route: RouteName, base: string): { url: string; method: 'GET' | 'POST'; headers: Record<string, string>; body?: string } {
+function routeLoad(
+  route: RouteName,
+  base: string,
+): { url: string; method: 'GET' | 'POST'; headers: Record<string, string>; body?: string } {
   if (route === 'list') return { url: `${base}/pets?limit=20`, method: 'GET', headers: AUTH };
   if (route === 'get') return { url: `${base}/pets/1`, method: 'GET', headers: AUTH };
-  return { url: `${base}/pets`, method: 'POST', headers: { ...AUTH, 'content-type': 'application/json' }, body: NEW_PET };
+  return {
+    url: `${base}/pets`,
+    method: 'POST',
+    headers: { ...AUTH, 'content-type': 'application/json' },
+    body: NEW_PET,
+  };
 }
 
 function summarise(runs: LoadResult[]): RouteFigures {
@@ -134,15 +173,26 @@ async function throughput(s: Settings): Promise<BenchResults['throughput']> {
     for (let round = 1; round <= s.rounds; round++) {
       for (const route of ['list', 'create', 'get'] as const) {
         // Reversed every other round, so a drift in the machine's load favours no server.
-        for (const name of round % 2 === 1 ? (['mock', 'bare', 'prism'] as const) : (['prism', 'bare', 'mock'] as const)) {
-          const result = await runLoad({ ...routeLoad(route, bases[name]), connections: s.connections, duration: s.duration, warmup: s.warmup });
-          log(`round ${round} ${route} ${name}: ${Math.round(result.rps)} req/s, p50 ${result.p50Ms.toFixed(2)} ms, p99 ${result.p99Ms.toFixed(2)} ms${result.failures ? `, ${result.failures} failures` : ''}`);
+        for (const name of round % 2 === 1
+          ? (['mock', 'bare', 'prism'] as const)
+          : (['prism', 'bare', 'mock'] as const)) {
+          const result = await runLoad({
+            ...routeLoad(route, bases[name]),
+            connections: s.connections,
+            duration: s.duration,
+            warmup: s.warmup,
+          });
+          log(
+            `round ${round} ${route} ${name}: ${Math.round(result.rps)} req/s, p50 ${result.p50Ms.toFixed(2)} ms, p99 ${result.p99Ms.toFixed(2)} ms${result.failures ? `, ${result.failures} failures` : ''}`,
+          );
           runs.set(`${route}:${name}`, [...(runs.get(`${route}:${name}`) ?? []), result]);
         }
       }
     }
     const figures = (route: RouteName) => {
-      const [mockRuns, bareRuns, prismRuns] = (['mock', 'bare', 'prism'] as const).map((name) => runs.get(`${route}:${name}`)!);
+      const [mockRuns, bareRuns, prismRuns] = (['mock', 'bare', 'prism'] as const).map(
+        (name) => runs.get(`${route}:${name}`)!,
+      );
       // Ratios are taken round by round (runs seconds apart), then the median of those.
       const paired = (other: LoadResult[]) => median(mockRuns!.map((r, i) => r.rps / other[i]!.rps));
       return {
@@ -214,7 +264,8 @@ function startupWays(): StartupWay[] {
       target: false,
       group: '',
       alsoWithoutExtraCa: false,
-      spawn: (port) => spawnServer({ command: process.execPath, args: ['--import', 'tsx', 'mock/cli.ts', ...mockArgs(port)] }),
+      spawn: (port) =>
+        spawnServer({ command: process.execPath, args: ['--import', 'tsx', 'mock/cli.ts', ...mockArgs(port)] }),
       url: mockUrl,
     },
     {
@@ -223,7 +274,8 @@ function startupWays(): StartupWay[] {
       target: false,
       group: '',
       alsoWithoutExtraCa: true,
-      spawn: (port, env) => spawnServer({ command: 'npm', args: ['start', '--silent', '--', '--port', String(port)], cwd: floor, env }),
+      spawn: (port, env) =>
+        spawnServer({ command: 'npm', args: ['start', '--silent', '--', '--port', String(port)], cwd: floor, env }),
       url: mockUrl,
     },
     {
@@ -232,7 +284,8 @@ function startupWays(): StartupWay[] {
       target: false,
       group: '',
       alsoWithoutExtraCa: true,
-      spawn: (port, env) => spawnServer({ command: process.execPath, args: [join(floor, 'server.js'), '--port', String(port)], env }),
+      spawn: (port, env) =>
+        spawnServer({ command: process.execPath, args: [join(floor, 'server.js'), '--port', String(port)], env }),
       url: mockUrl,
     },
     {
@@ -241,7 +294,12 @@ function startupWays(): StartupWay[] {
       target: false,
       group: '',
       alsoWithoutExtraCa: true,
-      spawn: (port, env) => spawnServer({ command: PRISM, args: ['mock', '-d', '-v', 'warn', '-h', '127.0.0.1', '-p', String(port), SPEC], env }),
+      spawn: (port, env) =>
+        spawnServer({
+          command: PRISM,
+          args: ['mock', '-d', '-v', 'warn', '-h', '127.0.0.1', '-p', String(port), SPEC],
+          env,
+        }),
       url: (port) => `http://127.0.0.1:${port}/pets?limit=1`,
     },
   ];
@@ -276,7 +334,14 @@ async function startup(s: Settings): Promise<StartupFigures[]> {
     }
     log(`startup run ${run}: ${ways.map((w, i) => `${name(w)} ${Math.round(runs[i]!.at(-1)!)} ms`).join(', ')}`);
   }
-  return ways.map((w, i) => ({ label: w.label, command: w.shown, target: w.target, group: w.group, medianMs: median(runs[i]!), runsMs: runs[i]! }));
+  return ways.map((w, i) => ({
+    label: w.label,
+    command: w.shown,
+    target: w.target,
+    group: w.group,
+    medianMs: median(runs[i]!),
+    runsMs: runs[i]!,
+  }));
 }
 
 /** Section 3: the mock at each size (started one at a time: listening time, RSS), then listing latency on one connection, sizes interleaved. */
@@ -287,19 +352,29 @@ async function scale(s: Settings): Promise<ScaleFigures[]> {
       const mock = await startMock(['--count', String(count)]);
       const rss = rssBytes(mock.server.child.pid!);
       mocks.push({ count, ...mock, rss });
-      log(`scale ${count}: listening after ${Math.round(mock.listenMs)} ms, RSS ${rss === undefined ? 'n/a' : Math.round(rss / 2 ** 20)} MiB`);
+      log(
+        `scale ${count}: listening after ${Math.round(mock.listenMs)} ms, RSS ${rss === undefined ? 'n/a' : Math.round(rss / 2 ** 20)} MiB`,
+      );
     }
     const runs = new Map<string, LoadResult[]>();
     for (let round = 1; round <= s.scaleRounds; round++) {
       const order = round % 2 === 1 ? mocks : [...mocks].reverse();
       for (const mock of order) {
         for (const query of ['status=sold&limit=100', 'limit=100']) {
-          const result = await runLoad({ url: `${mock.url}/pets?${query}`, headers: AUTH, connections: 1, duration: s.scaleDuration, warmup: s.warmup });
+          const result = await runLoad({
+            url: `${mock.url}/pets?${query}`,
+            headers: AUTH,
+            connections: 1,
+            duration: s.scaleDuration,
+            warmup: s.warmup,
+          });
           if (result.failures > 0) throw new Error(`?${query} failed at ${mock.count} pets`);
           runs.set(`${mock.count}:${query}`, [...(runs.get(`${mock.count}:${query}`) ?? []), result]);
         }
       }
-      log(`scale round ${round}: ${mocks.map((m) => `${m.count} pets p50 ${runs.get(`${m.count}:status=sold&limit=100`)!.at(-1)!.p50Ms.toFixed(3)} / ${runs.get(`${m.count}:limit=100`)!.at(-1)!.p50Ms.toFixed(3)} ms`).join(', ')}`);
+      log(
+        `scale round ${round}: ${mocks.map((m) => `${m.count} pets p50 ${runs.get(`${m.count}:status=sold&limit=100`)!.at(-1)!.p50Ms.toFixed(3)} / ${runs.get(`${m.count}:limit=100`)!.at(-1)!.p50Ms.toFixed(3)} ms`).join(', ')}`,
+      );
     }
     // One-connection latency here is tens of microseconds, and other tenants only ever add to it
     // (a round either catches a wakeup delay or not): the lowest p50 of the rounds is the store's own.
@@ -308,7 +383,15 @@ async function scale(s: Settings): Promise<ScaleFigures[]> {
       const sold = summarise(runs.get(`${m.count}:status=sold&limit=100`)!);
       const all = summarise(runs.get(`${m.count}:limit=100`)!);
       const soldP50Ms = best(`${m.count}:status=sold&limit=100`);
-      return { count: m.count, listenMs: m.listenMs, rssBytes: m.rss, soldP50Ms, soldP99Ms: sold.p99Ms, allP50Ms: best(`${m.count}:limit=100`), allP99Ms: all.p99Ms };
+      return {
+        count: m.count,
+        listenMs: m.listenMs,
+        rssBytes: m.rss,
+        soldP50Ms,
+        soldP99Ms: sold.p99Ms,
+        allP50Ms: best(`${m.count}:limit=100`),
+        allP99Ms: all.p99Ms,
+      };
     });
   } finally {
     await Promise.all(mocks.map((m) => m.server.stop()));
@@ -317,7 +400,8 @@ async function scale(s: Settings): Promise<ScaleFigures[]> {
 
 /** Section 4: the conformance suite against a fresh mock, spawn to exit. */
 async function conformance(): Promise<BenchResults['conformance']> {
-  if (!existsSync(join(ROOT, 'conformance', 'cli.ts'))) return { measured: false, reason: 'conformance/cli.ts does not exist yet' };
+  if (!existsSync(join(ROOT, 'conformance', 'cli.ts')))
+    return { measured: false, reason: 'conformance/cli.ts does not exist yet' };
   const mock = await startMock();
   try {
     const args = ['run', 'conformance', '--silent', '--', '--base-url', mock.url, '--api-key', API_KEY];
@@ -325,7 +409,12 @@ async function conformance(): Promise<BenchResults['conformance']> {
     const code = await suite.exited;
     const wallMs = performance.now() - suite.spawnedAt;
     log(`conformance: exit ${code} after ${Math.round(wallMs)} ms`);
-    return { measured: true, command: `npm run conformance -- --base-url ${mock.url.replace(/:\d+/, ':PORT')} --api-key K`, wallMs, exitCode: code };
+    return {
+      measured: true,
+      command: `npm run conformance -- --base-url ${mock.url.replace(/:\d+/, ':PORT')} --api-key K`,
+      wallMs,
+      exitCode: code,
+    };
   } finally {
     await mock.server.stop();
   }
@@ -362,7 +451,15 @@ async function main(): Promise<number> {
     command: `npm run bench${process.argv.length > 2 ? ` -- ${process.argv.slice(2).join(' ')}` : ''}`,
     quick: s.quick,
     machine: machine(),
-    settings: { rounds: s.rounds, durationS: s.duration, warmupS: s.warmup, connections: s.connections, startupRuns: s.startupRuns, scaleDurationS: s.scaleDuration, scaleRounds: s.scaleRounds },
+    settings: {
+      rounds: s.rounds,
+      durationS: s.duration,
+      warmupS: s.warmup,
+      connections: s.connections,
+      startupRuns: s.startupRuns,
+      scaleDurationS: s.scaleDuration,
+      scaleRounds: s.scaleRounds,
+    },
     throughput: throughputFigures,
     startup: startupFigures,
     scale: scaleFigures,
@@ -371,7 +468,9 @@ async function main(): Promise<number> {
   const results: BenchResults = { ...partial, targets: checkTargets(partial) };
   mkdirSync(dirname(s.out), { recursive: true });
   writeFileSync(s.out, `${JSON.stringify(results, null, 2)}\n`);
-  process.stdout.write(`${renderTables(results)}\n\nWrote ${relative(process.cwd(), s.out)} (${Math.round((Date.now() - started.getTime()) / 1000)} s)\n`);
+  process.stdout.write(
+    `${renderTables(results)}\n\nWrote ${relative(process.cwd(), s.out)} (${Math.round((Date.now() - started.getTime()) / 1000)} s)\n`,
+  );
   return 0;
 }
 

@@ -6,7 +6,13 @@ function exchange(status: number, json: unknown, contentType = 'application/json
   const body = json === undefined ? '' : JSON.stringify(json);
   return {
     request: { method: 'GET', url: 'http://127.0.0.1/v1/pets', headers: {} },
-    response: { status, headers: { 'content-type': contentType }, body, bytes: body.length, ...(json === undefined ? {} : { json }) },
+    response: {
+      status,
+      headers: { 'content-type': contentType },
+      body,
+      bytes: body.length,
+      ...(json === undefined ? {} : { json }),
+    },
     durationMs: 1,
   };
 }
@@ -16,7 +22,10 @@ const pet = { id: 1, name: 'rex', categoryId: 2, status: 'available' };
 describe('checks', () => {
   it('status accepts any allowed status', () => {
     expect(checkStatus(exchange(400, {}), [200, 400]).ok).toBe(true);
-    expect(checkStatus(exchange(500, {}), [200, 400])).toMatchObject({ ok: false, message: 'expected 200 or 400, got 500' });
+    expect(checkStatus(exchange(500, {}), [200, 400])).toMatchObject({
+      ok: false,
+      message: 'expected 200 or 400, got 500',
+    });
   });
 
   it('media type ignores parameters and case, and rejects others', () => {
@@ -36,15 +45,27 @@ describe('checks', () => {
   it('the Error body must carry the HTTP status', () => {
     expect(checkErrorBody(exchange(404, { code: 'x', message: 'y', status: 404 })).every((c) => c.ok)).toBe(true);
     expect(checkErrorBody(exchange(404, { code: 'x', message: 'y', status: 400 })).some((c) => !c.ok)).toBe(true);
-    expect(checkErrorBody(exchange(404, undefined))[0]).toMatchObject({ name: 'Error body', ok: false, message: 'body is empty' });
+    expect(checkErrorBody(exchange(404, undefined))[0]).toMatchObject({
+      name: 'Error body',
+      ok: false,
+      message: 'body is empty',
+    });
   });
 
   it('expectResponse picks the schema by status and flags 5xx and transport errors', () => {
-    const ok = expectResponse(exchange(400, { code: 'c', message: 'm', status: 400 }), { statuses: { 200: 'Pets', 400: 'Error' } });
+    const ok = expectResponse(exchange(400, { code: 'c', message: 'm', status: 400 }), {
+      statuses: { 200: 'Pets', 400: 'Error' },
+    });
     expect(ok.every((c) => c.ok)).toBe(true);
     const five = expectResponse(exchange(503, { code: 'c', message: 'm', status: 503 }), { statuses: { 200: 'Pets' } });
     expect(five.filter((c) => !c.ok).map((c) => c.name)).toEqual(['no 5xx', 'status']);
-    const failed: Exchange = { request: exchange(200, []).request, error: { code: 'PETSTORE_TIMEOUT', message: 'slow' }, durationMs: 1 };
-    expect(expectResponse(failed, { statuses: { 200: 'Pets' } })).toEqual([{ name: 'transport', ok: false, message: 'PETSTORE_TIMEOUT: slow' }]);
+    const failed: Exchange = {
+      request: exchange(200, []).request,
+      error: { code: 'PETSTORE_TIMEOUT', message: 'slow' },
+      durationMs: 1,
+    };
+    expect(expectResponse(failed, { statuses: { 200: 'Pets' } })).toEqual([
+      { name: 'transport', ok: false, message: 'PETSTORE_TIMEOUT: slow' },
+    ]);
   });
 });

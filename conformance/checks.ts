@@ -3,7 +3,7 @@
  * schema (ajv validators from spec/) and the Error body. Each returns a
  * CheckResult; none throws.
  */
-import { getValidator, describeSchemaErrors, type SchemaName } from '../spec/index.ts';
+import { describeSchemaErrors, getValidator, type SchemaName } from '../spec/index.ts';
 import type { CheckResult, Exchange } from './types.ts';
 
 /** A check result from a condition. */
@@ -21,7 +21,11 @@ export function checkTransport(ex: Exchange): CheckResult {
 export function checkStatus(ex: Exchange, allowed: readonly number[]): CheckResult {
   const got = ex.response?.status;
   const want = allowed.join(' or ');
-  return checkThat('status', got !== undefined && allowed.includes(got), `expected ${want}, got ${got ?? 'no response'}`);
+  return checkThat(
+    'status',
+    got !== undefined && allowed.includes(got),
+    `expected ${want}, got ${got ?? 'no response'}`,
+  );
 }
 
 /** Passes unless the server answered with a 5xx. */
@@ -39,7 +43,13 @@ export function mediaType(contentType: string | undefined): string {
 export function checkJsonMediaType(ex: Exchange): CheckResult {
   const type = ex.response?.headers['content-type'];
   const ok = mediaType(type) === 'application/json';
-  return checkThat('media type', ok, ok ? 'application/json' : `expected application/json, got ${type === undefined ? 'no Content-Type' : JSON.stringify(type)}`);
+  return checkThat(
+    'media type',
+    ok,
+    ok
+      ? 'application/json'
+      : `expected application/json, got ${type === undefined ? 'no Content-Type' : JSON.stringify(type)}`,
+  );
 }
 
 /** Passes when the body is JSON valid against the spec schema `name` (closed: no unknown properties). */
@@ -52,13 +62,20 @@ export function checkSchema(ex: Exchange, name: SchemaName, closed = false): Che
   }
   const validate = getValidator(name, { closed });
   const ok = validate(res.json) as boolean;
-  return checkThat(label, ok, ok ? `valid ${name}` : `body is not a valid ${name}`, ok ? undefined : capped(describeSchemaErrors(validate.errors)));
+  return checkThat(
+    label,
+    ok,
+    ok ? `valid ${name}` : `body is not a valid ${name}`,
+    ok ? undefined : capped(describeSchemaErrors(validate.errors)),
+  );
 }
 
 const MAX_DETAILS = 10;
 
 function capped(lines: string[]): string[] {
-  return lines.length <= MAX_DETAILS ? lines : [...lines.slice(0, MAX_DETAILS), `… and ${lines.length - MAX_DETAILS} more`];
+  return lines.length <= MAX_DETAILS
+    ? lines
+    : [...lines.slice(0, MAX_DETAILS), `… and ${lines.length - MAX_DETAILS} more`];
 }
 
 /** Passes when the body is an Error whose `status` equals the HTTP status. */

@@ -1,5 +1,5 @@
-import { afterEach, describe, expect, it } from 'vitest';
 import { MockAgent } from 'undici';
+import { afterEach, describe, expect, it } from 'vitest';
 import { createClient } from './client.ts';
 
 const BASE = 'http://petstore.test/v1';
@@ -21,10 +21,14 @@ describe('client', () => {
     let seen: unknown;
     mock()
       .intercept({ path: '/v1/pets', method: 'GET' })
-      .reply(200, (opts) => {
-        seen = (opts.headers as Record<string, string>).authorization;
-        return JSON.stringify([{ echo: KEY }]);
-      }, { headers: { 'content-type': 'application/json', 'x-echo': `Bearer ${KEY}` } });
+      .reply(
+        200,
+        (opts) => {
+          seen = (opts.headers as Record<string, string>).authorization;
+          return JSON.stringify([{ echo: KEY }]);
+        },
+        { headers: { 'content-type': 'application/json', 'x-echo': `Bearer ${KEY}` } },
+      );
     const client = createClient({ baseUrl: BASE, apiKey: KEY, dispatcher: agent });
     const ex = await client.send({ method: 'GET', path: '/pets' });
     expect(seen).toBe(`Bearer ${KEY}`);
@@ -35,7 +39,9 @@ describe('client', () => {
   });
 
   it('does not follow redirects', async () => {
-    mock().intercept({ path: '/v1/pets', method: 'GET' }).reply(302, '', { headers: { location: 'http://elsewhere.test/' } });
+    mock()
+      .intercept({ path: '/v1/pets', method: 'GET' })
+      .reply(302, '', { headers: { location: 'http://elsewhere.test/' } });
     const client = createClient({ baseUrl: BASE, apiKey: KEY, dispatcher: agent });
     const ex = await client.send({ method: 'GET', path: '/pets' });
     expect(ex.response?.status).toBe(302);
@@ -59,7 +65,9 @@ describe('client', () => {
   });
 
   it('reports transport errors as data, redacted', async () => {
-    mock().intercept({ path: '/v1/pets', method: 'GET' }).replyWithError(Object.assign(new Error(`reset near ${KEY}`), { code: 'ECONNRESET' }));
+    mock()
+      .intercept({ path: '/v1/pets', method: 'GET' })
+      .replyWithError(Object.assign(new Error(`reset near ${KEY}`), { code: 'ECONNRESET' }));
     const client = createClient({ baseUrl: BASE, apiKey: KEY, dispatcher: agent });
     const ex = await client.send({ method: 'GET', path: '/pets' });
     expect(ex.error?.code).toBe('ECONNRESET');

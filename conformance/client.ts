@@ -4,7 +4,7 @@
  * follows redirects, and captures the exchange with the API key redacted.
  */
 import { Agent, type Dispatcher } from 'undici';
-import { createRedactor, redactDeep, BASIC_USER, REDACTED, type Redactor } from './redact.ts';
+import { BASIC_USER, createRedactor, REDACTED, type Redactor, redactDeep } from './redact.ts';
 import type { CaseRequest, Exchange, ExchangeResponse } from './types.ts';
 
 /** Options of {@link createClient}. */
@@ -42,7 +42,14 @@ export interface Client {
 }
 
 /** Error codes that mean the target cannot be reached at all. */
-export const UNREACHABLE_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'UND_ERR_CONNECT_TIMEOUT']);
+export const UNREACHABLE_CODES = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'UND_ERR_CONNECT_TIMEOUT',
+]);
 
 const TIMEOUT_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'ABORT_ERR']);
 
@@ -55,7 +62,12 @@ export function createClient(options: ClientOptions): Client {
   const owned = options.dispatcher === undefined;
   const dispatcher =
     options.dispatcher ??
-    new Agent({ connections: options.connections ?? 8, connect: { timeout: timeoutMs }, headersTimeout: timeoutMs, bodyTimeout: timeoutMs });
+    new Agent({
+      connections: options.connections ?? 8,
+      connect: { timeout: timeoutMs },
+      headersTimeout: timeoutMs,
+      bodyTimeout: timeoutMs,
+    });
   const redact = createRedactor([options.apiKey]);
   const stats: ClientStats = { requests: 0, keyRequests: 0, keyRejected: 0, created: 0, createdIds: [] };
 
@@ -75,17 +87,29 @@ export function createClient(options: ClientOptions): Client {
     const signal = AbortSignal.timeout(timeoutMs);
     try {
       const res = await dispatcher.request({
-        origin: base.origin, path, method: request.method, headers, body: request.body, signal,
-        headersTimeout: timeoutMs, bodyTimeout: timeoutMs,
+        origin: base.origin,
+        path,
+        method: request.method,
+        headers,
+        body: request.body,
+        signal,
+        headersTimeout: timeoutMs,
+        bodyTimeout: timeoutMs,
       });
       const { text, bytes, tooLarge } = await readCapped(res.body, maxBodyBytes);
       const response = buildResponse(res.statusCode, res.headers, text, bytes, redact);
       if (usesKey && res.statusCode === 401) stats.keyRejected++;
       if (request.method === 'POST' && res.statusCode >= 200 && res.statusCode < 300) noteCreated(stats, response.json);
-      const error = tooLarge ? { code: 'PETSTORE_BODY_TOO_LARGE', message: `response body exceeds ${maxBodyBytes} bytes; stopped reading` } : undefined;
+      const error = tooLarge
+        ? { code: 'PETSTORE_BODY_TOO_LARGE', message: `response body exceeds ${maxBodyBytes} bytes; stopped reading` }
+        : undefined;
       return { request: captured, response, ...(error ? { error } : {}), durationMs: performance.now() - started };
     } catch (err) {
-      return { request: captured, error: describeError(err, signal.aborted, timeoutMs, redact), durationMs: performance.now() - started };
+      return {
+        request: captured,
+        error: describeError(err, signal.aborted, timeoutMs, redact),
+        durationMs: performance.now() - started,
+      };
     }
   }
 
@@ -104,9 +128,11 @@ function requestHeaders(request: CaseRequest, apiKey: string): Record<string, st
   const auth = request.auth ?? 'key';
   if (auth === 'key') headers.authorization = `Bearer ${apiKey}`;
   else if (auth === 'lowercase') headers.authorization = `bearer ${apiKey}`;
-  else if (auth === 'basic') headers.authorization = `Basic ${Buffer.from(`${BASIC_USER}:${apiKey}`).toString('base64')}`;
+  else if (auth === 'basic')
+    headers.authorization = `Basic ${Buffer.from(`${BASIC_USER}:${apiKey}`).toString('base64')}`;
   else if (auth !== 'none') headers.authorization = auth.authorization;
-  if (request.body !== undefined && request.contentType !== null) headers['content-type'] = request.contentType ?? 'application/json';
+  if (request.body !== undefined && request.contentType !== null)
+    headers['content-type'] = request.contentType ?? 'application/json';
   return headers;
 }
 
@@ -120,7 +146,10 @@ function redactHeaders(headers: Record<string, string>, redact: Redactor): Recor
   return out;
 }
 
-async function readCapped(body: AsyncIterable<Buffer> & { destroy(): void }, max: number): Promise<{ text: string; bytes: number; tooLarge: boolean }> {
+async function readCapped(
+  body: AsyncIterable<Buffer> & { destroy(): void },
+  max: number,
+): Promise<{ text: string; bytes: number; tooLarge: boolean }> {
   const chunks: Buffer[] = [];
   let bytes = 0;
   for await (const chunk of body) {
@@ -136,10 +165,17 @@ async function readCapped(body: AsyncIterable<Buffer> & { destroy(): void }, max
   return { text: Buffer.concat(chunks).toString('utf8'), bytes, tooLarge: false };
 }
 
-function buildResponse(status: number, raw: Record<string, string | string[] | undefined>, text: string, bytes: number, redact: Redactor): ExchangeResponse {
+function buildResponse(
+  status: number,
+  raw: Record<string, string | string[] | undefined>,
+  text: string,
+  bytes: number,
+  redact: Redactor,
+): ExchangeResponse {
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(raw)) {
-    if (value !== undefined) headers[redact(name.toLowerCase())] = redact(Array.isArray(value) ? value.join(', ') : value);
+    if (value !== undefined)
+      headers[redact(name.toLowerCase())] = redact(Array.isArray(value) ? value.join(', ') : value);
   }
   const response: ExchangeResponse = { status, headers, body: redact(text), bytes };
   if (text.trim() !== '') {
@@ -158,7 +194,12 @@ function noteCreated(stats: ClientStats, json: unknown): void {
   if (typeof id === 'number') stats.createdIds.push(id);
 }
 
-function describeError(err: unknown, aborted: boolean, timeoutMs: number, redact: Redactor): { code: string; message: string } {
+function describeError(
+  err: unknown,
+  aborted: boolean,
+  timeoutMs: number,
+  redact: Redactor,
+): { code: string; message: string } {
   const e = err as { code?: string; name?: string; message?: string; cause?: { code?: string; message?: string } };
   const code = e.code ?? e.cause?.code;
   if (aborted || e.name === 'TimeoutError' || (code !== undefined && TIMEOUT_CODES.has(code))) {

@@ -1,23 +1,67 @@
 import { describe, expect, it } from 'vitest';
 import { planFromArgs } from './command.ts';
 
-const ENV = { PETSTORE_API_KEY: 'k', PETSTORE_PRODUCTION_URL: 'https://prod.test/v1', PETSTORE_STAGING_URL: 'https://staging.test/v1' };
+const ENV = {
+  PETSTORE_API_KEY: 'k',
+  PETSTORE_PRODUCTION_URL: 'https://prod.test/v1',
+  PETSTORE_STAGING_URL: 'https://staging.test/v1',
+};
 
 describe('planFromArgs', () => {
   it('takes base URL and key from flags, else from the environment', () => {
-    expect(planFromArgs(['--base-url', 'http://a/v1', '--api-key', 'x'], {}).options).toMatchObject({ baseUrl: 'http://a/v1', apiKey: 'x', readOnly: false });
-    expect(planFromArgs([], { PETSTORE_BASE_URL: 'http://b/v1', PETSTORE_API_KEY: 'y' }).options).toMatchObject({ baseUrl: 'http://b/v1', apiKey: 'y' });
+    expect(planFromArgs(['--base-url', 'http://a/v1', '--api-key', 'x'], {}).options).toMatchObject({
+      baseUrl: 'http://a/v1',
+      apiKey: 'x',
+      readOnly: false,
+    });
+    expect(planFromArgs([], { PETSTORE_BASE_URL: 'http://b/v1', PETSTORE_API_KEY: 'y' }).options).toMatchObject({
+      baseUrl: 'http://b/v1',
+      apiKey: 'y',
+    });
   });
 
   it('--env production reads its variable and implies read-only unless --allow-writes', () => {
-    expect(planFromArgs(['--env', 'production'], ENV).options).toMatchObject({ baseUrl: 'https://prod.test/v1', readOnly: true });
+    expect(planFromArgs(['--env', 'production'], ENV).options).toMatchObject({
+      baseUrl: 'https://prod.test/v1',
+      readOnly: true,
+    });
     expect(planFromArgs(['--env', 'production', '--allow-writes'], ENV).options.readOnly).toBe(false);
-    expect(planFromArgs(['--env', 'staging'], ENV).options).toMatchObject({ baseUrl: 'https://staging.test/v1', readOnly: false });
+    expect(planFromArgs(['--env', 'staging'], ENV).options).toMatchObject({
+      baseUrl: 'https://staging.test/v1',
+      readOnly: false,
+    });
   });
 
   it('parses timeouts, lists, reporters with files, and defaults to pretty', () => {
-    const plan = planFromArgs(['--env', 'staging', '--timeout', '2s', '--concurrency', '3', '--only', 'listPets,getPet.unknown', '--only', 'auth.*', '--skip', 'x', '--reporter', 'junit=reports/j.xml', '--reporter', 'pretty', '--strict'], ENV);
-    expect(plan.options).toMatchObject({ timeoutMs: 2000, concurrency: 3, only: ['listPets', 'getPet.unknown', 'auth.*'], skip: ['x'], strict: true });
+    const plan = planFromArgs(
+      [
+        '--env',
+        'staging',
+        '--timeout',
+        '2s',
+        '--concurrency',
+        '3',
+        '--only',
+        'listPets,getPet.unknown',
+        '--only',
+        'auth.*',
+        '--skip',
+        'x',
+        '--reporter',
+        'junit=reports/j.xml',
+        '--reporter',
+        'pretty',
+        '--strict',
+      ],
+      ENV,
+    );
+    expect(plan.options).toMatchObject({
+      timeoutMs: 2000,
+      concurrency: 3,
+      only: ['listPets', 'getPet.unknown', 'auth.*'],
+      skip: ['x'],
+      strict: true,
+    });
     expect(plan.reporters).toEqual([{ name: 'junit', file: 'reports/j.xml' }, { name: 'pretty' }]);
     expect(planFromArgs(['--env', 'staging', '--timeout', '750ms'], ENV).options.timeoutMs).toBe(750);
     expect(planFromArgs(['--env', 'staging'], ENV).reporters).toEqual([{ name: 'pretty' }]);

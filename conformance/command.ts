@@ -7,9 +7,9 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { parseArgs } from 'node:util';
-import { ConformanceError, parseBaseline, runConformance, type ConformanceOptions } from './index.ts';
+import { ConformanceError, type ConformanceOptions, parseBaseline, runConformance } from './index.ts';
 import { createRedactor } from './redact.ts';
-import { REPORTERS, render, shouldColor, type ReporterName } from './report/index.ts';
+import { REPORTERS, type ReporterName, render, shouldColor } from './report/index.ts';
 
 const HELP = `Usage: petstore-conformance [options]
 
@@ -57,28 +57,41 @@ function parseTimeout(text: string): number {
 }
 
 function parsePositive(flag: string, text: string): number {
-  if (!/^\d+$/.test(text) || Number(text) < 1) throw new UsageError(`${flag} must be a positive integer, got ${JSON.stringify(text)}`);
+  if (!/^\d+$/.test(text) || Number(text) < 1)
+    throw new UsageError(`${flag} must be a positive integer, got ${JSON.stringify(text)}`);
   return Number(text);
 }
 
 function parseReporter(spec: string): ReporterTarget {
   const [name, ...rest] = spec.split('=');
-  if (!REPORTERS.includes(name as ReporterName)) throw new UsageError(`unknown reporter ${JSON.stringify(name)} (pretty, json, junit)`);
+  if (!REPORTERS.includes(name as ReporterName))
+    throw new UsageError(`unknown reporter ${JSON.stringify(name)} (pretty, json, junit)`);
   const file = rest.join('=');
   if (rest.length > 0 && file === '') throw new UsageError(`--reporter ${name}= needs a file name`);
   return file ? { name: name as ReporterName, file } : { name: name as ReporterName };
 }
 
 function list(values: string[] | undefined): string[] {
-  return (values ?? []).flatMap((v) => v.split(',')).map((v) => v.trim()).filter(Boolean);
+  return (values ?? [])
+    .flatMap((v) => v.split(','))
+    .map((v) => v.trim())
+    .filter(Boolean);
 }
 
 const OPTIONS = {
-  'base-url': { type: 'string' }, 'api-key': { type: 'string' }, env: { type: 'string' },
-  timeout: { type: 'string' }, concurrency: { type: 'string' },
-  only: { type: 'string', multiple: true }, skip: { type: 'string', multiple: true },
-  'read-only': { type: 'boolean' }, 'allow-writes': { type: 'boolean' }, strict: { type: 'boolean' },
-  'run-id': { type: 'string' }, reporter: { type: 'string', multiple: true }, baseline: { type: 'string' },
+  'base-url': { type: 'string' },
+  'api-key': { type: 'string' },
+  env: { type: 'string' },
+  timeout: { type: 'string' },
+  concurrency: { type: 'string' },
+  only: { type: 'string', multiple: true },
+  skip: { type: 'string', multiple: true },
+  'read-only': { type: 'boolean' },
+  'allow-writes': { type: 'boolean' },
+  strict: { type: 'boolean' },
+  'run-id': { type: 'string' },
+  reporter: { type: 'string', multiple: true },
+  baseline: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -105,7 +118,9 @@ function resolveBaseUrl(values: { 'base-url'?: string; env?: string }, env: Node
 
 /** Turns arguments and environment into a plan; throws a UsageError for bad arguments. */
 export function planFromArgs(args: string[], env: NodeJS.ProcessEnv): CliPlan {
-  let parsed;
+  let parsed: ReturnType<
+    typeof parseArgs<{ args: string[]; options: typeof OPTIONS; strict: true; allowPositionals: false }>
+  >;
   try {
     parsed = parseArgs({ args, options: OPTIONS, strict: true, allowPositionals: false });
   } catch (err) {
@@ -118,7 +133,14 @@ export function planFromArgs(args: string[], env: NodeJS.ProcessEnv): CliPlan {
   if (!apiKey) throw new UsageError('no API key: pass --api-key or set PETSTORE_API_KEY');
   if (v['read-only'] && v['allow-writes']) throw new UsageError('--read-only and --allow-writes contradict each other');
   const readOnly = v['read-only'] === true || (v.env === 'production' && v['allow-writes'] !== true);
-  const options: ConformanceOptions = { baseUrl, apiKey, readOnly, strict: v.strict === true, only: list(v.only), skip: list(v.skip) };
+  const options: ConformanceOptions = {
+    baseUrl,
+    apiKey,
+    readOnly,
+    strict: v.strict === true,
+    only: list(v.only),
+    skip: list(v.skip),
+  };
   if (v.timeout !== undefined) options.timeoutMs = parseTimeout(v.timeout);
   if (v.concurrency !== undefined) options.concurrency = parsePositive('--concurrency', v.concurrency);
   if (v['run-id'] !== undefined) options.runId = v['run-id'];
@@ -136,7 +158,12 @@ function readBaseline(file: string): string[] {
 }
 
 /** Runs the command and returns its exit code; output goes to the given streams. */
-export async function main(args: string[], env: NodeJS.ProcessEnv = process.env, out: NodeJS.WriteStream = process.stdout, err: NodeJS.WriteStream = process.stderr): Promise<number> {
+export async function main(
+  args: string[],
+  env: NodeJS.ProcessEnv = process.env,
+  out: NodeJS.WriteStream = process.stdout,
+  err: NodeJS.WriteStream = process.stderr,
+): Promise<number> {
   const redact = createRedactor([env.PETSTORE_API_KEY ?? '', ...keyFromArgs(args)]);
   try {
     const plan = planFromArgs(args, env);
@@ -157,8 +184,13 @@ export async function main(args: string[], env: NodeJS.ProcessEnv = process.env,
     }
     return report.ok ? 0 : 1;
   } catch (e) {
-    const reason = e instanceof UsageError || e instanceof ConformanceError ? e.message : `unexpected error: ${(e as Error)?.message ?? String(e)}`;
-    err.write(`petstore-conformance: ${redact(reason).split('\n')[0]}${e instanceof UsageError ? ' (see --help)' : ''}\n`);
+    const reason =
+      e instanceof UsageError || e instanceof ConformanceError
+        ? e.message
+        : `unexpected error: ${(e as Error)?.message ?? String(e)}`;
+    err.write(
+      `petstore-conformance: ${redact(reason).split('\n')[0]}${e instanceof UsageError ? ' (see --help)' : ''}\n`,
+    );
     return 2;
   }
 }

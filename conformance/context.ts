@@ -35,19 +35,26 @@ export function createShared(options: SharedOptions): Shared {
   let listing: Promise<Listing> | undefined;
 
   function list(): Promise<Listing> {
-    listing ??= options.client.send({ method: 'GET', path: `/pets?limit=${listPetsLimit().maximum}` }).then((exchange) => {
-      const json = exchange.response?.status === 200 ? exchange.response.json : undefined;
-      return getValidator('Pets')(json) ? { exchange, pets: json as Pet[] } : { exchange };
-    });
+    listing ??= options.client
+      .send({ method: 'GET', path: `/pets?limit=${listPetsLimit().maximum}` })
+      .then((exchange) => {
+        const json = exchange.response?.status === 200 ? exchange.response.json : undefined;
+        return getValidator('Pets')(json) ? { exchange, pets: json as Pet[] } : { exchange };
+      });
     return listing;
   }
 
   async function create(kind: CreatedKind): Promise<Creation> {
     const categoryId = (await list()).pets?.[0]?.categoryId ?? 1;
-    const sent = { name: namePrefix(options.runId) + kind, categoryId, ...(kind === 'noStatus' ? {} : { status: kind }) };
+    const sent = {
+      name: namePrefix(options.runId) + kind,
+      categoryId,
+      ...(kind === 'noStatus' ? {} : { status: kind }),
+    };
     const exchange = await options.client.send({ method: 'POST', path: '/pets', body: JSON.stringify(sent) });
     const res = exchange.response;
-    const ok = !exchange.error && res !== undefined && res.status >= 200 && res.status < 300 && getValidator('Pet')(res.json);
+    const ok =
+      !exchange.error && res !== undefined && res.status >= 200 && res.status < 300 && getValidator('Pet')(res.json);
     return ok ? { exchange, sent, pet: res.json as Pet } : { exchange, sent };
   }
 

@@ -6,16 +6,16 @@ import { randomBytes } from 'node:crypto';
 import type { Dispatcher } from 'undici';
 import { listOperations } from '../spec/index.ts';
 import { allCases } from './cases/index.ts';
-import { createClient, UNREACHABLE_CODES, type Client } from './client.ts';
+import { type Client, createClient, UNREACHABLE_CODES } from './client.ts';
 import { createShared, namePrefix } from './context.ts';
-import { redactDeep, type Redactor } from './redact.ts';
+import { type Redactor, redactDeep } from './redact.ts';
 import { runCases } from './runner.ts';
 import { buildCoverage, compareBaseline, selectCases } from './select.ts';
 import type { CaseResult, Report, Summary } from './types.ts';
 
-export type * from './types.ts';
 export { allCases } from './cases/index.ts';
 export { matchesPattern, parseBaseline } from './select.ts';
+export type * from './types.ts';
 
 /** Options of {@link runConformance}. */
 export interface ConformanceOptions {
@@ -46,7 +46,10 @@ export interface ConformanceOptions {
 
 /** Why a run could not happen at all; `code` is stable. */
 export class ConformanceError extends Error {
-  readonly code: 'PETSTORE_CONFORMANCE_BAD_OPTIONS' | 'PETSTORE_CONFORMANCE_UNREACHABLE' | 'PETSTORE_CONFORMANCE_KEY_REJECTED';
+  readonly code:
+    | 'PETSTORE_CONFORMANCE_BAD_OPTIONS'
+    | 'PETSTORE_CONFORMANCE_UNREACHABLE'
+    | 'PETSTORE_CONFORMANCE_KEY_REJECTED';
   constructor(code: ConformanceError['code'], message: string) {
     super(message);
     this.name = 'ConformanceError';
@@ -65,25 +68,40 @@ function validate(options: ConformanceOptions): void {
   } catch {
     throw badOptions(`base URL is not a URL: ${JSON.stringify(options.baseUrl)}`);
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw badOptions(`base URL must be http or https: ${url.protocol}`);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw badOptions(`base URL must be http or https: ${url.protocol}`);
   if (url.search || url.hash) throw badOptions('base URL must not have a query or fragment');
   if (typeof options.apiKey !== 'string' || options.apiKey.trim() === '') throw badOptions('an API key is required');
-  for (const [name, v, min] of [['timeoutMs', options.timeoutMs, 1], ['concurrency', options.concurrency, 1]] as const) {
-    if (v !== undefined && (!Number.isInteger(v) || v < min)) throw badOptions(`${name} must be a positive integer, got ${v}`);
+  for (const [name, v, min] of [
+    ['timeoutMs', options.timeoutMs, 1],
+    ['concurrency', options.concurrency, 1],
+  ] as const) {
+    if (v !== undefined && (!Number.isInteger(v) || v < min))
+      throw badOptions(`${name} must be a positive integer, got ${v}`);
   }
-  if (options.runId !== undefined && !/^[A-Za-z0-9_-]{1,40}$/.test(options.runId)) throw badOptions('runId may hold only letters, digits, _ and - (at most 40)');
+  if (options.runId !== undefined && !/^[A-Za-z0-9_-]{1,40}$/.test(options.runId))
+    throw badOptions('runId may hold only letters, digits, _ and - (at most 40)');
 }
 
 async function preflight(client: Client, baseUrl: string): Promise<void> {
   const ex = await client.send({ method: 'GET', path: '/pets?limit=1' });
   if (ex.error && !ex.response && UNREACHABLE_CODES.has(ex.error.code)) {
-    throw new ConformanceError('PETSTORE_CONFORMANCE_UNREACHABLE', `cannot reach ${baseUrl}: ${ex.error.code} ${ex.error.message}`);
+    throw new ConformanceError(
+      'PETSTORE_CONFORMANCE_UNREACHABLE',
+      `cannot reach ${baseUrl}: ${ex.error.code} ${ex.error.message}`,
+    );
   }
 }
 
 function summarise(results: readonly CaseResult[]): Summary {
   const count = (o: CaseResult['outcome']): number => results.filter((r) => r.outcome === o).length;
-  return { passed: count('passed'), failed: count('failed'), warned: count('warned'), skipped: count('skipped'), total: results.length };
+  return {
+    passed: count('passed'),
+    failed: count('failed'),
+    warned: count('warned'),
+    skipped: count('skipped'),
+    total: results.length,
+  };
 }
 
 /**
@@ -138,11 +156,19 @@ export async function runConformance(options: ConformanceOptions): Promise<Repor
   validate(options);
   const started = Date.now();
   const runId = options.runId ?? randomBytes(4).toString('hex');
-  const settings = { strict: options.strict ?? false, readOnly: options.readOnly ?? false, concurrency: options.concurrency ?? 8, timeoutMs: options.timeoutMs ?? 10_000 };
+  const settings = {
+    strict: options.strict ?? false,
+    readOnly: options.readOnly ?? false,
+    concurrency: options.concurrency ?? 8,
+    timeoutMs: options.timeoutMs ?? 10_000,
+  };
   const all = allCases();
   const cases = selectCases(all, { only: options.only ?? [], skip: options.skip ?? [] });
   const client = createClient({
-    baseUrl: options.baseUrl, apiKey: options.apiKey, timeoutMs: settings.timeoutMs, connections: settings.concurrency,
+    baseUrl: options.baseUrl,
+    apiKey: options.apiKey,
+    timeoutMs: settings.timeoutMs,
+    connections: settings.concurrency,
     ...(options.dispatcher ? { dispatcher: options.dispatcher } : {}),
     ...(options.maxBodyBytes ? { maxBodyBytes: options.maxBodyBytes } : {}),
   });
@@ -156,7 +182,10 @@ export async function runConformance(options: ConformanceOptions): Promise<Repor
   }
   const { stats } = client;
   if (stats.keyRequests > 0 && stats.keyRejected === stats.keyRequests) {
-    throw new ConformanceError('PETSTORE_CONFORMANCE_KEY_REJECTED', `the API key was rejected (401) on all ${stats.keyRequests} requests that sent it`);
+    throw new ConformanceError(
+      'PETSTORE_CONFORMANCE_KEY_REJECTED',
+      `the API key was rejected (401) on all ${stats.keyRequests} requests that sent it`,
+    );
   }
   return buildReport({ options, runId, started, settings, results, deselected: all.length - cases.length, client });
 }

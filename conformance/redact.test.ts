@@ -1,12 +1,18 @@
 import { describe, expect, it } from 'vitest';
-import { createRedactor, redactDeep, REDACTED } from './redact.ts';
+import { createRedactor, REDACTED, redactDeep } from './redact.ts';
 
 describe('createRedactor', () => {
   const key = 'k3y"with/odd+chars';
   const redact = createRedactor([key]);
 
   it('replaces the raw, JSON-escaped, URL-encoded and base64 forms of the key', () => {
-    const forms = [key, JSON.stringify(key).slice(1, -1), encodeURIComponent(key), Buffer.from(key).toString('base64'), Buffer.from(`conformance:${key}`).toString('base64')];
+    const forms = [
+      key,
+      JSON.stringify(key).slice(1, -1),
+      encodeURIComponent(key),
+      Buffer.from(key).toString('base64'),
+      Buffer.from(`conformance:${key}`).toString('base64'),
+    ];
     for (const form of forms) expect(redact(`a ${form} b ${form}`)).toBe(`a ${REDACTED} b ${REDACTED}`);
   });
 

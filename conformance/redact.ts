@@ -28,7 +28,13 @@ function variants(secret: string): string[] {
 /** A pattern for `form` in which every percent-escape matches in either case (`%2F` and `%2f`). */
 function formPattern(form: string): RegExp {
   const escaped = form.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  return new RegExp(escaped.replace(/%([0-9A-F])([0-9A-F])/g, (_m, a: string, b: string) => `%[${a}${a.toLowerCase()}][${b}${b.toLowerCase()}]`), 'g');
+  return new RegExp(
+    escaped.replace(
+      /%([0-9A-F])([0-9A-F])/g,
+      (_m, a: string, b: string) => `%[${a}${a.toLowerCase()}][${b}${b.toLowerCase()}]`,
+    ),
+    'g',
+  );
 }
 
 /** Builds a redactor for `secrets`; empty secrets are ignored. */

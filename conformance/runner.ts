@@ -2,7 +2,7 @@
  * Runs cases: each in its own recording context, a bounded number at a time;
  * whatever a case throws becomes a failed check, never an escaped error.
  */
-import { createCaseContext, type CaseContextOptions } from './context.ts';
+import { type CaseContextOptions, createCaseContext } from './context.ts';
 import type { Case, CaseResult, CheckResult, Outcome } from './types.ts';
 
 /** Options of {@link runCases}. */
@@ -10,7 +10,12 @@ export interface RunCasesOptions extends CaseContextOptions {
   concurrency: number;
 }
 
-function outcomeOf(c: Case, checks: CheckResult[], skipReason: string | undefined, strict: boolean): { outcome: Outcome; reason?: string } {
+function outcomeOf(
+  c: Case,
+  checks: CheckResult[],
+  skipReason: string | undefined,
+  strict: boolean,
+): { outcome: Outcome; reason?: string } {
   const failed = checks.filter((r) => !r.ok);
   if (failed.length > 0) {
     const reason = failed.map((r) => `${r.name}: ${r.message}`).join('; ');
@@ -24,9 +29,23 @@ function outcomeOf(c: Case, checks: CheckResult[], skipReason: string | undefine
 
 /** Runs one case and returns its result as data. */
 export async function runCase(c: Case, options: CaseContextOptions): Promise<CaseResult> {
-  const base = { id: c.id, title: c.title, level: c.level, section: c.section, operationId: c.operationId, covers: c.covers };
+  const base = {
+    id: c.id,
+    title: c.title,
+    level: c.level,
+    section: c.section,
+    operationId: c.operationId,
+    covers: c.covers,
+  };
   if (options.readOnly && c.writes) {
-    return { ...base, outcome: 'skipped', reason: 'read-only: this case could create an animal', checks: [], exchanges: [], durationMs: 0 };
+    return {
+      ...base,
+      outcome: 'skipped',
+      reason: 'read-only: this case could create an animal',
+      checks: [],
+      exchanges: [],
+      durationMs: 0,
+    };
   }
   const started = performance.now();
   const rec = createCaseContext(options);
@@ -40,11 +59,23 @@ export async function runCase(c: Case, options: CaseContextOptions): Promise<Cas
   // a created animal, stays skipped: the create's own case reports the failure.)
   if (rec.skipReason() === undefined && rec.checks.every((r) => r.ok)) {
     for (const e of rec.exchanges) {
-      if (e.error) rec.checks.push({ name: 'transport', ok: false, message: `${e.request.method} ${e.request.url}: ${e.error.code}: ${e.error.message}` });
+      if (e.error)
+        rec.checks.push({
+          name: 'transport',
+          ok: false,
+          message: `${e.request.method} ${e.request.url}: ${e.error.code}: ${e.error.message}`,
+        });
     }
   }
   const { outcome, reason } = outcomeOf(c, rec.checks, rec.skipReason(), options.strict);
-  return { ...base, outcome, ...(reason === undefined ? {} : { reason }), checks: rec.checks, exchanges: rec.exchanges, durationMs: performance.now() - started };
+  return {
+    ...base,
+    outcome,
+    ...(reason === undefined ? {} : { reason }),
+    checks: rec.checks,
+    exchanges: rec.exchanges,
+    durationMs: performance.now() - started,
+  };
 }
 
 /** Runs `cases` at most `concurrency` at a time; results keep the order of `cases`. */

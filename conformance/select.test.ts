@@ -4,16 +4,41 @@ import { allCases } from './cases/index.ts';
 import { buildCoverage, compareBaseline, matchesPattern, operationOf, parseBaseline, selectCases } from './select.ts';
 import type { CaseResult, Exchange } from './types.ts';
 
-const URLS: Record<string, [string, string]> = { listPets: ['GET', 'http://h/v1/pets?limit=1'], createPet: ['POST', 'http://h/v1/pets'], getPet: ['GET', 'http://h/v1/pets/7'] };
+const URLS: Record<string, [string, string]> = {
+  listPets: ['GET', 'http://h/v1/pets?limit=1'],
+  createPet: ['POST', 'http://h/v1/pets'],
+  getPet: ['GET', 'http://h/v1/pets/7'],
+};
 
 /** An exchange of `operationId` answered with `status`. */
 function exchange(operationId: string, status: number): Exchange {
   const [method, url] = URLS[operationId]!;
-  return { request: { method, url, headers: {} }, response: { status, headers: {}, body: '', bytes: 0 }, durationMs: 0 };
+  return {
+    request: { method, url, headers: {} },
+    response: { status, headers: {}, body: '', bytes: 0 },
+    durationMs: 0,
+  };
 }
 
-function result(id: string, outcome: CaseResult['outcome'], operationId = 'listPets', covers = [200], exchanges = covers.map((s) => exchange(operationId, s))): CaseResult {
-  return { id, title: id, level: 'required', section: 's', operationId, covers, outcome, checks: [], exchanges, durationMs: 0 };
+function result(
+  id: string,
+  outcome: CaseResult['outcome'],
+  operationId = 'listPets',
+  covers = [200],
+  exchanges = covers.map((s) => exchange(operationId, s)),
+): CaseResult {
+  return {
+    id,
+    title: id,
+    level: 'required',
+    section: 's',
+    operationId,
+    covers,
+    outcome,
+    checks: [],
+    exchanges,
+    durationMs: 0,
+  };
 }
 
 describe('selection', () => {
@@ -36,7 +61,11 @@ describe('selection', () => {
 
 describe('coverage and baseline', () => {
   it('lists every documented status and ignores skipped cases', () => {
-    const coverage = buildCoverage(listOperations(), [result('a', 'passed'), result('b', 'skipped'), result('c', 'failed', 'getPet', [404])], '/v1');
+    const coverage = buildCoverage(
+      listOperations(),
+      [result('a', 'passed'), result('b', 'skipped'), result('c', 'failed', 'getPet', [404])],
+      '/v1',
+    );
     expect(coverage.find((e) => e.operationId === 'listPets' && e.status === 200)?.caseIds).toEqual(['a']);
     expect(coverage.find((e) => e.operationId === 'getPet' && e.status === 404)?.caseIds).toEqual(['c']);
     expect(coverage.find((e) => e.operationId === 'listPets' && e.status === 401)?.caseIds).toEqual([]);
@@ -49,9 +78,16 @@ describe('coverage and baseline', () => {
       // A createPet case that reads the animal back: the getPet 200 is not a createPet 200, nor a getPet case.
       result('fetchable', 'passed', 'createPet', [201], [exchange('createPet', 201), exchange('getPet', 200)]),
       // An exchange that failed in transport exercised nothing.
-      result('cut', 'failed', 'getPet', [200], [{ ...exchange('getPet', 200), error: { code: 'PETSTORE_BODY_TOO_LARGE', message: 'm' } }]),
+      result(
+        'cut',
+        'failed',
+        'getPet',
+        [200],
+        [{ ...exchange('getPet', 200), error: { code: 'PETSTORE_BODY_TOO_LARGE', message: 'm' } }],
+      ),
     ];
-    const entry = (op: string, status: number) => buildCoverage(listOperations(), results, '/v1').find((e) => e.operationId === op && e.status === status);
+    const entry = (op: string, status: number) =>
+      buildCoverage(listOperations(), results, '/v1').find((e) => e.operationId === op && e.status === status);
     expect(entry('listPets', 200)).toMatchObject({ caseIds: [], declaredOnly: ['outOfRange'] });
     expect(entry('createPet', 201)).toMatchObject({ caseIds: ['fetchable'], declaredOnly: [] });
     expect(entry('getPet', 200)).toMatchObject({ caseIds: [], declaredOnly: ['cut'] });
@@ -69,7 +105,14 @@ describe('coverage and baseline', () => {
   it('reads three baseline shapes and names fixed cases', () => {
     expect(parseBaseline(['a'])).toEqual(['a']);
     expect(parseBaseline({ knownFailures: ['a'] })).toEqual(['a']);
-    expect(parseBaseline({ cases: [{ id: 'a', outcome: 'failed' }, { id: 'b', outcome: 'passed' }] })).toEqual(['a']);
+    expect(
+      parseBaseline({
+        cases: [
+          { id: 'a', outcome: 'failed' },
+          { id: 'b', outcome: 'passed' },
+        ],
+      }),
+    ).toEqual(['a']);
     expect(() => parseBaseline({})).toThrow();
     const cmp = compareBaseline([result('a', 'failed'), result('b', 'passed'), result('c', 'failed')], ['a', 'b']);
     expect(cmp).toEqual({ known: ['a'], fixed: ['b'], unexpected: ['c'] });

@@ -3,7 +3,16 @@
  * Flags win over PETSTORE_* environment variables, which win over defaults.
  */
 import { parseArgs } from 'node:util';
-import { DEFAULT_API_KEY, DEFAULT_COUNT, DEFAULT_SEED, MAX_COUNT, loadPetsFile, startMockServer, type RequestLogEntry } from './index.ts';
+import type { Pet } from '../spec/index.ts';
+import {
+  DEFAULT_API_KEY,
+  DEFAULT_COUNT,
+  DEFAULT_SEED,
+  loadPetsFile,
+  MAX_COUNT,
+  type RequestLogEntry,
+  startMockServer,
+} from './index.ts';
 
 const HELP = `Usage: npm start -- [options]      (or: petstore-mock [options])
 
@@ -28,7 +37,8 @@ class UsageError extends Error {}
 function integer(name: string, raw: string | undefined, fallback: number, min: number, max: number): number {
   if (raw === undefined) return fallback;
   const value = /^-?[0-9]+$/.test(raw.trim()) ? Number(raw) : NaN;
-  if (!Number.isSafeInteger(value) || value < min || value > max) throw new UsageError(`--${name} must be an integer from ${min} to ${max}, got ${JSON.stringify(raw)}`);
+  if (!Number.isSafeInteger(value) || value < min || value > max)
+    throw new UsageError(`--${name} must be an integer from ${min} to ${max}, got ${JSON.stringify(raw)}`);
   return value;
 }
 
@@ -48,10 +58,13 @@ function parseOptions(argv: string[], env: NodeJS.ProcessEnv) {
     },
     strict: true,
   });
-  const envKeys = env.PETSTORE_API_KEYS?.split(',').map((k) => k.trim()).filter((k) => k !== '');
+  const envKeys = env.PETSTORE_API_KEYS?.split(',')
+    .map((k) => k.trim())
+    .filter((k) => k !== '');
   // An empty variable (`PETSTORE_API_KEYS=` in a compose file) means unset: the banner must then show the development key in use.
   const apiKeys = values['api-key'] ?? (envKeys?.length ? envKeys : undefined);
-  if (apiKeys?.some((k) => k.trim() === '' || /\s/.test(k))) throw new UsageError('--api-key must be a non-empty key without spaces');
+  if (apiKeys?.some((k) => k.trim() === '' || /\s/.test(k)))
+    throw new UsageError('--api-key must be a non-empty key without spaces');
   return {
     help: values.help === true,
     port: integer('port', values.port ?? (env.PETSTORE_PORT || undefined), 4010, 0, 65535),
@@ -82,7 +95,7 @@ async function main(): Promise<number> {
     process.stdout.write(`${HELP}\n`);
     return 0;
   }
-  let pets;
+  let pets: Pet[] | undefined;
   try {
     pets = options.fixtures === undefined ? undefined : loadPetsFile(options.fixtures);
   } catch (error) {
@@ -90,10 +103,12 @@ async function main(): Promise<number> {
     return 2;
   }
   const onWarning = (message: string) => process.stderr.write(`warning: ${message}.\n`);
-  const mock = await startMockServer({ ...options, pets, onWarning, log: options.quiet ? undefined : logLine }).catch((error: Error) => {
-    process.stderr.write(`petstore-mock: cannot listen on ${options.host}:${options.port}: ${error.message}\n`);
-    return undefined;
-  });
+  const mock = await startMockServer({ ...options, pets, onWarning, log: options.quiet ? undefined : logLine }).catch(
+    (error: Error) => {
+      process.stderr.write(`petstore-mock: cannot listen on ${options.host}:${options.port}: ${error.message}\n`);
+      return undefined;
+    },
+  );
   if (!mock) return 2;
   const source = options.fixtures === undefined ? `seed ${options.seed}` : options.fixtures;
   const key = options.apiKeys ? '(the key you configured; not printed)' : DEFAULT_API_KEY;

@@ -17,12 +17,20 @@ export function loadPetsFile(path: string): Pet[] {
     throw new Error(`cannot read pets from ${path}: ${(error as Error).message}`);
   }
   const validate = getValidator('Pets');
-  if (!validate(data)) throw new Error(`${path} is not a JSON array of pets: ${describeSchemaErrors(validate.errors).slice(0, 3).join('; ')}`);
+  if (!validate(data))
+    throw new Error(
+      `${path} is not a JSON array of pets: ${describeSchemaErrors(validate.errors).slice(0, 3).join('; ')}`,
+    );
   const pets = data as Pet[];
   const seen = new Set<number>();
   for (const [index, pet] of pets.entries()) {
     // Ids must leave room for new pets after them (about 8e15), so every id the mock assigns stays exact.
-    if (!Number.isSafeInteger(pet.id) || pet.id < 1 || pet.id > MAX_FIXTURE_ID || !Number.isSafeInteger(pet.categoryId)) {
+    if (
+      !Number.isSafeInteger(pet.id) ||
+      pet.id < 1 ||
+      pet.id > MAX_FIXTURE_ID ||
+      !Number.isSafeInteger(pet.categoryId)
+    ) {
       throw new Error(`${path}: pet at index ${index} has an id outside 1..2^50 or a categoryId beyond 2^53`);
     }
     if (seen.has(pet.id)) throw new Error(`${path}: pet id ${pet.id} appears twice`);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { getValidator, type Pet } from '../spec/index.ts';
 import { createHandler } from './handler.ts';
-import { ErrorCode, type ApiRequest, type ApiResponse } from './responses.ts';
+import { type ApiRequest, type ApiResponse, ErrorCode } from './responses.ts';
 import { seedPets } from './seed.ts';
 import { createPetStore } from './store.ts';
 
@@ -12,8 +12,13 @@ const JSON_HEADERS = { ...AUTH, 'content-type': 'application/json' };
 function setup(count = 50) {
   const store = createPetStore(seedPets({ seed: 1, count }));
   const handler = createHandler({ store, apiKeys: [KEY, 'second-key'] });
-  const call = (method: string, url: string, headers: ApiRequest['headers'] = AUTH, body?: string, extra: Partial<ApiRequest> = {}) =>
-    handler({ method, url, headers, body, ...extra });
+  const call = (
+    method: string,
+    url: string,
+    headers: ApiRequest['headers'] = AUTH,
+    body?: string,
+    extra: Partial<ApiRequest> = {},
+  ) => handler({ method, url, headers, body, ...extra });
   return { store, call };
 }
 
@@ -75,7 +80,12 @@ describe('listPets (interface: Endpoints 1)', () => {
 describe('createPet (interface: Endpoints 2)', () => {
   it('201 with the Pet, its new id, and a Location; the pet then comes back from getPet and listPets', () => {
     const { call } = setup(3);
-    const response = call('POST', '/v1/pets', JSON_HEADERS, JSON.stringify({ name: 'Rex', categoryId: 4, status: 'pending' }));
+    const response = call(
+      'POST',
+      '/v1/pets',
+      JSON_HEADERS,
+      JSON.stringify({ name: 'Rex', categoryId: 4, status: 'pending' }),
+    );
     expect(response.status).toBe(201);
     const pet = json(response);
     expect(pet).toEqual({ id: 4, name: 'Rex', categoryId: 4, status: 'pending' });
@@ -122,7 +132,11 @@ describe('createPet (interface: Endpoints 2)', () => {
 
   it('rejects bytes that are not UTF-8 as malformed JSON', () => {
     const { call } = setup();
-    expectError(call('POST', '/v1/pets', JSON_HEADERS, undefined, { body: new Uint8Array([0x7b, 0xff, 0x7d]) }), 400, ErrorCode.malformedJson);
+    expectError(
+      call('POST', '/v1/pets', JSON_HEADERS, undefined, { body: new Uint8Array([0x7b, 0xff, 0x7d]) }),
+      400,
+      ErrorCode.malformedJson,
+    );
   });
 
   it('keeps a categoryId of 2^53-1 exactly', () => {
@@ -133,7 +147,8 @@ describe('createPet (interface: Endpoints 2)', () => {
   it('ignores a client-sent id and unknown fields, and never stores them', () => {
     const { call, store } = setup();
     const before = json(call('GET', '/v1/pets/3'));
-    const body = '{"id":3,"name":"Intruder","categoryId":1,"owner":"x","constructor":{"prototype":{"bad":1}},"__proto__":{"polluted":true}}';
+    const body =
+      '{"id":3,"name":"Intruder","categoryId":1,"owner":"x","constructor":{"prototype":{"bad":1}},"__proto__":{"polluted":true}}';
     const created = json(call('POST', '/v1/pets', JSON_HEADERS, body));
     expect(created).toEqual({ id: 51, name: 'Intruder', categoryId: 1 });
     expect(json(call('GET', '/v1/pets/3'))).toEqual(before);
@@ -142,18 +157,43 @@ describe('createPet (interface: Endpoints 2)', () => {
     expect(({} as Record<string, unknown>).bad).toBeUndefined();
   });
 
-  it.each(['text/plain', 'application/x-www-form-urlencoded', 'application/jsonx'])('Content-Type %s is a 415 Error', (type) => {
-    expectError(setup().call('POST', '/v1/pets', { ...AUTH, 'content-type': type }, '{"name":"Rex","categoryId":1}'), 415, ErrorCode.unsupportedMediaType);
-  });
+  it.each(['text/plain', 'application/x-www-form-urlencoded', 'application/jsonx'])(
+    'Content-Type %s is a 415 Error',
+    (type) => {
+      expectError(
+        setup().call('POST', '/v1/pets', { ...AUTH, 'content-type': type }, '{"name":"Rex","categoryId":1}'),
+        415,
+        ErrorCode.unsupportedMediaType,
+      );
+    },
+  );
 
   it('accepts application/json with parameters and application/*+json', () => {
     const { call } = setup();
-    expect(call('POST', '/v1/pets', { ...AUTH, 'content-type': 'application/json; charset=utf-8' }, '{"name":"A","categoryId":1}').status).toBe(201);
-    expect(call('POST', '/v1/pets', { ...AUTH, 'content-type': 'application/merge-patch+json' }, '{"name":"A","categoryId":1}').status).toBe(201);
+    expect(
+      call(
+        'POST',
+        '/v1/pets',
+        { ...AUTH, 'content-type': 'application/json; charset=utf-8' },
+        '{"name":"A","categoryId":1}',
+      ).status,
+    ).toBe(201);
+    expect(
+      call(
+        'POST',
+        '/v1/pets',
+        { ...AUTH, 'content-type': 'application/merge-patch+json' },
+        '{"name":"A","categoryId":1}',
+      ).status,
+    ).toBe(201);
   });
 
   it('a body over the limit is a 413 Error', () => {
-    expectError(setup().call('POST', '/v1/pets', JSON_HEADERS, undefined, { bodyTooLarge: true }), 413, ErrorCode.payloadTooLarge);
+    expectError(
+      setup().call('POST', '/v1/pets', JSON_HEADERS, undefined, { bodyTooLarge: true }),
+      413,
+      ErrorCode.payloadTooLarge,
+    );
   });
 });
 
@@ -164,12 +204,19 @@ describe('getPet (interface: Endpoints 3, deprecated)', () => {
     expect(response.status).toBe(200);
     expect(json(response)).toEqual(store.get(7)!.pet);
     expect(getValidator('Pet')(json(response))).toBe(true);
-    expect(response.headers).toMatchObject({ deprecation: '@0', sunset: 'Thu, 05 Dec 2030 00:00:00 GMT', link: '</v1/pets>; rel="successor-version"' });
+    expect(response.headers).toMatchObject({
+      deprecation: '@0',
+      sunset: 'Thu, 05 Dec 2030 00:00:00 GMT',
+      link: '</v1/pets>; rel="successor-version"',
+    });
   });
 
-  it.each(['51', '0', '-1', '9007199254740993', '9223372036854775807'])('petId %s that no pet has is a 404 Error', (id) => {
-    expectError(setup().call('GET', `/v1/pets/${id}`), 404, ErrorCode.notFound);
-  });
+  it.each(['51', '0', '-1', '9007199254740993', '9223372036854775807'])(
+    'petId %s that no pet has is a 404 Error',
+    (id) => {
+      expectError(setup().call('GET', `/v1/pets/${id}`), 404, ErrorCode.notFound);
+    },
+  );
 
   it('decodes each path segment on its own: /v1/%70ets/%37 is pet 7', () => {
     expect(json(setup().call('GET', '/v1/%70ets/%37')).id).toBe(7);
@@ -214,14 +261,27 @@ describe('authentication (interface: Authentication; RFC 6750)', () => {
 
   it('never puts the key in a response', () => {
     const { call } = setup();
-    for (const response of [call('GET', '/v1/pets', { authorization: 'Bearer wrong-key-123' }), call('GET', '/v1/nope')]) {
+    for (const response of [
+      call('GET', '/v1/pets', { authorization: 'Bearer wrong-key-123' }),
+      call('GET', '/v1/nope'),
+    ]) {
       expect(JSON.stringify(response)).not.toContain('wrong-key-123');
     }
   });
 });
 
 describe('routes, methods and CORS', () => {
-  it.each(['/', '/v1', '/v1/pets/', '/v1/pets/1/2', '/v2/pets', '/v1/store/orders', '/v1/pets%2F5', '/v1%2Fpets', '/v1/pets/%E0%A4%A'])('unknown route %s is a 404 Error', (url) => {
+  it.each([
+    '/',
+    '/v1',
+    '/v1/pets/',
+    '/v1/pets/1/2',
+    '/v2/pets',
+    '/v1/store/orders',
+    '/v1/pets%2F5',
+    '/v1%2Fpets',
+    '/v1/pets/%E0%A4%A',
+  ])('unknown route %s is a 404 Error', (url) => {
     expectError(setup().call('GET', url), 404, ErrorCode.routeNotFound);
   });
 
@@ -260,7 +320,9 @@ describe('routes, methods and CORS', () => {
     expect(setup().call('GET', '/v1/pets', {}).headers['access-control-allow-origin']).toBe('*');
     const store = createPetStore([]);
     const off = createHandler({ store, apiKeys: [KEY], cors: false });
-    expect(off({ method: 'GET', url: '/v1/pets', headers: AUTH }).headers['access-control-allow-origin']).toBeUndefined();
+    expect(
+      off({ method: 'GET', url: '/v1/pets', headers: AUTH }).headers['access-control-allow-origin'],
+    ).toBeUndefined();
   });
 });
 

@@ -3,9 +3,9 @@
  * Order: CORS preflight, route, method, authentication (401 before any
  * validation or lookup), then the operation.
  */
-import { createAuthenticator, describeAuthFailure, type Authenticator } from './auth.ts';
+import { type Authenticator, createAuthenticator, describeAuthFailure } from './auth.ts';
 import { createPet, getPet, listPets } from './operations.ts';
-import { ErrorCode, errorResponse, jsonResponse, type ApiRequest, type ApiResponse } from './responses.ts';
+import { type ApiRequest, type ApiResponse, ErrorCode, errorResponse, jsonResponse } from './responses.ts';
 import type { PetStore } from './store.ts';
 
 /** Options for {@link createHandler}. */
@@ -71,9 +71,14 @@ export function createHandler({ store, apiKeys, cors = true, basePath = '/v1' }:
     const { allow } = matched.route;
     if (request.method === 'OPTIONS') return optionsResponse(request, allow, cors);
     if (!allow.includes(request.method)) {
-      return errorResponse(405, ErrorCode.methodNotAllowed, `${request.method} is not allowed on ${rawPath}; allowed: ${allow.join(', ')}`, {
-        allow: allow.join(', '),
-      });
+      return errorResponse(
+        405,
+        ErrorCode.methodNotAllowed,
+        `${request.method} is not allowed on ${rawPath}; allowed: ${allow.join(', ')}`,
+        {
+          allow: allow.join(', '),
+        },
+      );
     }
     const refused = matched.authenticated ? unauthorized(authenticate, request) : undefined;
     if (refused) return refused;
@@ -134,7 +139,8 @@ function allowedHeaders(requested: string | string[] | undefined): string {
   for (const raw of asked) {
     const name = raw.trim();
     // Only header-name characters (RFC 9110 token) are echoed.
-    if (/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name) && !names.some((n) => n.toLowerCase() === name.toLowerCase())) names.push(name);
+    if (/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name) && !names.some((n) => n.toLowerCase() === name.toLowerCase()))
+      names.push(name);
   }
   return names.join(', ');
 }

@@ -10,12 +10,12 @@ import { DEFAULT_COUNT, DEFAULT_SEED, seedPets } from './seed.ts';
 import { createHttpServer, type RequestLogEntry, type ServerTimeouts } from './server.ts';
 import { createPetStore, type PetStore } from './store.ts';
 
-export { createHandler, CONTROL_PREFIX, type Handler, type HandlerOptions } from './handler.ts';
-export { createPetStore, type PetStore, StoredPet } from './store.ts';
-export { seedPets, DEFAULT_SEED, DEFAULT_COUNT, MAX_COUNT } from './seed.ts';
-export { ErrorCode, type ApiRequest, type ApiResponse } from './responses.ts';
-export { createHttpServer, BODY_LIMIT, DEFAULT_TIMEOUTS, type RequestLogEntry, type ServerTimeouts } from './server.ts';
 export { loadPetsFile } from './fixtures.ts';
+export { CONTROL_PREFIX, createHandler, type Handler, type HandlerOptions } from './handler.ts';
+export { type ApiRequest, type ApiResponse, ErrorCode } from './responses.ts';
+export { DEFAULT_COUNT, DEFAULT_SEED, MAX_COUNT, seedPets } from './seed.ts';
+export { BODY_LIMIT, createHttpServer, DEFAULT_TIMEOUTS, type RequestLogEntry, type ServerTimeouts } from './server.ts';
+export { createPetStore, type PetStore, StoredPet } from './store.ts';
 
 /** The development key used when no key is configured. Printed at start; never use it outside a local mock. */
 export const DEFAULT_API_KEY = 'petstore-dev-key';
@@ -72,7 +72,8 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
   server.listen(port, host);
   await once(server, 'listening');
   if (!LOOPBACK_HOSTS.includes(host)) {
-    const warn = options.onWarning ?? ((message: string) => process.emitWarning(message, { code: 'PETSTORE_MOCK_NOT_LOOPBACK' }));
+    const warn =
+      options.onWarning ?? ((message: string) => process.emitWarning(message, { code: 'PETSTORE_MOCK_NOT_LOOPBACK' }));
     warn(`bound to ${host}, not loopback: anyone who can reach this address can use the mock`);
   }
   const address = server.address() as AddressInfo;

@@ -4,8 +4,15 @@
  * @see ../../shared/petstore-interface.md "Endpoints"
  */
 import type { ErrorObject } from 'ajv';
-import { getValidator, listPetsLimit, petStatuses, sunsetOf, type NewPet, type PetStatus } from '../spec/index.ts';
-import { ErrorCode, errorResponse, isJsonMediaType, jsonResponse, type ApiRequest, type ApiResponse } from './responses.ts';
+import { getValidator, listPetsLimit, type NewPet, type PetStatus, petStatuses, sunsetOf } from '../spec/index.ts';
+import {
+  type ApiRequest,
+  type ApiResponse,
+  ErrorCode,
+  errorResponse,
+  isJsonMediaType,
+  jsonResponse,
+} from './responses.ts';
 import type { PetStore } from './store.ts';
 
 const STATUSES: readonly string[] = petStatuses();
@@ -37,22 +44,34 @@ export function listPets(store: PetStore, query: URLSearchParams): ApiResponse {
   if (rawLimit !== undefined) {
     limit = /^[0-9]{1,6}$/.test(rawLimit) ? Number(rawLimit) : NaN;
     if (!(limit >= LIMIT.minimum && limit <= LIMIT.maximum)) {
-      return errorResponse(400, ErrorCode.invalidParameter, `limit must be an integer from ${LIMIT.minimum} to ${LIMIT.maximum}, got ${JSON.stringify(rawLimit)}`);
+      return errorResponse(
+        400,
+        ErrorCode.invalidParameter,
+        `limit must be an integer from ${LIMIT.minimum} to ${LIMIT.maximum}, got ${JSON.stringify(rawLimit)}`,
+      );
     }
   }
   if (rawStatus !== undefined && !STATUSES.includes(rawStatus)) {
-    return errorResponse(400, ErrorCode.invalidParameter, `status must be one of ${STATUSES.join(', ')}, got ${JSON.stringify(rawStatus)}`);
+    return errorResponse(
+      400,
+      ErrorCode.invalidParameter,
+      `status must be one of ${STATUSES.join(', ')}, got ${JSON.stringify(rawStatus)}`,
+    );
   }
   const entries = store.list(limit, rawStatus as PetStatus | undefined);
   let body = '[';
   for (let i = 0; i < entries.length; i++) body += (i === 0 ? '' : ',') + entries[i]!.json;
-  return jsonResponse(200, body + ']');
+  return jsonResponse(200, `${body}]`);
 }
 
 /** `GET /pets/{petId}`: 200 with the pet and the deprecation headers, 404 when absent, 400 when not an int64. */
 export function getPet(store: PetStore, rawId: string, basePath: string): ApiResponse {
   if (!/^-?[0-9]{1,20}$/.test(rawId) || BigInt(rawId) > INT64_MAX || BigInt(rawId) < -INT64_MAX - 1n) {
-    return errorResponse(400, ErrorCode.invalidParameter, `petId must be a 64-bit integer, got ${JSON.stringify(rawId)}`);
+    return errorResponse(
+      400,
+      ErrorCode.invalidParameter,
+      `petId must be a 64-bit integer, got ${JSON.stringify(rawId)}`,
+    );
   }
   const found = store.get(Number(rawId));
   // A number beyond 2^53 could round onto a stored id; such ids are never assigned.
@@ -68,16 +87,23 @@ export function getPet(store: PetStore, rawId: string, basePath: string): ApiRes
 
 /** `POST /pets`: 201 with the stored Pet; 400, 413 or 415 with an Error naming what is wrong. */
 export function createPet(store: PetStore, request: ApiRequest, basePath: string): ApiResponse {
-  if (request.bodyTooLarge) return errorResponse(413, ErrorCode.payloadTooLarge, 'request body is larger than the limit');
+  if (request.bodyTooLarge)
+    return errorResponse(413, ErrorCode.payloadTooLarge, 'request body is larger than the limit');
   const contentType = request.headers['content-type'];
   const empty = request.body === undefined || request.body.length === 0;
-  if (empty && contentType === undefined) return errorResponse(400, ErrorCode.invalidBody, 'a JSON request body (NewPet) is required');
+  if (empty && contentType === undefined)
+    return errorResponse(400, ErrorCode.invalidBody, 'a JSON request body (NewPet) is required');
   if (!isJsonMediaType(contentType)) {
-    return errorResponse(415, ErrorCode.unsupportedMediaType, `Content-Type must be application/json, got ${JSON.stringify(contentType ?? '')}`);
+    return errorResponse(
+      415,
+      ErrorCode.unsupportedMediaType,
+      `Content-Type must be application/json, got ${JSON.stringify(contentType ?? '')}`,
+    );
   }
   if (empty) return errorResponse(400, ErrorCode.invalidBody, 'a JSON request body (NewPet) is required');
   const parsed = parseJson(request.body!);
-  if (parsed instanceof Error) return errorResponse(400, ErrorCode.malformedJson, `request body is not valid JSON: ${parsed.message}`);
+  if (parsed instanceof Error)
+    return errorResponse(400, ErrorCode.malformedJson, `request body is not valid JSON: ${parsed.message}`);
   const problem = newPetProblem(parsed);
   if (problem) return errorResponse(400, ErrorCode.invalidBody, problem);
   const entry = store.add(parsed as NewPet);
@@ -111,7 +137,9 @@ export function newPetProblem(value: unknown): string | undefined {
 
 function describeError(error: ErrorObject): string {
   const field = error.instancePath.slice(1).replaceAll('/', '.');
-  if (error.keyword === 'required') return `${(error.params as { missingProperty: string }).missingProperty} is required`;
-  if (error.keyword === 'enum') return `${field} must be one of ${(error.params as { allowedValues: string[] }).allowedValues.join(', ')}`;
+  if (error.keyword === 'required')
+    return `${(error.params as { missingProperty: string }).missingProperty} is required`;
+  if (error.keyword === 'enum')
+    return `${field} must be one of ${(error.params as { allowedValues: string[] }).allowedValues.join(', ')}`;
   return field === '' ? `body ${error.message}` : `${field} ${error.message}`;
 }

@@ -55,7 +55,12 @@ export function jsonResponse(status: number, body: string, headers: Record<strin
 }
 
 /** An Error body response: `{ code, message, status }` with `status` equal to the HTTP status. */
-export function errorResponse(status: number, code: ErrorCode, message: string, headers: Record<string, string> = {}): ApiResponse {
+export function errorResponse(
+  status: number,
+  code: ErrorCode,
+  message: string,
+  headers: Record<string, string> = {},
+): ApiResponse {
   return jsonResponse(status, JSON.stringify({ code, message, status }), headers);
 }
 

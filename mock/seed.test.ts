@@ -34,7 +34,13 @@ describe('seedPets', () => {
 describe('loadPetsFile', () => {
   it.each([
     [[{ id: 2 ** 50 + 1, name: 'Far', categoryId: 1 }], /outside 1\.\.2\^50/],
-    [[{ id: 1, name: 'A', categoryId: 1 }, { id: 1, name: 'B', categoryId: 1 }], /appears twice/],
+    [
+      [
+        { id: 1, name: 'A', categoryId: 1 },
+        { id: 1, name: 'B', categoryId: 1 },
+      ],
+      /appears twice/,
+    ],
     [[{ id: 1, name: 'A' }], /not a JSON array of pets/],
     [{ id: 1 }, /not a JSON array of pets/],
   ])('refuses %j', (content, message) => {

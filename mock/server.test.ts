@@ -1,9 +1,9 @@
 import { once } from 'node:events';
-import { request as httpRequest, Agent, type IncomingMessage } from 'node:http';
+import { Agent, request as httpRequest, type IncomingMessage } from 'node:http';
 import { connect } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { getValidator } from '../spec/index.ts';
-import { startMockServer, type MockServer, type RequestLogEntry } from './index.ts';
+import { type MockServer, type RequestLogEntry, startMockServer } from './index.ts';
 import { BODY_LIMIT } from './server.ts';
 
 let mock: MockServer;
@@ -21,14 +21,21 @@ interface Sent {
   body: string;
 }
 
-function send(path: string, options: { method?: string; headers?: Record<string, string | number>; body?: string | Buffer; agent?: Agent } = {}): Promise<Sent> {
+function send(
+  path: string,
+  options: { method?: string; headers?: Record<string, string | number>; body?: string | Buffer; agent?: Agent } = {},
+): Promise<Sent> {
   return new Promise((resolve, reject) => {
-    const req = httpRequest(`${mock.origin}${path}`, { method: options.method ?? 'GET', headers: options.headers, agent: options.agent }, (response) => {
-      let body = '';
-      response.setEncoding('utf8');
-      response.on('data', (chunk) => (body += chunk));
-      response.on('end', () => resolve({ response, body }));
-    });
+    const req = httpRequest(
+      `${mock.origin}${path}`,
+      { method: options.method ?? 'GET', headers: options.headers, agent: options.agent },
+      (response) => {
+        let body = '';
+        response.setEncoding('utf8');
+        response.on('data', (chunk) => (body += chunk));
+        response.on('end', () => resolve({ response, body }));
+      },
+    );
     req.on('error', reject);
     req.end(options.body);
   });
@@ -41,19 +48,28 @@ describe('the mock over a real socket', () => {
     expect(response.headers['content-type']).toBe('application/json');
     expect(getValidator('Pets')(JSON.parse(body))).toBe(true);
     await send(`/v1/pets?token=${KEY}`, { headers: { authorization: 'Bearer wrong' } });
-    expect(logged.map((e) => `${e.method} ${e.path} ${e.status}`)).toEqual(['GET /v1/pets?limit=5 200', 'GET /v1/pets?token=[REDACTED] 401']);
+    expect(logged.map((e) => `${e.method} ${e.path} ${e.status}`)).toEqual([
+      'GET /v1/pets?limit=5 200',
+      'GET /v1/pets?token=[REDACTED] 401',
+    ]);
     expect(JSON.stringify(logged)).not.toContain(KEY);
   });
 
   it('answers a browser preflight and exposes headers to the page', async () => {
     const preflight = await send('/v1/pets', {
       method: 'OPTIONS',
-      headers: { origin: 'http://localhost:5173', 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization, content-type' },
+      headers: {
+        origin: 'http://localhost:5173',
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'authorization, content-type',
+      },
     });
     expect(preflight.response.statusCode).toBe(204);
     expect(preflight.response.headers['access-control-allow-origin']).toBe('*');
     expect(preflight.response.headers['access-control-allow-headers']).toContain('Authorization');
-    const actual = await send('/v1/pets/1', { headers: { origin: 'http://localhost:5173', authorization: `Bearer ${KEY}` } });
+    const actual = await send('/v1/pets/1', {
+      headers: { origin: 'http://localhost:5173', authorization: `Bearer ${KEY}` },
+    });
     expect(actual.response.headers['access-control-allow-origin']).toBe('*');
     expect(actual.response.headers['access-control-expose-headers']).toContain('Sunset');
   });
@@ -70,7 +86,9 @@ describe('the mock over a real socket', () => {
   it('refuses a declared body over 1 MiB with 413 before reading it, and closes the connection', async () => {
     const socket = connect(Number(new URL(mock.origin).port), '127.0.0.1');
     await once(socket, 'connect');
-    socket.write(`POST /v1/pets HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${KEY}\r\nContent-Type: application/json\r\nContent-Length: ${100 * BODY_LIMIT}\r\n\r\n{"name":`);
+    socket.write(
+      `POST /v1/pets HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${KEY}\r\nContent-Type: application/json\r\nContent-Length: ${100 * BODY_LIMIT}\r\n\r\n{"name":`,
+    );
     let received = '';
     socket.on('data', (chunk) => (received += chunk));
     await once(socket, 'close');
@@ -94,7 +112,11 @@ describe('the mock over a real socket', () => {
   it('accepts a body of exactly 1 MiB (padded JSON) as a normal create', async () => {
     const json = '{"name":"Big","categoryId":1}';
     const body = json + ' '.repeat(BODY_LIMIT - json.length);
-    const { response } = await send('/v1/pets', { method: 'POST', headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' }, body });
+    const { response } = await send('/v1/pets', {
+      method: 'POST',
+      headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' },
+      body,
+    });
     expect(response.statusCode).toBe(201);
   });
 
@@ -109,7 +131,12 @@ describe('the mock over a real socket', () => {
 describe('requests node:http cannot parse', () => {
   it.each([
     ['a broken request line', 'GARBAGE\r\n\r\n', 400, 'malformed_request'],
-    ['headers over the limit', `GET /v1/pets HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`, 431, 'headers_too_large'],
+    [
+      'headers over the limit',
+      `GET /v1/pets HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`,
+      431,
+      'headers_too_large',
+    ],
   ])('%s gets an Error body, then the connection closes', async (_title, raw, status, code) => {
     const socket = connect(Number(new URL(mock.origin).port), '127.0.0.1');
     await once(socket, 'connect');
@@ -126,7 +153,9 @@ describe('requests node:http cannot parse', () => {
   it('accepts the absolute form of a request target', async () => {
     const socket = connect(Number(new URL(mock.origin).port), '127.0.0.1');
     await once(socket, 'connect');
-    socket.write(`GET ${mock.origin}/v1/pets/1 HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${KEY}\r\nConnection: close\r\n\r\n`);
+    socket.write(
+      `GET ${mock.origin}/v1/pets/1 HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${KEY}\r\nConnection: close\r\n\r\n`,
+    );
     let received = '';
     socket.on('data', (chunk) => (received += chunk));
     await once(socket, 'close');
@@ -141,7 +170,8 @@ describe('Expect: 100-continue', () => {
     let received = '';
     socket.on('data', (chunk) => {
       received += chunk;
-      if (body !== undefined && received.startsWith('HTTP/1.1 100 Continue\r\n\r\n') && !received.includes('201')) socket.write(body);
+      if (body !== undefined && received.startsWith('HTTP/1.1 100 Continue\r\n\r\n') && !received.includes('201'))
+        socket.write(body);
     });
     socket.write(
       `POST /v1/pets HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${KEY}\r\nContent-Type: application/json\r\n` +

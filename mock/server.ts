@@ -6,7 +6,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { Handler } from './handler.ts';
-import { ErrorCode, errorResponse, type ApiRequest, type ApiResponse } from './responses.ts';
+import { type ApiRequest, type ApiResponse, ErrorCode, errorResponse } from './responses.ts';
 
 /** Largest request body read: 1 MiB. */
 export const BODY_LIMIT = 1024 * 1024;
@@ -43,31 +43,46 @@ export interface ServerTimeouts {
 export const DEFAULT_TIMEOUTS: Required<ServerTimeouts> = { headersMs: 10_000, requestMs: 30_000, keepAliveMs: 5_000 };
 
 /** Wraps the handler in a node:http server with body limit, timeouts and keep-alive. */
-export function createHttpServer({ handler, bodyLimit = BODY_LIMIT, log, secrets = [], timeouts = {} }: HttpServerOptions): Server {
+export function createHttpServer({
+  handler,
+  bodyLimit = BODY_LIMIT,
+  log,
+  secrets = [],
+  timeouts = {},
+}: HttpServerOptions): Server {
   const { headersMs, requestMs, keepAliveMs } = { ...DEFAULT_TIMEOUTS, ...timeouts };
   // Slow or idle clients must not hold the server: bound headers, whole requests and idle keep-alive.
   // node checks the first two only every connectionsCheckingInterval (30 s by default), so check often enough to keep them.
   const checkEvery = Math.max(25, Math.min(1_000, Math.floor(headersMs / 4)));
-  const server = createServer({ headersTimeout: headersMs, requestTimeout: requestMs, connectionsCheckingInterval: checkEvery }, (req, res) => {
-    const started = log ? performance.now() : 0;
-    const finish = (response: ApiResponse, closeAfter: boolean): void => {
-      send(res, response, closeAfter);
-      if (log) log({ method: req.method ?? '', path: redact(req.url ?? '', secrets), status: response.status, ms: performance.now() - started });
-    };
-    if (req.method !== 'POST') {
-      // No handler reads a body here; one declared over the limit is not drained either: the connection closes after the answer.
-      const overLimit = Number(req.headers['content-length']) > bodyLimit;
-      if (!overLimit) discardBody(req, bodyLimit);
-      finish(safeHandle(handler, toApiRequest(req)), overLimit);
-      return;
-    }
-    readBody(req, bodyLimit, (body, tooLarge) => {
-      const request = toApiRequest(req);
-      if (tooLarge) request.bodyTooLarge = true;
-      else request.body = body;
-      finish(safeHandle(handler, request), tooLarge);
-    });
-  });
+  const server = createServer(
+    { headersTimeout: headersMs, requestTimeout: requestMs, connectionsCheckingInterval: checkEvery },
+    (req, res) => {
+      const started = log ? performance.now() : 0;
+      const finish = (response: ApiResponse, closeAfter: boolean): void => {
+        send(res, response, closeAfter);
+        if (log)
+          log({
+            method: req.method ?? '',
+            path: redact(req.url ?? '', secrets),
+            status: response.status,
+            ms: performance.now() - started,
+          });
+      };
+      if (req.method !== 'POST') {
+        // No handler reads a body here; one declared over the limit is not drained either: the connection closes after the answer.
+        const overLimit = Number(req.headers['content-length']) > bodyLimit;
+        if (!overLimit) discardBody(req, bodyLimit);
+        finish(safeHandle(handler, toApiRequest(req)), overLimit);
+        return;
+      }
+      readBody(req, bodyLimit, (body, tooLarge) => {
+        const request = toApiRequest(req);
+        if (tooLarge) request.bodyTooLarge = true;
+        else request.body = body;
+        finish(safeHandle(handler, request), tooLarge);
+      });
+    },
+  );
   server.on('clientError', answerClientError);
   // `Expect: 100-continue` (RFC 9110 §10.1.1): invite the body only when it fits; otherwise the 413 comes first.
   server.on('checkContinue', (req: IncomingMessage, res: ServerResponse) => {
@@ -79,7 +94,12 @@ export function createHttpServer({ handler, bodyLimit = BODY_LIMIT, log, secrets
 }
 
 const CLIENT_ERRORS: Record<string, [number, string, string, string]> = {
-  HPE_HEADER_OVERFLOW: [431, 'Request Header Fields Too Large', ErrorCode.headersTooLarge, 'request headers are too large'],
+  HPE_HEADER_OVERFLOW: [
+    431,
+    'Request Header Fields Too Large',
+    ErrorCode.headersTooLarge,
+    'request headers are too large',
+  ],
   ERR_HTTP_REQUEST_TIMEOUT: [408, 'Request Timeout', ErrorCode.requestTimeout, 'the request was not received in time'],
   default: [400, 'Bad Request', ErrorCode.malformedRequest, 'the request is not valid HTTP/1.1'],
 };
@@ -92,7 +112,9 @@ function answerClientError(error: Error & { code?: string }, socket: Duplex): vo
   }
   const [status, reason, code, message] = CLIENT_ERRORS[error.code ?? ''] ?? CLIENT_ERRORS.default!;
   const body = JSON.stringify({ code, message, status });
-  socket.end(`HTTP/1.1 ${status} ${reason}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`);
+  socket.end(
+    `HTTP/1.1 ${status} ${reason}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
+  );
   // end() alone keeps the socket until the peer closes its side: a client that never reads would hold it for ever.
   // The grace lets a well-behaved client read the answer before a reset could discard it.
   setTimeout(() => socket.destroy(), CLIENT_ERROR_GRACE_MS).unref();
@@ -196,7 +218,11 @@ function redactEncoded(text: string, secrets: readonly string[]): string {
   const spans: [number, number][] = [];
   for (const secret of secrets) {
     const needle = Buffer.from(secret, 'utf8').toString('latin1');
-    for (let at = needle === '' ? -1 : decoded.indexOf(needle); at !== -1; at = decoded.indexOf(needle, at + needle.length)) {
+    for (
+      let at = needle === '' ? -1 : decoded.indexOf(needle);
+      at !== -1;
+      at = decoded.indexOf(needle, at + needle.length)
+    ) {
       spans.push([rawAt[at]!, rawAt[at + needle.length]!]);
     }
   }

@@ -53,7 +53,10 @@ const ownImportMetaUrl = {
   name: 'own-import-meta-url',
   setup(build) {
     build.onLoad({ filter: /\.ts$/ }, (args) => ({
-      contents: readFileSync(args.path, 'utf8').replaceAll('import.meta.url', JSON.stringify(pathToFileURL(args.path).href)),
+      contents: readFileSync(args.path, 'utf8').replaceAll(
+        'import.meta.url',
+        JSON.stringify(pathToFileURL(args.path).href),
+      ),
       loader: 'ts',
     }));
   },
@@ -91,7 +94,12 @@ const BUILD = {
  * is bundled on its own and run here, and emits them with ajv's standalone code.
  */
 async function standaloneValidators(esbuild, doc) {
-  const result = await esbuild.build({ ...BUILD, entryPoints: [specValidators], packages: 'external', plugins: [ownImportMetaUrl] });
+  const result = await esbuild.build({
+    ...BUILD,
+    entryPoints: [specValidators],
+    packages: 'external',
+    plugins: [ownImportMetaUrl],
+  });
   const module = { exports: {} };
   new Script(`(function (exports, require, module) {${result.outputFiles[0].text}\n})`, { filename: specValidators })
     .runInThisContext()
@@ -104,7 +112,11 @@ function precompiledValidators(source) {
   return {
     name: 'precompiled-validators',
     setup(build) {
-      build.onLoad({ filter: exactPath(specValidators) }, () => ({ contents: source, loader: 'js', resolveDir: join(root, 'spec') }));
+      build.onLoad({ filter: exactPath(specValidators) }, () => ({
+        contents: source,
+        loader: 'js',
+        resolveDir: join(root, 'spec'),
+      }));
     },
   };
 }
@@ -132,7 +144,13 @@ async function rebuild(esbuild, parseYaml) {
   // Packages are tracked through the lock file rather than file by file; the spec is read by the plugin, not imported.
   const sources = Object.keys(result.metafile.inputs).filter((input) => !input.startsWith('node_modules/'));
   const inputs = {};
-  for (const file of [...sources.map((input) => join(root, input)), specDocument, specYaml, join(root, 'package.json'), join(root, 'package-lock.json')]) {
+  for (const file of [
+    ...sources.map((input) => join(root, input)),
+    specDocument,
+    specYaml,
+    join(root, 'package.json'),
+    join(root, 'package-lock.json'),
+  ]) {
     inputs[file] = statSync(file).mtimeMs;
   }
   mkdirSync(dirname(bundle), { recursive: true });
@@ -194,7 +212,9 @@ async function main() {
     } catch (error) {
       // No esbuild, a read-only install, or a source that does not compile (tsx then reports it
       // in full). Said in one line, since every start will pay for the slow way until it is fixed.
-      process.stderr.write(`petstore-mock: starting through tsx (slower): the bundle could not be built: ${String(error?.message ?? error).split('\n')[0]}\n`);
+      process.stderr.write(
+        `petstore-mock: starting through tsx (slower): the bundle could not be built: ${String(error?.message ?? error).split('\n')[0]}\n`,
+      );
       await runWithTsx();
       return;
     }

@@ -4,7 +4,7 @@
  * Prism's own log goes to stdout; Ctrl-C ends Prism and everything it started.
  */
 import { HELP, parseCommandLine } from './command-line.ts';
-import { startPrism, type PrismOptions } from './index.ts';
+import { type PrismOptions, startPrism } from './index.ts';
 
 async function main(): Promise<number> {
   let options: PrismOptions | 'help';
@@ -18,12 +18,15 @@ async function main(): Promise<number> {
     process.stdout.write(`${HELP}\n`);
     return 0;
   }
-  const prism = await startPrism({ ...options, onOutput: (text) => process.stdout.write(text) }).catch((error: Error) => {
-    process.stderr.write(`prism: could not start Prism: ${error.message}\n`);
-    return undefined;
-  });
+  const prism = await startPrism({ ...options, onOutput: (text) => process.stdout.write(text) }).catch(
+    (error: Error) => {
+      process.stderr.write(`prism: could not start Prism: ${error.message}\n`);
+      return undefined;
+    },
+  );
   if (!prism) return 1;
-  const what = options.mode === 'mock' ? "Prism's stateless mock" : `Prism's validation proxy in front of ${options.upstream}`;
+  const what =
+    options.mode === 'mock' ? "Prism's stateless mock" : `Prism's validation proxy in front of ${options.upstream}`;
   process.stdout.write(`${what} at ${prism.url} (paths at the root: ${prism.url}/pets). Ctrl-C stops it.\n`);
   let stopping = false;
   const stop = (): void => {

@@ -48,7 +48,8 @@ type Mode = PrismOptions['mode'];
 function parsePort(raw: string | undefined, fallback: number): number {
   if (raw === undefined) return fallback;
   const port = /^[0-9]{1,5}$/.test(raw) ? Number(raw) : NaN;
-  if (!(port >= 0 && port <= 65535)) throw new UsageError(`--port must be an integer from 0 to 65535, got ${JSON.stringify(raw)}`);
+  if (!(port >= 0 && port <= 65535))
+    throw new UsageError(`--port must be an integer from 0 to 65535, got ${JSON.stringify(raw)}`);
   return port;
 }
 
@@ -72,11 +73,14 @@ export function parseCommandLine(argv: string[]): PrismOptions | 'help' {
   });
   if (values.help) return 'help';
   const [mode, ...rest] = positionals;
-  if (mode !== 'mock' && mode !== 'proxy') throw new UsageError(`the first argument must be mock or proxy, got ${JSON.stringify(mode ?? '')}`);
+  if (mode !== 'mock' && mode !== 'proxy')
+    throw new UsageError(`the first argument must be mock or proxy, got ${JSON.stringify(mode ?? '')}`);
   if (rest.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(rest[0])}`);
-  if (mode === 'proxy' && values.upstream === undefined) throw new UsageError('proxy needs --upstream URL (e.g. http://127.0.0.1:4010/v1)');
+  if (mode === 'proxy' && values.upstream === undefined)
+    throw new UsageError('proxy needs --upstream URL (e.g. http://127.0.0.1:4010/v1)');
   if (mode === 'mock' && values.upstream !== undefined) throw new UsageError('--upstream applies to proxy only');
-  if (mode === 'proxy' && (values.dynamic || values.seed !== undefined)) throw new UsageError('--dynamic and --seed apply to mock only');
+  if (mode === 'proxy' && (values.dynamic || values.seed !== undefined))
+    throw new UsageError('--dynamic and --seed apply to mock only');
   const options: PrismOptions = { mode: mode as Mode, port: parsePort(values.port, mode === 'mock' ? 4011 : 4012) };
   if (values.host !== undefined) options.host = values.host;
   if (values.upstream !== undefined) options.upstream = values.upstream;
@@ -87,4 +91,3 @@ export function parseCommandLine(argv: string[]): PrismOptions | 'help' {
   if (values.spec !== undefined) options.spec = values.spec;
   return options;
 }
-

@@ -61,7 +61,8 @@ export function prismArgs(options: PrismOptions, port: number): string[] {
   const { mode, host = '127.0.0.1', spec = SPEC_PATH } = options;
   if (mode === 'proxy' && !options.upstream) throw new Error('proxy mode needs an upstream URL');
   if (mode === 'mock' && options.upstream) throw new Error('mock mode takes no upstream');
-  if (mode === 'proxy' && (options.dynamic || options.seed !== undefined)) throw new Error('dynamic and seed apply to mock mode only');
+  if (mode === 'proxy' && (options.dynamic || options.seed !== undefined))
+    throw new Error('dynamic and seed apply to mock mode only');
   const args = mode === 'proxy' ? ['proxy', spec, options.upstream!] : ['mock', spec];
   args.push('--port', String(port), '--host', host);
   args.push(`--errors=${options.errors === true}`);
@@ -95,5 +96,6 @@ function checkUpstream(upstream: string): void {
   } catch {
     throw new Error(`upstream must be an absolute http(s) URL, got ${JSON.stringify(upstream)}`);
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error(`upstream must be http or https, got ${url.protocol}`);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new Error(`upstream must be http or https, got ${url.protocol}`);
 }

@@ -1,10 +1,17 @@
+import { spawnSync } from 'node:child_process';
 import { once } from 'node:events';
 import { createServer, type Server } from 'node:http';
-import { connect, type AddressInfo } from 'node:net';
-import { spawnSync } from 'node:child_process';
+import { type AddressInfo, connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseCommandLine } from './command-line.ts';
-import { parseViolations, prismArgs, recordViolations, startPrism, summarizeViolations, type PrismServer } from './index.ts';
+import {
+  type PrismServer,
+  parseViolations,
+  prismArgs,
+  recordViolations,
+  startPrism,
+  summarizeViolations,
+} from './index.ts';
 
 const ROOT = new URL('..', import.meta.url).pathname;
 
@@ -19,12 +26,34 @@ function accepts(port: number): Promise<boolean> {
 describe('prismArgs', () => {
   it('maps the mock options to Prism flags, CORS on by default', () => {
     const args = prismArgs({ mode: 'mock', dynamic: true, seed: '7', spec: 'x.yaml' }, 4011);
-    expect(args).toEqual(['mock', 'x.yaml', '--port', '4011', '--host', '127.0.0.1', '--errors=false', '--cors=true', '--dynamic', '--seed', '7']);
+    expect(args).toEqual([
+      'mock',
+      'x.yaml',
+      '--port',
+      '4011',
+      '--host',
+      '127.0.0.1',
+      '--errors=false',
+      '--cors=true',
+      '--dynamic',
+      '--seed',
+      '7',
+    ]);
   });
 
   it('maps the proxy options, CORS off by default so the upstream’s passes through', () => {
     const args = prismArgs({ mode: 'proxy', upstream: 'http://u/v1', errors: true, spec: 's.yaml' }, 4012);
-    expect(args).toEqual(['proxy', 's.yaml', 'http://u/v1', '--port', '4012', '--host', '127.0.0.1', '--errors=true', '--cors=false']);
+    expect(args).toEqual([
+      'proxy',
+      's.yaml',
+      'http://u/v1',
+      '--port',
+      '4012',
+      '--host',
+      '127.0.0.1',
+      '--errors=true',
+      '--cors=false',
+    ]);
   });
 
   it('refuses options that do not fit the mode', () => {
@@ -38,9 +67,18 @@ describe('parseCommandLine', () => {
   it('defaults the ports to 4011 (mock) and 4012 (proxy)', () => {
     expect(parseCommandLine(['mock'])).toEqual({ mode: 'mock', port: 4011 });
     expect(parseCommandLine(['proxy', '--upstream', 'http://h/v1', '--errors', '--no-cors'])).toEqual({
-      mode: 'proxy', port: 4012, upstream: 'http://h/v1', errors: true, cors: false,
+      mode: 'proxy',
+      port: 4012,
+      upstream: 'http://h/v1',
+      errors: true,
+      cors: false,
     });
-    expect(parseCommandLine(['mock', '--dynamic', '--seed', 'a', '--port', '0', '--host', '::1'])).toMatchObject({ dynamic: true, seed: 'a', port: 0, host: '::1' });
+    expect(parseCommandLine(['mock', '--dynamic', '--seed', 'a', '--port', '0', '--host', '::1'])).toMatchObject({
+      dynamic: true,
+      seed: 'a',
+      port: 0,
+      host: '::1',
+    });
     expect(parseCommandLine(['--help'])).toBe('help');
   });
 
@@ -56,7 +94,12 @@ describe('parseCommandLine', () => {
   });
 
   it('prints help with exit 0 and a usage error with exit 2 (the CLI as run by npm)', () => {
-    const run = (args: string[]) => spawnSync(process.execPath, ['--import', 'tsx', 'prism/cli.ts', ...args], { cwd: ROOT, encoding: 'utf8', timeout: 20_000 });
+    const run = (args: string[]) =>
+      spawnSync(process.execPath, ['--import', 'tsx', 'prism/cli.ts', ...args], {
+        cwd: ROOT,
+        encoding: 'utf8',
+        timeout: 20_000,
+      });
     const help = run(['--help']);
     expect(help.status).toBe(0);
     expect(help.stdout).toMatch(/npm run proxy -- --upstream URL/);
@@ -68,23 +111,42 @@ describe('parseCommandLine', () => {
 
 describe('parseViolations and summarizeViolations', () => {
   it('reads the header Prism sends, and treats a missing one as clean', () => {
-    const header = '[{"location":["response","body"],"severity":"Error","code":"type","message":"Response body must be array"}]';
-    expect(parseViolations(header)).toEqual([{ location: ['response', 'body'], severity: 'Error', code: 'type', message: 'Response body must be array' }]);
+    const header =
+      '[{"location":["response","body"],"severity":"Error","code":"type","message":"Response body must be array"}]';
+    expect(parseViolations(header)).toEqual([
+      { location: ['response', 'body'], severity: 'Error', code: 'type', message: 'Response body must be array' },
+    ]);
     expect(parseViolations(undefined)).toEqual([]);
   });
 
   it('counts a truncated or unreadable header as an Error rather than guess', () => {
-    expect(parseViolations('Too many violations! [{"loc')).toMatchObject([{ severity: 'Error', message: expect.stringMatching(/truncated/) }]);
-    expect(parseViolations('nonsense')).toMatchObject([{ severity: 'Error', message: expect.stringMatching(/unreadable/) }]);
+    expect(parseViolations('Too many violations! [{"loc')).toMatchObject([
+      { severity: 'Error', message: expect.stringMatching(/truncated/) },
+    ]);
+    expect(parseViolations('nonsense')).toMatchObject([
+      { severity: 'Error', message: expect.stringMatching(/unreadable/) },
+    ]);
   });
 
   it('separates response errors, response warnings and request violations', () => {
     const summary = summarizeViolations([
-      { method: 'GET', path: '/pets?limit=0', status: 400, body: '', violations: [
-        { location: ['request', 'query', 'limit'], severity: 'Error', message: 'must be >= 1' },
-        { location: ['response'], severity: 'Warning', message: 'Unable to match' },
-      ] },
-      { method: 'GET', path: '/pets', status: 200, body: '', violations: [{ location: ['response', 'body'], severity: 'Error', message: 'bad' }] },
+      {
+        method: 'GET',
+        path: '/pets?limit=0',
+        status: 400,
+        body: '',
+        violations: [
+          { location: ['request', 'query', 'limit'], severity: 'Error', message: 'must be >= 1' },
+          { location: ['response'], severity: 'Warning', message: 'Unable to match' },
+        ],
+      },
+      {
+        method: 'GET',
+        path: '/pets',
+        status: 200,
+        body: '',
+        violations: [{ location: ['response', 'body'], severity: 'Error', message: 'bad' }],
+      },
     ]);
     expect(summary.requests).toBe(2);
     expect(summary.responseErrors.map((r) => r.path)).toEqual(['/pets']);
@@ -95,7 +157,9 @@ describe('parseViolations and summarizeViolations', () => {
 
 describe('startPrism', () => {
   it('rejects with Prism’s output when the spec cannot load, and leaves nothing running', async () => {
-    const error = await startPrism({ mode: 'mock', spec: '/nonexistent/petstore.yaml', startTimeoutMs: 30_000 }).catch((e: Error) => e);
+    const error = await startPrism({ mode: 'mock', spec: '/nonexistent/petstore.yaml', startTimeoutMs: 30_000 }).catch(
+      (e: Error) => e,
+    );
     expect(error).toBeInstanceOf(Error);
     expect((error as Error).message).toMatch(/exited/);
   });
@@ -128,7 +192,10 @@ describe('the proxy in front of a server that breaks the spec', () => {
     upstream = brokenUpstream().listen(0, '127.0.0.1');
     await once(upstream, 'listening');
     const url = `http://127.0.0.1:${(upstream.address() as AddressInfo).port}/v1`;
-    [prism, strict] = await Promise.all([startPrism({ mode: 'proxy', upstream: url }), startPrism({ mode: 'proxy', upstream: url, errors: true })]);
+    [prism, strict] = await Promise.all([
+      startPrism({ mode: 'proxy', upstream: url }),
+      startPrism({ mode: 'proxy', upstream: url, errors: true }),
+    ]);
   });
 
   afterAll(async () => {
@@ -143,7 +210,9 @@ describe('the proxy in front of a server that breaks the spec', () => {
       expect(res.status).toBe(200);
       expect(await res.json()).toMatchObject({ id: 'seven' });
       const violations = parseViolations(res.headers.get('sl-violations') ?? undefined);
-      expect(violations).toContainEqual(expect.objectContaining({ location: ['response', 'body', 'id'], severity: 'Error' }));
+      expect(violations).toContainEqual(
+        expect.objectContaining({ location: ['response', 'body', 'id'], severity: 'Error' }),
+      );
       expect(summarizeViolations(recorder.records).responseErrors).toHaveLength(1);
       expect(prism.output()).toMatch(/Violation: response\.body\.id/);
     } finally {
@@ -165,7 +234,10 @@ describe('the proxy in front of a server that breaks the spec', () => {
     const res = await fetch(`${strict.url}/pets`, { headers: { authorization: 'Bearer k' } });
     expect(res.status).toBe(500);
     expect(res.headers.get('content-type')).toBe('application/problem+json');
-    expect(await res.json()).toMatchObject({ type: expect.stringMatching(/VIOLATIONS/), validation: expect.any(Array) });
+    expect(await res.json()).toMatchObject({
+      type: expect.stringMatching(/VIOLATIONS/),
+      validation: expect.any(Array),
+    });
   });
 
   it('with --errors answers an invalid request itself (401) and does not forward it', async () => {

@@ -3,10 +3,10 @@
  * its own process group, wait until it accepts connections, and end the whole
  * group on close or on a failed start.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { createRequire } from 'node:module';
-import { connect, createServer, type AddressInfo } from 'node:net';
+import { type AddressInfo, connect, createServer } from 'node:net';
 import { dirname, join } from 'node:path';
 
 /** Keep at most this much of Prism's output (the start of it holds the spec warnings). */
@@ -120,7 +120,8 @@ async function waitUntilReady(
   void exited.then(() => (gone = true));
   while (!gone) {
     if (await accepts(host, port)) return;
-    if (Date.now() > deadline) throw new Error(`Prism did not accept connections on ${host}:${port} within ${timeoutMs} ms\n${output()}`);
+    if (Date.now() > deadline)
+      throw new Error(`Prism did not accept connections on ${host}:${port} within ${timeoutMs} ms\n${output()}`);
     await new Promise((resolve) => setTimeout(resolve, 150));
   }
   throw new Error(`Prism exited (code ${child.exitCode ?? child.signalCode}) before listening\n${output()}`);

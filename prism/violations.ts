@@ -53,7 +53,9 @@ export function parseViolations(header: string | string[] | undefined): Violatio
   const text = Array.isArray(header) ? header.join(',') : header;
   if (text.startsWith(TRUNCATED_PREFIX)) {
     // Prism cuts the header near 8 KiB: the list is lost, so count it as an Error rather than guess.
-    return [{ location: ['response'], severity: 'Error', message: `sl-violations truncated by Prism: ${text.slice(0, 200)}` }];
+    return [
+      { location: ['response'], severity: 'Error', message: `sl-violations truncated by Prism: ${text.slice(0, 200)}` },
+    ];
   }
   try {
     const parsed = JSON.parse(text) as unknown;
@@ -61,12 +63,20 @@ export function parseViolations(header: string | string[] | undefined): Violatio
   } catch {
     // Fall through to the unreadable case.
   }
-  return [{ location: ['response'], severity: 'Error', message: `unreadable sl-violations header: ${text.slice(0, 200)}` }];
+  return [
+    { location: ['response'], severity: 'Error', message: `unreadable sl-violations header: ${text.slice(0, 200)}` },
+  ];
 }
 
 function isViolation(value: unknown): value is Violation {
   const v = value as Violation;
-  return typeof v === 'object' && v !== null && Array.isArray(v.location) && typeof v.severity === 'string' && typeof v.message === 'string';
+  return (
+    typeof v === 'object' &&
+    v !== null &&
+    Array.isArray(v.location) &&
+    typeof v.severity === 'string' &&
+    typeof v.message === 'string'
+  );
 }
 
 interface UndiciRequest {
@@ -101,7 +111,10 @@ export function recordViolations(origin: string): ViolationRecorder {
   const onChunk = (message: unknown): void => {
     const { request, chunk } = message as { request: object; chunk: Buffer };
     const record = open.get(request);
-    if (record && record.body.length < BODY_KEEP) record.body += Buffer.from(chunk).toString('utf8').slice(0, BODY_KEEP - record.body.length);
+    if (record && record.body.length < BODY_KEEP)
+      record.body += Buffer.from(chunk)
+        .toString('utf8')
+        .slice(0, BODY_KEEP - record.body.length);
   };
   diagnosticsChannel.subscribe('undici:request:headers', onHeaders);
   diagnosticsChannel.subscribe('undici:request:bodyChunkReceived', onChunk);
@@ -124,7 +137,12 @@ function headerValue(raw: readonly (Buffer | string)[], name: string): string | 
 
 /** Splits records into response errors, response warnings and request violations. */
 export function summarizeViolations(records: readonly ViolationRecord[]): ViolationSummary {
-  const summary: ViolationSummary = { requests: records.length, responseErrors: [], responseWarnings: new Map(), requestViolations: new Map() };
+  const summary: ViolationSummary = {
+    requests: records.length,
+    responseErrors: [],
+    responseWarnings: new Map(),
+    requestViolations: new Map(),
+  };
   for (const record of records) {
     const route = `${record.method} ${record.path.split('?')[0]} -> ${record.status}`;
     for (const v of record.violations) {

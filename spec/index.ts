@@ -5,10 +5,10 @@
  */
 import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
 import { readSpecDocument } from './document.ts';
-import { compileValidator } from './validators.ts';
 import type { components } from './petstore.types.ts';
+import { compileValidator } from './validators.ts';
 
-export type { components, paths, operations } from './petstore.types.ts';
+export type { components, operations, paths } from './petstore.types.ts';
 
 /** A pet as returned by the service (generated from the spec). */
 export type Pet = components['schemas']['Pet'];
@@ -68,7 +68,9 @@ export function listOperations(doc: OpenApiDocument = loadSpec()): OperationInfo
         method: method.toUpperCase(),
         path,
         deprecated: op.deprecated === true,
-        statuses: Object.keys(op.responses).map(Number).sort((a, b) => a - b),
+        statuses: Object.keys(op.responses)
+          .map(Number)
+          .sort((a, b) => a - b),
         extensions,
       });
     }
@@ -125,7 +127,8 @@ export function getValidator(name: SchemaName, options: ValidatorOptions = {}): 
 export function describeSchemaErrors(errors: ErrorObject[] | null | undefined): string[] {
   return (errors ?? []).map((e) => {
     const where = e.instancePath === '' ? '(root)' : e.instancePath;
-    const extra = e.keyword === 'enum' ? `: ${(e.params as { allowedValues: unknown[] }).allowedValues.join(', ')}` : '';
+    const extra =
+      e.keyword === 'enum' ? `: ${(e.params as { allowedValues: unknown[] }).allowedValues.join(', ')}` : '';
     const params = e.params as { missingProperty?: string; unevaluatedProperty?: string };
     const prop = params.missingProperty ?? params.unevaluatedProperty;
     const named = prop === undefined ? '' : ` (${prop})`;

@@ -3,10 +3,10 @@ import { Validator } from '@seriousme/openapi-schema-validator';
 import spectralCore from '@stoplight/spectral-core';
 import spectralParsers from '@stoplight/spectral-parsers';
 import spectralRulesets from '@stoplight/spectral-rulesets';
-import openapiTS, { astToString } from 'openapi-typescript';
 import { Ajv2020 } from 'ajv/dist/2020.js';
+import openapiTS, { astToString } from 'openapi-typescript';
 import { describe, expect, it } from 'vitest';
-import { SPEC_PATH, getValidator, listOperations, listPetsLimit, loadSpec, petStatuses, sunsetOf } from './index.ts';
+import { getValidator, listOperations, listPetsLimit, loadSpec, petStatuses, SPEC_PATH, sunsetOf } from './index.ts';
 
 const text = readFileSync(SPEC_PATH, 'utf8');
 
@@ -42,9 +42,24 @@ describe('the contract as the interface states it', () => {
 
   it('has exactly the three documented operations with exactly the documented responses', () => {
     expect(Object.keys(operations).sort()).toEqual(['createPet', 'getPet', 'listPets']);
-    expect(operations.listPets).toMatchObject({ method: 'GET', path: '/pets', statuses: [200, 401], deprecated: false });
-    expect(operations.createPet).toMatchObject({ method: 'POST', path: '/pets', statuses: [201, 400, 401], deprecated: false });
-    expect(operations.getPet).toMatchObject({ method: 'GET', path: '/pets/{petId}', statuses: [200, 401, 404], deprecated: true });
+    expect(operations.listPets).toMatchObject({
+      method: 'GET',
+      path: '/pets',
+      statuses: [200, 401],
+      deprecated: false,
+    });
+    expect(operations.createPet).toMatchObject({
+      method: 'POST',
+      path: '/pets',
+      statuses: [201, 400, 401],
+      deprecated: false,
+    });
+    expect(operations.getPet).toMatchObject({
+      method: 'GET',
+      path: '/pets/{petId}',
+      statuses: [200, 401, 404],
+      deprecated: true,
+    });
     expect(operations.getPet!.extensions['x-sunset']).toBe('2030-12-05');
     expect(sunsetOf('getPet')?.toUTCString()).toBe('Thu, 05 Dec 2030 00:00:00 GMT');
     expect(sunsetOf('listPets')).toBeUndefined();
@@ -53,14 +68,22 @@ describe('the contract as the interface states it', () => {
   it('requires the bearer scheme on every operation, and servers end in /v1', () => {
     const doc = loadSpec();
     expect(doc.info.version).toBe('1.0.0');
-    expect(doc.components.securitySchemes).toEqual({ bearerAuth: expect.objectContaining({ type: 'http', scheme: 'bearer' }) });
-    for (const op of listOperations()) expect(doc.paths[op.path]![op.method.toLowerCase()].security).toEqual([{ bearerAuth: [] }]);
+    expect(doc.components.securitySchemes).toEqual({
+      bearerAuth: expect.objectContaining({ type: 'http', scheme: 'bearer' }),
+    });
+    for (const op of listOperations())
+      expect(doc.paths[op.path]![op.method.toLowerCase()].security).toEqual([{ bearerAuth: [] }]);
     expect(doc.servers?.map((s) => s.url)).toEqual(['https://{productionHost}/v1', 'https://{stagingHost}/v1']);
   });
 
   it('documents limit 1..100 default 20 and the status enumeration on listPets', () => {
     const params = loadSpec().paths['/pets']!.get.parameters as { name: string; schema: object }[];
-    expect(params.find((p) => p.name === 'limit')!.schema).toEqual({ type: 'integer', minimum: 1, maximum: 100, default: 20 });
+    expect(params.find((p) => p.name === 'limit')!.schema).toEqual({
+      type: 'integer',
+      minimum: 1,
+      maximum: 100,
+      default: 20,
+    });
     expect(params.find((p) => p.name === 'status')!.schema).toEqual({ $ref: '#/components/schemas/PetStatus' });
     expect(loadSpec().components.schemas.PetStatus.enum).toEqual(['available', 'pending', 'sold']);
     expect(petStatuses()).toEqual(['available', 'pending', 'sold']);
@@ -101,6 +124,8 @@ describe('validators compiled from the spec', () => {
   it('closed validators reject fields the schema does not name', () => {
     expect(getValidator('Pet', { closed: true })({ id: 7, name: 'Rex', categoryId: 1 })).toBe(true);
     expect(getValidator('Pet', { closed: true })({ id: 7, name: 'Rex', categoryId: 1, colour: 'brown' })).toBe(false);
-    expect(getValidator('Pets', { closed: true })([{ id: 7, name: 'Rex', categoryId: 1, colour: 'brown' }])).toBe(false);
+    expect(getValidator('Pets', { closed: true })([{ id: 7, name: 'Rex', categoryId: 1, colour: 'brown' }])).toBe(
+      false,
+    );
   });
 });

@@ -21,13 +21,19 @@ async function loadStandalone(): Promise<Compile> {
     logLevel: 'silent',
   });
   const module = { exports: {} as { compileValidator: Compile } };
-  new Function('module', 'exports', 'require', result.outputFiles[0]!.text)(module, module.exports, createRequire(`${ROOT}spec/`));
+  new Function('module', 'exports', 'require', result.outputFiles[0]!.text)(
+    module,
+    module.exports,
+    createRequire(`${ROOT}spec/`),
+  );
   return module.exports.compileValidator;
 }
 
 /** Values of every shape the schemas meet: the suite's invalid bodies, the seeded pets, and edge values. */
 function corpus(): unknown[] {
-  const invalid = JSON.parse(readFileSync(`${ROOT}fixtures/invalid-new-pets.json`, 'utf8')) as { bodies: { body: string }[] };
+  const invalid = JSON.parse(readFileSync(`${ROOT}fixtures/invalid-new-pets.json`, 'utf8')) as {
+    bodies: { body: string }[];
+  };
   const bodies = invalid.bodies.flatMap(({ body }) => {
     try {
       return [JSON.parse(body.replaceAll('{{name}}', 'Rex')) as unknown];
@@ -69,7 +75,13 @@ describe('the standalone validators mock/start.cjs bundles', () => {
         const [generated, compiled] = [standalone(doc, name, closed), compileValidator(doc, name, closed)];
         const verdicts = values.map((value) => {
           const verdict = compiled(value);
-          expect([name, closed, value, generated(value), generated.errors]).toEqual([name, closed, value, verdict, compiled.errors]);
+          expect([name, closed, value, generated(value), generated.errors]).toEqual([
+            name,
+            closed,
+            value,
+            verdict,
+            compiled.errors,
+          ]);
           return verdict;
         });
         // Each validator met values it accepts and values it refuses, so both paths were compared.
@@ -81,7 +93,8 @@ describe('the standalone validators mock/start.cjs bundles', () => {
   it('name an unknown schema, as the compiled ones do, instead of returning nothing', async () => {
     const standalone = await loadStandalone();
     for (const compile of [standalone, compileValidator]) {
-      for (const closed of [false, true]) expect(() => compile(loadSpec(), 'Order', closed)).toThrow('spec has no schema named Order');
+      for (const closed of [false, true])
+        expect(() => compile(loadSpec(), 'Order', closed)).toThrow('spec has no schema named Order');
     }
   });
 });

@@ -7,8 +7,8 @@
  * schema and loads no ajv compiler.
  */
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
-import addFormatsModule, { type FormatsPlugin } from 'ajv-formats';
 import standaloneModule from 'ajv/dist/standalone/index.js';
+import addFormatsModule, { type FormatsPlugin } from 'ajv-formats';
 import type { OpenApiDocument } from './index.ts';
 
 const SPEC_ID = 'https://petstore.invalid/petstore.openapi.yaml';
@@ -32,7 +32,13 @@ function closedSchema(name: string): object {
 function createAjv(doc: OpenApiDocument, emitSource: boolean): Ajv2020 {
   // validateSchema is off: compiling the 2020-12 meta-schema costs ~45 ms of every start; spec.test.ts
   // checks each component schema against that meta-schema instead, and strict mode still refuses unknown keywords.
-  const ajv = new Ajv2020({ allErrors: true, strict: true, strictTypes: false, validateSchema: false, code: { source: emitSource, esm: true } });
+  const ajv = new Ajv2020({
+    allErrors: true,
+    strict: true,
+    strictTypes: false,
+    validateSchema: false,
+    code: { source: emitSource, esm: true },
+  });
   addFormats(ajv);
   // The spec is added whole so that `#/components/schemas/...` references resolve as written.
   ajv.addKeyword('components');
@@ -54,7 +60,8 @@ export function compileValidator(doc: OpenApiDocument, name: string, closed: boo
 
 /** The export name of a generated validator: an identifier, since the module is ESM. */
 function exportName(name: string, closed: boolean): string {
-  if (!/^[A-Za-z_$][A-Za-z0-9_$]*$/.test(name)) throw new Error(`schema name ${JSON.stringify(name)} is not an identifier; the standalone validators need one`);
+  if (!/^[A-Za-z_$][A-Za-z0-9_$]*$/.test(name))
+    throw new Error(`schema name ${JSON.stringify(name)} is not an identifier; the standalone validators need one`);
   return `${name}_${closed ? 'closed' : 'open'}`;
 }
 
@@ -75,7 +82,9 @@ export function standaloneValidatorsSource(doc: OpenApiDocument): string {
     ajv.addSchema({ $id: closedId, ...closedSchema(name) });
     refs[exportName(name, true)] = closedId;
   }
-  const table = names.map((name) => `  ${JSON.stringify(name)}: [${exportName(name, false)}, ${exportName(name, true)}],`);
+  const table = names.map(
+    (name) => `  ${JSON.stringify(name)}: [${exportName(name, false)}, ${exportName(name, true)}],`,
+  );
   return (
     `${standaloneCode(ajv, refs)}\n` +
     `const generated = {\n${table.join('\n')}\n};\n` +

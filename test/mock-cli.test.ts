@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -26,7 +26,11 @@ interface Started {
 }
 
 /** Starts the mock CLI as a new user would and waits for its banner. */
-async function startCli(args: string[], env: Record<string, string> = {}, entry = [process.execPath, '--import', 'tsx', 'mock/cli.ts']): Promise<Started> {
+async function startCli(
+  args: string[],
+  env: Record<string, string> = {},
+  entry = [process.execPath, '--import', 'tsx', 'mock/cli.ts'],
+): Promise<Started> {
   const [command, ...prefix] = entry;
   // Its own process group, so that npm's child goes too when the test stops it.
   const child = spawn(command!, [...prefix, ...args], { cwd: ROOT, env: { ...process.env, ...env }, detached: true });
@@ -67,7 +71,11 @@ describe('the mock CLI', () => {
 
   it('serves byte-identical data for the same seed, and different data for another', async () => {
     const args = ['--port', '0', '--seed', '7', '--count', '150', '--api-key', 'K', '--quiet'];
-    const [a, b, c] = await Promise.all([startCli(args), startCli(args), startCli(['--port', '0', '--seed', '8', '--count', '150', '--api-key', 'K'])]);
+    const [a, b, c] = await Promise.all([
+      startCli(args),
+      startCli(args),
+      startCli(['--port', '0', '--seed', '8', '--count', '150', '--api-key', 'K']),
+    ]);
     const [bodyA, bodyB, bodyC] = await Promise.all([listAll(a.url, 'K'), listAll(b.url, 'K'), listAll(c.url, 'K')]);
     expect(bodyA).toBe(bodyB);
     expect(bodyA).not.toBe(bodyC);
@@ -76,7 +84,11 @@ describe('the mock CLI', () => {
 
   it('takes its settings from PETSTORE_* variables, and never prints or logs a configured key', async () => {
     const secret = 'sekret-env-key-42';
-    const started = await startCli([], { PETSTORE_PORT: '0', PETSTORE_COUNT: '3', PETSTORE_API_KEYS: `${secret},other` });
+    const started = await startCli([], {
+      PETSTORE_PORT: '0',
+      PETSTORE_COUNT: '3',
+      PETSTORE_API_KEYS: `${secret},other`,
+    });
     expect(JSON.parse(await listAll(started.url, secret))).toHaveLength(3);
     await fetch(`${started.url}/pets?api_key=${secret}`, { headers: { authorization: `Bearer ${secret}x` } });
     await new Promise((r) => setTimeout(r, 100));
@@ -95,7 +107,13 @@ describe('the mock CLI', () => {
 
   it('treats empty PETSTORE_* variables as unset', async () => {
     // PETSTORE_PORT is overridden by --port here (its default, 4010, may be taken); count, seed, keys and host are not.
-    const started = await startCli(['--port', '0'], { PETSTORE_PORT: '', PETSTORE_COUNT: '', PETSTORE_SEED: '', PETSTORE_API_KEYS: '', PETSTORE_HOST: '' });
+    const started = await startCli(['--port', '0'], {
+      PETSTORE_PORT: '',
+      PETSTORE_COUNT: '',
+      PETSTORE_SEED: '',
+      PETSTORE_API_KEYS: '',
+      PETSTORE_HOST: '',
+    });
     expect(started.url).toMatch(/^http:\/\/127\.0\.0\.1:/);
     expect(JSON.parse(await listAll(started.url, 'petstore-dev-key'))).toHaveLength(50);
   });
@@ -103,10 +121,20 @@ describe('the mock CLI', () => {
   it('starts from a fixtures file', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'petstore-'));
     const file = join(dir, 'pets.json');
-    writeFileSync(file, JSON.stringify([{ id: 10, name: 'Ten', categoryId: 1 }, { id: 3, name: 'Three', categoryId: 2, status: 'sold' }]));
+    writeFileSync(
+      file,
+      JSON.stringify([
+        { id: 10, name: 'Ten', categoryId: 1 },
+        { id: 3, name: 'Three', categoryId: 2, status: 'sold' },
+      ]),
+    );
     const { url } = await startCli(['--port', '0', '--fixtures', file]);
     expect(JSON.parse(await listAll(url, 'petstore-dev-key')).map((p: { id: number }) => p.id)).toEqual([3, 10]);
-    const created = await fetch(`${url}/pets`, { method: 'POST', headers: { authorization: 'Bearer petstore-dev-key', 'content-type': 'application/json' }, body: '{"name":"New","categoryId":1}' });
+    const created = await fetch(`${url}/pets`, {
+      method: 'POST',
+      headers: { authorization: 'Bearer petstore-dev-key', 'content-type': 'application/json' },
+      body: '{"name":"New","categoryId":1}',
+    });
     expect(((await created.json()) as { id: number }).id).toBe(11);
   });
 
@@ -124,6 +152,7 @@ describe('the mock CLI', () => {
   it('shows every flag in --help', async () => {
     const { code, stdout } = await runCli(['--help']);
     expect(code).toBe(0);
-    for (const flag of ['--port', '--host', '--seed', '--count', '--api-key', '--fixtures', '--quiet']) expect(stdout).toContain(flag);
+    for (const flag of ['--port', '--host', '--seed', '--count', '--api-key', '--fixtures', '--quiet'])
+      expect(stdout).toContain(flag);
   });
 });

@@ -4,7 +4,7 @@
  * bundle it was made from. Each test has a cache directory of its own
  * (PETSTORE_CACHE_DIR), so nothing here touches the one other tests use.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { once } from 'node:events';
 import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
@@ -30,7 +30,10 @@ afterEach(async () => {
 
 /** Runs `node mock/start.cjs` with its cache in `dir` until it serves; resolves with its URL. */
 async function start(dir: string, nodeFlags: string[] = []): Promise<string> {
-  const child = spawn(process.execPath, [...nodeFlags, 'mock/start.cjs', '--port', '0', '--count', '3', '--quiet'], { cwd: ROOT, env: { ...process.env, PETSTORE_CACHE_DIR: dir } });
+  const child = spawn(process.execPath, [...nodeFlags, 'mock/start.cjs', '--port', '0', '--count', '3', '--quiet'], {
+    cwd: ROOT,
+    env: { ...process.env, PETSTORE_CACHE_DIR: dir },
+  });
   running.push(child);
   let stdout = '';
   let stderr = '';
@@ -53,11 +56,17 @@ async function startAndStop(dir: string, nodeFlags: string[] = []): Promise<void
   await once(child, 'exit');
 }
 
-const files = (dir: string) => ({ bundle: join(dir, 'cli.cjs'), cache: join(dir, 'cli.cjs.v8-cache'), manifest: join(dir, 'cli.inputs.json') });
+const files = (dir: string) => ({
+  bundle: join(dir, 'cli.cjs'),
+  cache: join(dir, 'cli.cjs.v8-cache'),
+  manifest: join(dir, 'cli.inputs.json'),
+});
 
 /** What runBundle hashes: the bundle inside its CommonJS wrapper. */
 function sourceHash(bundle: string): Buffer {
-  return createHash('sha256').update(`(function (exports, require, module, __filename, __dirname) {${readFileSync(bundle, 'utf8')}\n})`).digest();
+  return createHash('sha256')
+    .update(`(function (exports, require, module, __filename, __dirname) {${readFileSync(bundle, 'utf8')}\n})`)
+    .digest();
 }
 
 describe('node mock/start.cjs', () => {
@@ -84,7 +93,10 @@ describe('node mock/start.cjs', () => {
     const { bundle, cache } = files(dir);
     await startAndStop(dir);
     // V8 would accept this data (it only compares the length of the source): only the hash tells it is another build's.
-    const foreign = Buffer.concat([createHash('sha256').update('another build').digest(), readFileSync(cache).subarray(32)]);
+    const foreign = Buffer.concat([
+      createHash('sha256').update('another build').digest(),
+      readFileSync(cache).subarray(32),
+    ]);
     writeFileSync(cache, foreign);
     await startAndStop(dir);
     expect(readFileSync(cache).subarray(0, 32)).toEqual(sourceHash(bundle));
@@ -95,7 +107,9 @@ describe('node mock/start.cjs', () => {
     for (const build of ['fresh bundle', 'code cache']) {
       const url = await start(dir);
       const report = await runConformance({ baseUrl: url, apiKey: 'petstore-dev-key', strict: true });
-      const notPassed = report.cases.filter((c) => c.outcome !== 'passed').map((c) => `${c.id}: ${c.outcome} ${c.reason ?? ''}`);
+      const notPassed = report.cases
+        .filter((c) => c.outcome !== 'passed')
+        .map((c) => `${c.id}: ${c.outcome} ${c.reason ?? ''}`);
       expect(notPassed, build).toEqual([]);
       expect(report.cases.length, build).toBeGreaterThan(50);
       const child = running.pop()!;
@@ -119,19 +133,24 @@ describe('node mock/start.cjs', () => {
     expect((JSON.parse(readFileSync(manifest, 'utf8')) as Record<string, number>)[SPEC]).toBe(statSync(SPEC).mtimeMs);
   });
 
-  it('still starts under --enable-source-maps (run by Node\'s own loader then, without the code cache)', async () => {
+  it("still starts under --enable-source-maps (run by Node's own loader then, without the code cache)", async () => {
     await startAndStop(mkdtempSync(join(tmpdir(), 'petstore-start-')), ['--enable-source-maps']);
   });
 
   it('says in one line why it starts through tsx when the bundle cannot be built, and still starts', async () => {
     const file = join(mkdtempSync(join(tmpdir(), 'petstore-start-')), 'a-file');
     writeFileSync(file, '');
-    const child = spawn(process.execPath, ['mock/start.cjs', '--help'], { cwd: ROOT, env: { ...process.env, PETSTORE_CACHE_DIR: join(file, 'cache') } });
+    const child = spawn(process.execPath, ['mock/start.cjs', '--help'], {
+      cwd: ROOT,
+      env: { ...process.env, PETSTORE_CACHE_DIR: join(file, 'cache') },
+    });
     let [stdout, stderr] = ['', ''];
     child.stdout.on('data', (chunk) => (stdout += chunk));
     child.stderr.on('data', (chunk) => (stderr += chunk));
     const [exitCode] = await once(child, 'exit');
-    expect(stderr).toMatch(/^petstore-mock: starting through tsx \(slower\): the bundle could not be built: ENOTDIR[^\n]*\n/);
+    expect(stderr).toMatch(
+      /^petstore-mock: starting through tsx \(slower\): the bundle could not be built: ENOTDIR[^\n]*\n/,
+    );
     expect([exitCode, stdout]).toEqual([0, expect.stringMatching(/^Usage: npm start/)]);
   });
 
@@ -139,7 +158,10 @@ describe('node mock/start.cjs', () => {
     [['--help'], 0, /Usage: npm start/],
     [['--count', 'x'], 2, /--count must be an integer/],
   ])('exits as the CLI does for %j', async (args, code, output) => {
-    const child = spawn(process.execPath, ['mock/start.cjs', ...args], { cwd: ROOT, env: { ...process.env, PETSTORE_CACHE_DIR: mkdtempSync(join(tmpdir(), 'petstore-start-')) } });
+    const child = spawn(process.execPath, ['mock/start.cjs', ...args], {
+      cwd: ROOT,
+      env: { ...process.env, PETSTORE_CACHE_DIR: mkdtempSync(join(tmpdir(), 'petstore-start-')) },
+    });
     let text = '';
     child.stdout.on('data', (chunk) => (text += chunk));
     child.stderr.on('data', (chunk) => (text += chunk));

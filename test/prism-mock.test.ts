@@ -5,8 +5,8 @@
  */
 import { spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runConformance, type Report } from '../conformance/index.ts';
-import { startPrism, type PrismServer } from '../prism/index.ts';
+import { type Report, runConformance } from '../conformance/index.ts';
+import { type PrismServer, startPrism } from '../prism/index.ts';
 
 const ROOT = new URL('..', import.meta.url).pathname;
 
@@ -16,14 +16,29 @@ const ROOT = new URL('..', import.meta.url).pathname;
  */
 const PRISM_MOCK_FAILURES: Record<string, string[]> = {
   'stateless: answers the same example whatever was created or asked for': [
-    'createPet.full', 'createPet.noStatus', 'createPet.status.*', 'createPet.distinctIds', 'createPet.clientId.noOverwrite',
-    'getPet.unknown', 'listPets.status.pending', 'listPets.status.sold',
+    'createPet.full',
+    'createPet.noStatus',
+    'createPet.status.*',
+    'createPet.distinctIds',
+    'createPet.clientId.noOverwrite',
+    'getPet.unknown',
+    'listPets.status.pending',
+    'listPets.status.sold',
   ],
   'any bearer token is accepted': ['auth.*.wrongKey'],
   'request validation runs before the key check (422/400, not 401)': ['auth.*.beforeValidation'],
-  'invalid parameters get 422, a status the spec does not list': ['listPets.limit.outOfRange', 'listPets.limit.nonInteger', 'listPets.status.unknown', 'getPet.malformed'],
+  'invalid parameters get 422, a status the spec does not list': [
+    'listPets.limit.outOfRange',
+    'listPets.limit.nonInteger',
+    'listPets.status.unknown',
+    'getPet.malformed',
+  ],
   'generated Error bodies say status 0, not the HTTP status': [
-    'createPet.invalid.*', 'createPet.categoryId.beyond2pow53', 'auth.*.missing', 'auth.*.basic', 'auth.*.emptyToken',
+    'createPet.invalid.*',
+    'createPet.categoryId.beyond2pow53',
+    'auth.*.missing',
+    'auth.*.basic',
+    'auth.*.emptyToken',
   ],
 };
 
@@ -41,7 +56,10 @@ afterAll(async () => {
 /** Runs the conformance CLI as a user would; kills it if it hangs. */
 function runCli(args: string[], timeoutMs: number): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'conformance/cli.ts', ...args], { cwd: ROOT, env: { ...process.env, NO_COLOR: '1' } });
+    const child = spawn(process.execPath, ['--import', 'tsx', 'conformance/cli.ts', ...args], {
+      cwd: ROOT,
+      env: { ...process.env, NO_COLOR: '1' },
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (c) => (stdout += c));
@@ -61,13 +79,17 @@ function matchesExactly(pattern: string, id: string): boolean {
 }
 
 function idsWith(report: Report, outcome: string): string[] {
-  return report.cases.filter((c) => c.outcome === outcome).map((c) => c.id).sort();
+  return report.cases
+    .filter((c) => c.outcome === outcome)
+    .map((c) => c.id)
+    .sort();
 }
 
 describe('spec/petstore.openapi.yaml in Prism', () => {
   it('loads with no warning or error, and Prism routes the three operations', async () => {
     const deadline = Date.now() + 10_000;
-    while (!prism.output().includes('Prism is listening') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    while (!prism.output().includes('Prism is listening') && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 100));
     const startup = prism.output().split('Prism is listening')[0]!;
     expect(startup.split('\n').filter((line) => /\b(warn|warning|error|fatal)\b/i.test(line))).toEqual([]);
     expect(startup).toMatch(/GET\s+http:\/\/127\.0\.0\.1:\d+\/pets\n/);
@@ -79,7 +101,11 @@ describe('spec/petstore.openapi.yaml in Prism', () => {
 describe('what Prism’s mock answers beyond the suite (pinned here because docs/prism.md says so)', () => {
   it('gives no Location on create, refuses HEAD, and marks getPet with Deprecation: true but no Sunset', async () => {
     const auth = { authorization: `Bearer ${KEY}` };
-    const created = await fetch(`${prism.url}/pets`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: '{"name":"Rex","categoryId":1}' });
+    const created = await fetch(`${prism.url}/pets`, {
+      method: 'POST',
+      headers: { ...auth, 'content-type': 'application/json' },
+      body: '{"name":"Rex","categoryId":1}',
+    });
     expect([created.status, created.headers.get('location')]).toEqual([201, null]);
     const head = await fetch(`${prism.url}/pets`, { method: 'HEAD', headers: auth });
     expect(head.status).toBe(405);
@@ -110,19 +136,32 @@ describe('the conformance suite pointed at Prism’s static mock', () => {
 
   it('fails exactly the cases a stateless, spec-generated mock must fail', () => {
     const patterns = Object.values(PRISM_MOCK_FAILURES).flat();
-    const expected = report.cases.map((c) => c.id).filter((id) => patterns.some((p) => matchesExactly(p, id))).sort();
+    const expected = report.cases
+      .map((c) => c.id)
+      .filter((id) => patterns.some((p) => matchesExactly(p, id)))
+      .sort();
     expect(idsWith(report, 'failed')).toEqual(expected);
     // The headline deviations, named so that a change in the suite cannot hide them.
-    expect(expected).toEqual(expect.arrayContaining([
-      'createPet.full', 'createPet.distinctIds', 'getPet.unknown',
-      'auth.listPets.wrongKey', 'auth.createPet.wrongKey', 'auth.getPet.wrongKey',
-    ]));
+    expect(expected).toEqual(
+      expect.arrayContaining([
+        'createPet.full',
+        'createPet.distinctIds',
+        'getPet.unknown',
+        'auth.listPets.wrongKey',
+        'auth.createPet.wrongKey',
+        'auth.getPet.wrongKey',
+      ]),
+    );
   });
 
   it('warns on the advice Prism does not follow: no WWW-Authenticate, no Sunset, case-sensitive Bearer, 422 not 400', () => {
-    expect(idsWith(report, 'warned')).toEqual(
-      ['auth.bearerLowercase', 'auth.wwwAuthenticate', 'getPet.deprecationHeaders', 'listPets.limit.invalid.rejected', 'listPets.status.unknown.rejected'],
-    );
+    expect(idsWith(report, 'warned')).toEqual([
+      'auth.bearerLowercase',
+      'auth.wwwAuthenticate',
+      'getPet.deprecationHeaders',
+      'listPets.limit.invalid.rejected',
+      'listPets.status.unknown.rejected',
+    ]);
   });
 });
 
@@ -140,7 +179,9 @@ describe('the conformance suite pointed at Prism’s dynamic mock', () => {
   it('reports that a created animal cannot be fetched and that a wrong key is accepted', async () => {
     const report = await runConformance({ baseUrl: dynamic.url, apiKey: KEY, timeoutMs: 10_000 });
     const failed = idsWith(report, 'failed');
-    expect(failed).toEqual(expect.arrayContaining(['createPet.fetchable', 'createPet.full', 'getPet.unknown', 'auth.listPets.wrongKey']));
+    expect(failed).toEqual(
+      expect.arrayContaining(['createPet.fetchable', 'createPet.full', 'getPet.unknown', 'auth.listPets.wrongKey']),
+    );
     expect(report.ok).toBe(false);
   });
 });

@@ -9,8 +9,15 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { Agent, request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runConformance } from '../conformance/index.ts';
-import { startMockServer, type MockServer } from '../mock/index.ts';
-import { recordViolations, startPrism, summarizeViolations, type PrismServer, type ViolationRecord, type ViolationRecorder } from '../prism/index.ts';
+import { type MockServer, startMockServer } from '../mock/index.ts';
+import {
+  type PrismServer,
+  recordViolations,
+  startPrism,
+  summarizeViolations,
+  type ViolationRecord,
+  type ViolationRecorder,
+} from '../prism/index.ts';
 import { mockTraffic, type TrafficItem } from './prism-traffic.ts';
 
 /** Prism's own answer to a JSON body it cannot parse: the request never reaches the upstream. */
@@ -38,8 +45,14 @@ async function send(item: TrafficItem): Promise<{ status: number; headers: Recor
   const headers: Record<string, string> = { ...item.headers };
   if (item.auth === 'key') headers.authorization = `Bearer ${mock.apiKeys[0]}`;
   else if (item.auth !== 'none') headers.authorization = item.auth.authorization;
-  if (item.body !== undefined && item.contentType !== null) headers['content-type'] = item.contentType ?? 'application/json';
-  const res = await request(`${prism.url}${item.path}`, { method: item.method, headers, body: item.body ?? null, dispatcher: agent });
+  if (item.body !== undefined && item.contentType !== null)
+    headers['content-type'] = item.contentType ?? 'application/json';
+  const res = await request(`${prism.url}${item.path}`, {
+    method: item.method,
+    headers,
+    body: item.body ?? null,
+    dispatcher: agent,
+  });
   return { status: res.statusCode, headers: res.headers, body: await res.body.text() };
 }
 
@@ -53,7 +66,8 @@ describe('the reference mock behind Prism’s validation proxy', () => {
     const wrong: string[] = [];
     for (const item of mockTraffic()) {
       const res = await send(item);
-      if (res.status !== item.status) wrong.push(`${item.label}: expected ${item.status}, got ${res.status} ${res.body.slice(0, 200)}`);
+      if (res.status !== item.status)
+        wrong.push(`${item.label}: expected ${item.status}, got ${res.status} ${res.body.slice(0, 200)}`);
     }
     expect(wrong).toEqual([]);
   });
@@ -74,13 +88,27 @@ describe('the reference mock behind Prism’s validation proxy', () => {
     await head.body.dump();
     expect(head.statusCode).toBe(500);
     // A created animal's Location is the mock's path (/v1/pets/N), not rewritten to the proxy's root.
-    const created = await send({ label: 'create', method: 'POST', path: '/pets', auth: 'key', body: '{"name":"Loc","categoryId":1}', status: 201 });
+    const created = await send({
+      label: 'create',
+      method: 'POST',
+      path: '/pets',
+      auth: 'key',
+      body: '{"name":"Loc","categoryId":1}',
+      status: 201,
+    });
     expect(created.headers.location).toMatch(/^\/v1\/pets\/\d+$/);
     // getPet is deprecated in the spec: Prism adds `Deprecation: true` where the mock sent none (its 404).
     const missing = await send({ label: 'missing', method: 'GET', path: '/pets/999999', auth: 'key', status: 404 });
     expect(missing.headers.deprecation).toBe('true');
     // Malformed JSON never reaches the mock: Prism answers with its own 400, which is not an Error body.
-    const malformed = await send({ label: 'malformed', method: 'POST', path: '/pets', auth: 'key', body: '{"name":', status: 400 });
+    const malformed = await send({
+      label: 'malformed',
+      method: 'POST',
+      path: '/pets',
+      auth: 'key',
+      body: '{"name":',
+      status: 400,
+    });
     expect([malformed.status, malformed.body]).toEqual([400, PRISM_INVALID_JSON]);
   });
 
@@ -88,17 +116,22 @@ describe('the reference mock behind Prism’s validation proxy', () => {
     const intercepted = recorder.records.filter((r) => r.body === PRISM_INVALID_JSON).length;
     expect(recorder.records.length).toBeGreaterThan(100);
     expect(reachedMock.length).toBe(recorder.records.length - intercepted);
-    process.stdout.write(`Prism proxy: ${recorder.records.length} requests, ${reachedMock.length} reached the mock, ${intercepted} answered by Prism\n`);
+    process.stdout.write(
+      `Prism proxy: ${recorder.records.length} requests, ${reachedMock.length} reached the mock, ${intercepted} answered by Prism\n`,
+    );
   });
 
   it('finds no response violation of Error severity; lists the warnings', () => {
     const summary = summarizeViolations(recorder.records);
     writeReport(summary, recorder.records);
     const lines = [...summary.responseWarnings].map(([what, n]) => `  ${n} x ${what}`);
-    process.stdout.write(`Prism proxy: ${summary.requests} requests, ${summary.responseErrors.length} with response errors, warnings:\n${lines.join('\n')}\n`);
+    process.stdout.write(
+      `Prism proxy: ${summary.requests} requests, ${summary.responseErrors.length} with response errors, warnings:\n${lines.join('\n')}\n`,
+    );
     expect(summary.responseErrors.map(describeRecord)).toEqual([]);
     // Every warning is a status the spec does not list for that operation (the places the interface leaves open).
-    for (const what of summary.responseWarnings.keys()) expect(what).toMatch(/Unable to match the returned status code/);
+    for (const what of summary.responseWarnings.keys())
+      expect(what).toMatch(/Unable to match the returned status code/);
   });
 });
 

@@ -47,7 +47,13 @@ function invalidBodies(): TrafficItem[] {
 /** Bodies beyond the fixture table: the adapter's limits and the mock's documented choices. */
 function moreBodies(): TrafficItem[] {
   const post = (label: string, body: string, status: number, contentType?: string | null): TrafficItem => ({
-    label, method: 'POST', path: '/pets', auth: 'key', body, status, ...(contentType === undefined ? {} : { contentType }),
+    label,
+    method: 'POST',
+    path: '/pets',
+    auth: 'key',
+    body,
+    status,
+    ...(contentType === undefined ? {} : { contentType }),
   });
   return [
     post('categoryId beyond 2^53', '{"name":"Big","categoryId":9007199254740993}', 400),
@@ -82,7 +88,9 @@ function unauthorized(): TrafficItem[] {
     // 401 comes before validation: an invalid request with a wrong key is still 401.
     { method: 'GET', path: '/pets?limit=0' },
   ];
-  return ops.flatMap((op) => variants.map(([what, auth]) => ({ ...op, label: `${op.method} ${op.path} with ${what}`, auth, status: 401 })));
+  return ops.flatMap((op) =>
+    variants.map(([what, auth]) => ({ ...op, label: `${op.method} ${op.path} with ${what}`, auth, status: 401 })),
+  );
 }
 
 /** The whole table: happy paths first, then every negative case. */
@@ -95,11 +103,31 @@ export function mockTraffic(): TrafficItem[] {
     list('?status=pending', 200),
     list('?status=sold', 200),
     list('?limit=5&status=sold', 200),
-    { label: 'create with status', method: 'POST', path: '/pets', auth: 'key', body: '{"name":"Rex","categoryId":2,"status":"pending"}', status: 201 },
-    { label: 'create without status', method: 'POST', path: '/pets', auth: 'key', body: '{"name":"Tom","categoryId":3}', status: 201 },
+    {
+      label: 'create with status',
+      method: 'POST',
+      path: '/pets',
+      auth: 'key',
+      body: '{"name":"Rex","categoryId":2,"status":"pending"}',
+      status: 201,
+    },
+    {
+      label: 'create without status',
+      method: 'POST',
+      path: '/pets',
+      auth: 'key',
+      body: '{"name":"Tom","categoryId":3}',
+      status: 201,
+    },
     get('1', 200),
     get('50', 200),
-    { label: 'lower-case bearer scheme', method: 'GET', path: '/pets?limit=1', auth: { authorization: 'bearer petstore-dev-key' }, status: 200 },
+    {
+      label: 'lower-case bearer scheme',
+      method: 'GET',
+      path: '/pets?limit=1',
+      auth: { authorization: 'bearer petstore-dev-key' },
+      status: 200,
+    },
     ...invalidBodies(),
     ...moreBodies(),
     ...['0', '101', '-1', 'abc', '1.5', '', '1e2', '0x10'].map((v) => list(`?limit=${encodeURIComponent(v)}`, 400)),
@@ -116,7 +144,11 @@ export function mockTraffic(): TrafficItem[] {
       method: 'OPTIONS',
       path: '/pets',
       auth: 'none',
-      headers: { origin: 'http://app.example', 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization, content-type' },
+      headers: {
+        origin: 'http://app.example',
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'authorization, content-type',
+      },
       status: 204,
     },
   ];

@@ -3,4 +3,7 @@
 import { createServer } from 'node:http';
 
 const port = Number(process.argv[process.argv.indexOf('--port') + 1]);
-createServer((_request, response) => response.writeHead(200, { 'content-type': 'application/json' }).end('[]')).listen(port, '127.0.0.1');
+createServer((_request, response) => response.writeHead(200, { 'content-type': 'application/json' }).end('[]')).listen(
+  port,
+  '127.0.0.1',
+);

@@ -19,17 +19,31 @@ interface Operation {
 }
 
 const OPERATIONS: Operation[] = [
-  { operationId: 'listPets', valid: async () => ({ method: 'GET', path: '/pets' }), invalid: { method: 'GET', path: '/pets?limit=0&status=adopted' }, writes: false },
+  {
+    operationId: 'listPets',
+    valid: async () => ({ method: 'GET', path: '/pets' }),
+    invalid: { method: 'GET', path: '/pets?limit=0&status=adopted' },
+    writes: false,
+  },
   {
     operationId: 'createPet',
     async valid(ctx) {
-      return { method: 'POST', path: '/pets', body: JSON.stringify({ name: ctx.name('unauthenticated'), categoryId: await ctx.categoryId() }) };
+      return {
+        method: 'POST',
+        path: '/pets',
+        body: JSON.stringify({ name: ctx.name('unauthenticated'), categoryId: await ctx.categoryId() }),
+      };
     },
     // Malformed JSON: no server can create an animal from it, so this runs in read-only mode too.
     invalid: { method: 'POST', path: '/pets', body: '{"name":' },
     writes: true,
   },
-  { operationId: 'getPet', valid: async () => ({ method: 'GET', path: '/pets/1' }), invalid: { method: 'GET', path: '/pets/abc' }, writes: false },
+  {
+    operationId: 'getPet',
+    valid: async () => ({ method: 'GET', path: '/pets/1' }),
+    invalid: { method: 'GET', path: '/pets/abc' },
+    writes: false,
+  },
 ];
 
 interface Variant {
@@ -49,7 +63,11 @@ function variantCase(op: Operation, v: Variant): Case {
   return {
     id: `auth.${op.operationId}.${v.id}`,
     title: `${op.operationId} with ${v.title} gets a 401 Error`,
-    level: 'required', section: SECTION, operationId: op.operationId, covers: [401], writes: op.writes,
+    level: 'required',
+    section: SECTION,
+    operationId: op.operationId,
+    covers: [401],
+    writes: op.writes,
     async run(ctx) {
       const ex = await ctx.send({ ...(await op.valid(ctx)), auth: v.auth(ctx) });
       ctx.check(...expectResponse(ex, { statuses: { 401: 'Error' } }));
@@ -61,7 +79,11 @@ function beforeValidationCase(op: Operation): Case {
   return {
     id: `auth.${op.operationId}.beforeValidation`,
     title: `${op.operationId} with a wrong key and an otherwise invalid request gets a 401 Error, not a validation error`,
-    level: 'required', section: SECTION, operationId: op.operationId, covers: [401], writes: false,
+    level: 'required',
+    section: SECTION,
+    operationId: op.operationId,
+    covers: [401],
+    writes: false,
     async run(ctx) {
       const ex = await ctx.send({ ...op.invalid, auth: { authorization: `Bearer ${ctx.name('wrong-key')}` } });
       ctx.check(...expectResponse(ex, { statuses: { 401: 'Error' } }));
@@ -74,17 +96,32 @@ function adviceCases(): Case[] {
     {
       id: 'auth.wwwAuthenticate',
       title: 'a 401 carries a WWW-Authenticate challenge for the Bearer scheme (RFC 6750 §3)',
-      level: 'advice', section: `${SECTION}; RFC 6750 §3`, operationId: 'listPets', covers: [401], writes: false,
+      level: 'advice',
+      section: `${SECTION}; RFC 6750 §3`,
+      operationId: 'listPets',
+      covers: [401],
+      writes: false,
       async run(ctx) {
         const ex = await ctx.send({ method: 'GET', path: '/pets', auth: 'none' });
         const challenge = ex.response?.headers['www-authenticate'];
-        ctx.check(checkStatus(ex, [401]), checkThat('WWW-Authenticate', /^\s*bearer\b/i.test(challenge ?? ''), challenge === undefined ? 'no WWW-Authenticate header' : `WWW-Authenticate: ${challenge}`));
+        ctx.check(
+          checkStatus(ex, [401]),
+          checkThat(
+            'WWW-Authenticate',
+            /^\s*bearer\b/i.test(challenge ?? ''),
+            challenge === undefined ? 'no WWW-Authenticate header' : `WWW-Authenticate: ${challenge}`,
+          ),
+        );
       },
     },
     {
       id: 'auth.bearerLowercase',
       title: 'the scheme name is case-insensitive: "bearer <key>" is accepted (RFC 9110 §11.1)',
-      level: 'advice', section: `${SECTION}; RFC 9110 §11.1`, operationId: 'listPets', covers: [200], writes: false,
+      level: 'advice',
+      section: `${SECTION}; RFC 9110 §11.1`,
+      operationId: 'listPets',
+      covers: [200],
+      writes: false,
       async run(ctx) {
         const ex = await ctx.send({ method: 'GET', path: '/pets?limit=1', auth: 'lowercase' });
         ctx.check(checkStatus(ex, [200]));

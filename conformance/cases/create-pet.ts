@@ -4,13 +4,14 @@
  * never overwrites another animal. The run shares at most four creates.
  * @see ../../../shared/petstore-interface.md "Endpoints §2 Add an animal"
  */
-import { listPetsLimit, petStatuses, type Pet } from '../../spec/index.ts';
+import { listPetsLimit, type Pet, petStatuses } from '../../spec/index.ts';
 import { bodyArray, checkThat, expectResponse, labelled } from '../checks.ts';
 import type { Case, CaseContext, CheckResult, CreatedKind, Creation } from '../types.ts';
 
 const SECTION = 'Endpoints §2 Add an animal';
 
-type CreateCase = Omit<Case, 'operationId' | 'writes' | 'section' | 'level'> & Partial<Pick<Case, 'section' | 'level' | 'operationId'>>;
+type CreateCase = Omit<Case, 'operationId' | 'writes' | 'section' | 'level'> &
+  Partial<Pick<Case, 'section' | 'level' | 'operationId'>>;
 
 function createCase(c: CreateCase): Case {
   return { operationId: 'createPet', writes: true, section: SECTION, level: 'required', ...c };
@@ -22,10 +23,16 @@ export function checkEcho(pet: unknown, sent: Creation['sent'], label = 'echo'):
   const diffs: string[] = [];
   for (const field of ['name', 'categoryId', 'status'] as const) {
     if (field === 'status' && sent.status === undefined) continue;
-    if (p[field] !== sent[field]) diffs.push(`${field}: sent ${JSON.stringify(sent[field])}, got ${JSON.stringify(p[field])}`);
+    if (p[field] !== sent[field])
+      diffs.push(`${field}: sent ${JSON.stringify(sent[field])}, got ${JSON.stringify(p[field])}`);
   }
   if (!Number.isInteger(p.id)) diffs.push(`id: expected an integer, got ${JSON.stringify(p.id)}`);
-  return checkThat(label, diffs.length === 0, diffs.length === 0 ? 'fields as sent, integer id' : 'the Pet differs from what was sent', diffs);
+  return checkThat(
+    label,
+    diffs.length === 0,
+    diffs.length === 0 ? 'fields as sent, integer id' : 'the Pet differs from what was sent',
+    diffs,
+  );
 }
 
 /** Checks a shared create: 201, a Pet, fields as sent. */
@@ -46,7 +53,8 @@ async function fetchable(ctx: CaseContext): Promise<void> {
   if (!pet) return;
   const ex = await ctx.send({ method: 'GET', path: `/pets/${pet.id}` });
   ctx.check(...expectResponse(ex, { statuses: { 200: 'Pet' }, strict: ctx.strict }));
-  if (ex.response?.status === 200) ctx.check(checkEcho(ex.response.json, pet, 'same animal'), sameId(ex.response.json, pet.id));
+  if (ex.response?.status === 200)
+    ctx.check(checkEcho(ex.response.json, pet, 'same animal'), sameId(ex.response.json, pet.id));
 }
 
 function sameId(json: unknown, id: number): CheckResult {
@@ -66,7 +74,13 @@ async function listed(ctx: CaseContext): Promise<void> {
     // Only a list shorter than its limit is known to be complete.
     if (items && items.length < max) {
       complete++;
-      checks.push(checkThat('contains', items.some((p) => p?.id === pet.id), `id ${pet.id} ${items.some((p) => p?.id === pet.id) ? 'listed' : `missing from ${items.length} items`}`));
+      checks.push(
+        checkThat(
+          'contains',
+          items.some((p) => p?.id === pet.id),
+          `id ${pet.id} ${items.some((p) => p?.id === pet.id) ? 'listed' : `missing from ${items.length} items`}`,
+        ),
+      );
     }
     ctx.check(...labelled(`status=${status}`, checks));
   }
@@ -78,14 +92,23 @@ async function clientId(ctx: CaseContext): Promise<void> {
   if (!existing) return;
   const body = { id: existing.id, name: ctx.name('client-id'), categoryId: existing.categoryId, status: 'sold' };
   const post = await ctx.send({ method: 'POST', path: '/pets', body: JSON.stringify(body) });
-  ctx.check(...labelled('create with id', expectResponse(post, { statuses: { 201: 'Pet', 400: 'Error' }, strict: ctx.strict })));
+  ctx.check(
+    ...labelled('create with id', expectResponse(post, { statuses: { 201: 'Pet', 400: 'Error' }, strict: ctx.strict })),
+  );
   if (post.response?.status === 201) {
     const got = (post.response.json as { id?: unknown } | undefined)?.id;
-    ctx.check(checkThat('new id', got !== existing.id, `the service answered with id ${JSON.stringify(got)}; the existing animal has id ${existing.id}`));
+    ctx.check(
+      checkThat(
+        'new id',
+        got !== existing.id,
+        `the service answered with id ${JSON.stringify(got)}; the existing animal has id ${existing.id}`,
+      ),
+    );
   }
   const get = await ctx.send({ method: 'GET', path: `/pets/${existing.id}` });
   ctx.check(...labelled('existing animal', expectResponse(get, { statuses: { 200: 'Pet' }, strict: ctx.strict })));
-  if (get.response?.status === 200) ctx.check(checkEcho(get.response.json, existing, 'unchanged'), sameId(get.response.json, existing.id));
+  if (get.response?.status === 200)
+    ctx.check(checkEcho(get.response.json, existing, 'unchanged'), sameId(get.response.json, existing.id));
 }
 
 /** 2^53 + 1: a valid int64 that a JSON number parsed as a double cannot hold. */
@@ -98,7 +121,15 @@ async function bigCategory(ctx: CaseContext): Promise<void> {
   // JSON.parse rounds the number, so the exact value is looked for in the raw text.
   if (ex.response?.status === 201) {
     const kept = new RegExp(`"categoryId"\\s*:\\s*${BIG_CATEGORY}(?![0-9.eE])`).test(ex.response.body);
-    ctx.check(checkThat('exact', kept, kept ? `categoryId ${BIG_CATEGORY} kept exactly` : `categoryId ${BIG_CATEGORY} was not echoed exactly (rounded?)`));
+    ctx.check(
+      checkThat(
+        'exact',
+        kept,
+        kept
+          ? `categoryId ${BIG_CATEGORY} kept exactly`
+          : `categoryId ${BIG_CATEGORY} was not echoed exactly (rounded?)`,
+      ),
+    );
   }
 }
 
@@ -111,13 +142,59 @@ async function distinctIds(ctx: CaseContext): Promise<void> {
 /** The createPet cases with valid bodies. */
 export function createPetCases(): Case[] {
   return [
-    createCase({ id: 'createPet.full', title: 'a body with name, categoryId and status gets 201 and the Pet as sent, with an integer id', covers: [201], run: (ctx) => checkCreation(ctx, 'available') }),
-    createCase({ id: 'createPet.noStatus', title: 'a body without status gets 201 and the Pet as sent', covers: [201], run: (ctx) => checkCreation(ctx, 'noStatus') }),
-    ...petStatuses().map((s) => createCase({ id: `createPet.status.${s}`, title: `status ${s} is accepted and echoed`, covers: [201], run: (ctx) => checkCreation(ctx, s) })),
-    createCase({ id: 'createPet.distinctIds', title: 'two creates get different ids', covers: [201], run: distinctIds }),
-    createCase({ id: 'createPet.fetchable', title: 'a created animal is returned by GET /pets/{id} as created', section: `${SECTION}; Endpoints §3 Get an animal`, covers: [201], run: fetchable }),
-    createCase({ id: 'createPet.listed', title: 'a created animal appears in a complete filtered list', section: `${SECTION}; Endpoints §1 List animals`, covers: [201], run: listed }),
-    createCase({ id: 'createPet.categoryId.beyond2pow53', title: 'a categoryId beyond 2^53 gets a 400 Error or is kept exactly, never rounded', section: 'Resources: NewPet (categoryId int64)', covers: [201, 400], run: bigCategory }),
-    createCase({ id: 'createPet.clientId.noOverwrite', title: 'a client-sent id never overwrites an existing animal', section: 'Resources: Pet (id assigned by the service)', covers: [201, 400], run: clientId }),
+    createCase({
+      id: 'createPet.full',
+      title: 'a body with name, categoryId and status gets 201 and the Pet as sent, with an integer id',
+      covers: [201],
+      run: (ctx) => checkCreation(ctx, 'available'),
+    }),
+    createCase({
+      id: 'createPet.noStatus',
+      title: 'a body without status gets 201 and the Pet as sent',
+      covers: [201],
+      run: (ctx) => checkCreation(ctx, 'noStatus'),
+    }),
+    ...petStatuses().map((s) =>
+      createCase({
+        id: `createPet.status.${s}`,
+        title: `status ${s} is accepted and echoed`,
+        covers: [201],
+        run: (ctx) => checkCreation(ctx, s),
+      }),
+    ),
+    createCase({
+      id: 'createPet.distinctIds',
+      title: 'two creates get different ids',
+      covers: [201],
+      run: distinctIds,
+    }),
+    createCase({
+      id: 'createPet.fetchable',
+      title: 'a created animal is returned by GET /pets/{id} as created',
+      section: `${SECTION}; Endpoints §3 Get an animal`,
+      covers: [201],
+      run: fetchable,
+    }),
+    createCase({
+      id: 'createPet.listed',
+      title: 'a created animal appears in a complete filtered list',
+      section: `${SECTION}; Endpoints §1 List animals`,
+      covers: [201],
+      run: listed,
+    }),
+    createCase({
+      id: 'createPet.categoryId.beyond2pow53',
+      title: 'a categoryId beyond 2^53 gets a 400 Error or is kept exactly, never rounded',
+      section: 'Resources: NewPet (categoryId int64)',
+      covers: [201, 400],
+      run: bigCategory,
+    }),
+    createCase({
+      id: 'createPet.clientId.noOverwrite',
+      title: 'a client-sent id never overwrites an existing animal',
+      section: 'Resources: Pet (id assigned by the service)',
+      covers: [201, 400],
+      run: clientId,
+    }),
   ];
 }

@@ -15,7 +15,8 @@ const MALFORMED = ['abc', '1.5', '99999999999999999999'];
 const SUNSET_DATE = sunsetOf('getPet')!;
 const SUNSET = SUNSET_DATE.getTime();
 
-type GetCase = Omit<Case, 'operationId' | 'section' | 'level' | 'writes'> & Partial<Pick<Case, 'section' | 'level' | 'writes'>>;
+type GetCase = Omit<Case, 'operationId' | 'section' | 'level' | 'writes'> &
+  Partial<Pick<Case, 'section' | 'level' | 'writes'>>;
 
 function getCase(c: GetCase): Case {
   return { operationId: 'getPet', section: SECTION, level: 'required', writes: false, ...c };
@@ -23,11 +24,15 @@ function getCase(c: GetCase): Case {
 
 function checkDeprecation(ex: Exchange): CheckResult[] {
   const h = ex.response?.headers ?? {};
-  const deprecation = h['deprecation'];
-  const sunset = h['sunset'];
+  const deprecation = h.deprecation;
+  const sunset = h.sunset;
   const when = sunset === undefined ? NaN : Date.parse(sunset);
   return [
-    checkThat('Deprecation', deprecation !== undefined, deprecation === undefined ? 'no Deprecation header (RFC 9745)' : `Deprecation: ${deprecation}`),
+    checkThat(
+      'Deprecation',
+      deprecation !== undefined,
+      deprecation === undefined ? 'no Deprecation header (RFC 9745)' : `Deprecation: ${deprecation}`,
+    ),
     checkThat(
       'Sunset',
       when >= SUNSET && when < SUNSET + 86_400_000,
@@ -49,7 +54,11 @@ export function getPetCases(): Case[] {
         const ex = await ctx.send({ method: 'GET', path: `/pets/${pet.id}` });
         ctx.check(...expectResponse(ex, { statuses: { 200: 'Pet' }, strict: ctx.strict }));
         const got = ex.response?.status === 200 ? (ex.response.json as { id?: unknown }) : undefined;
-        if (got) ctx.check(checkEcho(got, pet, 'same animal'), checkThat('id', got.id === pet.id, `expected id ${pet.id}, got ${JSON.stringify(got.id)}`));
+        if (got)
+          ctx.check(
+            checkEcho(got, pet, 'same animal'),
+            checkThat('id', got.id === pet.id, `expected id ${pet.id}, got ${JSON.stringify(got.id)}`),
+          );
       },
     }),
     getCase({

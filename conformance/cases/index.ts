@@ -3,8 +3,8 @@
  */
 import type { Case } from '../types.ts';
 import { authCases } from './auth.ts';
-import { createPetInvalidCases } from './create-pet-invalid.ts';
 import { createPetCases } from './create-pet.ts';
+import { createPetInvalidCases } from './create-pet-invalid.ts';
 import { getPetCases } from './get-pet.ts';
 import { listPetsCases } from './list-pets.ts';
 

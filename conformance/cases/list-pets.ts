@@ -3,7 +3,7 @@
  * the status filter, and the tolerated answers to invalid parameters.
  * @see ../../../shared/petstore-interface.md "Endpoints §1 List animals", "Limits"
  */
-import { listPetsLimit, petStatuses, type LimitBounds, type PetStatus } from '../../spec/index.ts';
+import { type LimitBounds, listPetsLimit, type PetStatus, petStatuses } from '../../spec/index.ts';
 import { bodyArray, checkStatus, checkThat, expectResponse, labelled } from '../checks.ts';
 import type { Case, CaseContext, CheckResult, Exchange } from '../types.ts';
 
@@ -29,7 +29,10 @@ function outOfRange(bounds: LimitBounds): string[] {
 
 function limitCase(id: string, limit: number | undefined, max: number, title: string): Case {
   return listCase({
-    id, title, covers: [200], section: 'Endpoints §1 List animals; Limits',
+    id,
+    title,
+    covers: [200],
+    section: 'Endpoints §1 List animals; Limits',
     async run(ctx) {
       const ex = await ctx.send({ method: 'GET', path: limit === undefined ? '/pets' : `/pets?limit=${limit}` });
       ctx.check(...expectResponse(ex, { statuses: { 200: 'Pets' }, strict: ctx.strict }));
@@ -49,8 +52,12 @@ function statusCase(status: PetStatus, max: number): Case {
       const items = bodyArray(ex) as { id?: unknown; status?: unknown }[] | undefined;
       if (!items) return;
       const wrong = items.filter((p) => p?.status !== status);
-      const sample = wrong.slice(0, 5).map((p) => `id ${JSON.stringify(p?.id)} has status ${JSON.stringify(p?.status)}`);
-      ctx.check(checkThat('filter', wrong.length === 0, `${wrong.length} of ${items.length} items have another status`, sample));
+      const sample = wrong
+        .slice(0, 5)
+        .map((p) => `id ${JSON.stringify(p?.id)} has status ${JSON.stringify(p?.status)}`);
+      ctx.check(
+        checkThat('filter', wrong.length === 0, `${wrong.length} of ${items.length} items have another status`, sample),
+      );
     },
   });
 }
@@ -77,8 +84,18 @@ async function preferRejected(ctx: CaseContext, queries: string[]): Promise<void
 function boundCases(bounds: LimitBounds): Case[] {
   const { minimum: min, maximum: max } = bounds;
   return [
-    limitCase('listPets.limit.default', undefined, bounds.default, `GET /pets without limit returns at most ${bounds.default} animals (the default)`),
-    limitCase('listPets.limit.min', min, min, `GET /pets?limit=${min} returns at most ${min} animal${min === 1 ? '' : 's'}`),
+    limitCase(
+      'listPets.limit.default',
+      undefined,
+      bounds.default,
+      `GET /pets without limit returns at most ${bounds.default} animals (the default)`,
+    ),
+    limitCase(
+      'listPets.limit.min',
+      min,
+      min,
+      `GET /pets?limit=${min} returns at most ${min} animal${min === 1 ? '' : 's'}`,
+    ),
     limitCase('listPets.limit.max', max, max, `GET /pets?limit=${max} returns at most ${max} animals`),
   ];
 }
@@ -90,19 +107,23 @@ function invalidLimitCases(bounds: LimitBounds): Case[] {
     listCase({
       id: 'listPets.limit.outOfRange',
       title: `limit outside ${min}..${max} gets a 400 Error or a 200 with at most ${max} animals, never a 5xx`,
-      section: 'Limits', covers: [200],
+      section: 'Limits',
+      covers: [200],
       run: (ctx) => tolerate(ctx, outOfRange(bounds), max),
     }),
     listCase({
       id: 'listPets.limit.nonInteger',
       title: `a limit that is not an integer (or empty) gets a 400 Error or a 200 with at most ${max} animals`,
-      section: 'Limits', covers: [200],
+      section: 'Limits',
+      covers: [200],
       run: (ctx) => tolerate(ctx, NOT_INTEGER, max),
     }),
     listCase({
       id: 'listPets.limit.invalid.rejected',
       title: 'an invalid limit is refused with 400 rather than answered',
-      section: 'Limits', level: 'advice', covers: [],
+      section: 'Limits',
+      level: 'advice',
+      covers: [],
       run: (ctx) => preferRejected(ctx, [...outOfRange(bounds), ...NOT_INTEGER]),
     }),
   ];
@@ -122,7 +143,8 @@ function unknownStatusCases(max: number): Case[] {
     listCase({
       id: 'listPets.status.unknown.rejected',
       title: 'a status outside the enumeration is refused with 400 rather than answered',
-      level: 'advice', covers: [],
+      level: 'advice',
+      covers: [],
       run: (ctx) => preferRejected(ctx, queries),
     }),
   ];

@@ -14,7 +14,8 @@ export function renderCurl(request: ExchangeRequest): string {
   const parts = ['curl', '-sS', '-i'];
   if (request.method !== 'GET' || request.body !== undefined) parts.push('-X', request.method);
   parts.push(shellQuote(request.url));
-  for (const [name, value] of Object.entries(request.headers)) parts.push('-H', shellQuote(`${displayName(name)}: ${value}`));
+  for (const [name, value] of Object.entries(request.headers))
+    parts.push('-H', shellQuote(`${displayName(name)}: ${value}`));
   if (request.body !== undefined) parts.push('--data-raw', shellQuote(request.body));
   return parts.join(' ');
 }
@@ -26,7 +27,15 @@ function displayName(header: string): string {
 /** At most `max` characters of `text` on one line, control characters escaped. */
 export function excerpt(text: string, max = 300): string {
   // eslint-disable-next-line no-control-regex
-  const flat = text.replace(/[\u0000-\u001f\u007f]/g, (c) => (c === '\n' ? '\\n' : c === '\r' ? '\\r' : c === '\t' ? '\\t' : `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`));
+  const flat = text.replace(/[\u0000-\u001f\u007f]/g, (c) =>
+    c === '\n'
+      ? '\\n'
+      : c === '\r'
+        ? '\\r'
+        : c === '\t'
+          ? '\\t'
+          : `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
   return flat.length > max ? `${flat.slice(0, max)}… (${text.length} characters)` : flat;
 }
 
@@ -34,7 +43,9 @@ export function excerpt(text: string, max = 300): string {
 export function exchangeLines(ex: Exchange): string[] {
   const lines = [renderCurl(ex.request)];
   if (ex.response) {
-    lines.push(`status: ${ex.response.status}, content-type: ${ex.response.headers['content-type'] ?? '(none)'}, ${ex.response.bytes} bytes`);
+    lines.push(
+      `status: ${ex.response.status}, content-type: ${ex.response.headers['content-type'] ?? '(none)'}, ${ex.response.bytes} bytes`,
+    );
     lines.push(`body: ${ex.response.body === '' ? '(empty)' : excerpt(ex.response.body)}`);
   }
   if (ex.error) lines.push(`error: ${ex.error.code}: ${ex.error.message}`);
@@ -58,14 +69,20 @@ export function coverageLines(report: Report): string[] {
   const rows = report.coverage.map((e) => [e.operationId, `${e.method} ${e.path}`, String(e.status), coverageCell(e)]);
   const header = ['operation', 'request', 'status', 'cases'];
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
-  const fmt = (r: string[]): string => r.map((cell, i) => (i === r.length - 1 ? cell : cell.padEnd(widths[i]!))).join('  ');
+  const fmt = (r: string[]): string =>
+    r.map((cell, i) => (i === r.length - 1 ? cell : cell.padEnd(widths[i]!))).join('  ');
   return [fmt(header), ...rows.map(fmt)];
 }
 
 /** Lines about what the run created and the baseline. */
 export function footerLines(report: Report): string[] {
-  const lines = [`Created ${report.created.count} animal${report.created.count === 1 ? '' : 's'} named ${report.created.namePrefix}*${report.created.ids.length > 0 ? ` (ids ${report.created.ids.join(', ')})` : ''}`];
-  if (report.summary.warned > 0) lines.push(`${report.summary.warned} advice case${report.summary.warned === 1 ? '' : 's'} not followed (warnings; --strict makes them failures)`);
+  const lines = [
+    `Created ${report.created.count} animal${report.created.count === 1 ? '' : 's'} named ${report.created.namePrefix}*${report.created.ids.length > 0 ? ` (ids ${report.created.ids.join(', ')})` : ''}`,
+  ];
+  if (report.summary.warned > 0)
+    lines.push(
+      `${report.summary.warned} advice case${report.summary.warned === 1 ? '' : 's'} not followed (warnings; --strict makes them failures)`,
+    );
   if (report.deselected > 0) lines.push(`${report.deselected} cases not selected (--only/--skip)`);
   const b = report.baseline;
   if (b) {

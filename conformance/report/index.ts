@@ -6,10 +6,10 @@ import { renderJson } from './json.ts';
 import { renderJunit } from './junit.ts';
 import { renderPretty } from './pretty.ts';
 
+export { coverageLines, renderCurl, summaryLine } from './format.ts';
 export { renderJson } from './json.ts';
-export { renderJunit, escapeXml } from './junit.ts';
-export { renderPretty, shouldColor, type PrettyOptions } from './pretty.ts';
-export { renderCurl, summaryLine, coverageLines } from './format.ts';
+export { escapeXml, renderJunit } from './junit.ts';
+export { type PrettyOptions, renderPretty, shouldColor } from './pretty.ts';
 
 /** The reporters the CLI offers. */
 export type ReporterName = 'pretty' | 'json' | 'junit';

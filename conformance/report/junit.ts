@@ -7,14 +7,16 @@ import { coverageLines, exchangeLines, failedCheckLines, footerLines, summaryLin
 
 /** Escapes text for XML content and attributes, dropping characters XML 1.0 cannot hold. */
 export function escapeXml(text: string): string {
-  return text
-    // eslint-disable-next-line no-control-regex
-    .replace(/[^\u0009\u000a\u000d\u0020-\ud7ff\ue000-\ufffd\u{10000}-\u{10ffff}]/gu, '\ufffd')
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/"/g, '&quot;')
-    .replace(/'/g, '&apos;');
+  return (
+    text
+      // eslint-disable-next-line no-control-regex
+      .replace(/[^\u0009\u000a\u000d\u0020-\ud7ff\ue000-\ufffd\u{10000}-\u{10ffff}]/gu, '\ufffd')
+      .replace(/&/g, '&amp;')
+      .replace(/</g, '&lt;')
+      .replace(/>/g, '&gt;')
+      .replace(/"/g, '&quot;')
+      .replace(/'/g, '&apos;')
+  );
 }
 
 function seconds(ms: number): string {
@@ -46,9 +48,16 @@ export function renderJunit(report: Report): string {
   const s = report.summary;
   const attrs = `tests="${s.total}" failures="${s.failed}" errors="0" skipped="${s.skipped}" time="${seconds(report.durationMs)}"`;
   const props: [string, string][] = [
-    ['baseUrl', report.baseUrl], ['runId', report.runId], ['created', String(report.created.count)],
-    ['warnings', String(s.warned)], ['strict', String(report.options.strict)], ['readOnly', String(report.options.readOnly)],
-    ...report.coverage.map((e): [string, string] => [`coverage ${e.operationId} ${e.status}`, e.caseIds.join(' ') || 'NOT COVERED']),
+    ['baseUrl', report.baseUrl],
+    ['runId', report.runId],
+    ['created', String(report.created.count)],
+    ['warnings', String(s.warned)],
+    ['strict', String(report.options.strict)],
+    ['readOnly', String(report.options.readOnly)],
+    ...report.coverage.map((e): [string, string] => [
+      `coverage ${e.operationId} ${e.status}`,
+      e.caseIds.join(' ') || 'NOT COVERED',
+    ]),
   ];
   const out = [
     '<?xml version="1.0" encoding="UTF-8"?>',

@@ -41,9 +41,13 @@ function caseLines(r: CaseResult, paint: (s: Style, t: string) => string): strin
 /** Renders the report as text (ends with the summary line and a newline). */
 export function renderPretty(report: Report, options: PrettyOptions = {}): string {
   // The caller decides about colour (shouldColor); styleText must not second-guess it against process.stdout.
-  const paint = (style: Style, text: string): string => (options.color ? styleText(style, text, { validateStream: false }) : text);
+  const paint = (style: Style, text: string): string =>
+    options.color ? styleText(style, text, { validateStream: false }) : text;
   const lines = [
-    paint('bold', `Petstore conformance: ${report.baseUrl} (run ${report.runId}${report.options.strict ? ', strict' : ''}${report.options.readOnly ? ', read-only' : ''})`),
+    paint(
+      'bold',
+      `Petstore conformance: ${report.baseUrl} (run ${report.runId}${report.options.strict ? ', strict' : ''}${report.options.readOnly ? ', read-only' : ''})`,
+    ),
     '',
     ...report.cases.flatMap((r) => caseLines(r, paint)),
     '',

@@ -3,30 +3,62 @@ import type { CaseResult, Report } from '../types.ts';
 import { escapeXml, renderCurl, renderJson, renderJunit, renderPretty, shouldColor } from './index.ts';
 
 const failed: CaseResult = {
-  id: 'createPet.full', title: 'create <it> & "echo"', level: 'required', section: 'Endpoints §2 Add an animal', operationId: 'createPet', covers: [201],
-  outcome: 'failed', reason: 'status: expected 201, got 200',
+  id: 'createPet.full',
+  title: 'create <it> & "echo"',
+  level: 'required',
+  section: 'Endpoints §2 Add an animal',
+  operationId: 'createPet',
+  covers: [201],
+  outcome: 'failed',
+  reason: 'status: expected 201, got 200',
   checks: [
     { name: 'status', ok: false, message: 'expected 201, got 200' },
     { name: 'schema Pet', ok: false, message: 'body is not a valid Pet', details: ['/id must be integer'] },
     { name: 'media type', ok: true, message: 'application/json' },
   ],
-  exchanges: [{
-    request: { method: 'POST', url: 'http://h/v1/pets', headers: { authorization: 'Bearer [REDACTED]', 'content-type': 'application/json' }, body: `{"name":"o'brien"}` },
-    response: { status: 200, headers: { 'content-type': 'application/json' }, body: '{"id":"1"}\u0000', bytes: 11 },
-    durationMs: 3,
-  }],
+  exchanges: [
+    {
+      request: {
+        method: 'POST',
+        url: 'http://h/v1/pets',
+        headers: { authorization: 'Bearer [REDACTED]', 'content-type': 'application/json' },
+        body: `{"name":"o'brien"}`,
+      },
+      response: { status: 200, headers: { 'content-type': 'application/json' }, body: '{"id":"1"}\u0000', bytes: 11 },
+      durationMs: 3,
+    },
+  ],
   durationMs: 4,
 };
 
 function report(cases: CaseResult[]): Report {
   return {
-    tool: 'petstore-conformance', runId: 'r1', baseUrl: 'http://h/v1', startedAt: '2025-01-01T00:00:00.000Z', durationMs: 12,
+    tool: 'petstore-conformance',
+    runId: 'r1',
+    baseUrl: 'http://h/v1',
+    startedAt: '2025-01-01T00:00:00.000Z',
+    durationMs: 12,
     options: { strict: false, readOnly: false, concurrency: 8, timeoutMs: 10000 },
-    cases, deselected: 0,
+    cases,
+    deselected: 0,
     summary: { passed: 1, failed: 1, warned: 1, skipped: 1, total: 4 },
     coverage: [
-      { operationId: 'createPet', method: 'POST', path: '/pets', status: 201, caseIds: ['createPet.full'], declaredOnly: [] },
-      { operationId: 'getPet', method: 'GET', path: '/pets/{petId}', status: 404, caseIds: [], declaredOnly: ['getPet.unknown'] },
+      {
+        operationId: 'createPet',
+        method: 'POST',
+        path: '/pets',
+        status: 201,
+        caseIds: ['createPet.full'],
+        declaredOnly: [],
+      },
+      {
+        operationId: 'getPet',
+        method: 'GET',
+        path: '/pets/{petId}',
+        status: 404,
+        caseIds: [],
+        declaredOnly: ['getPet.unknown'],
+      },
     ],
     created: { count: 2, ids: [5, 6], namePrefix: 'conformance-r1-' },
     ok: false,
@@ -42,7 +74,9 @@ const others: CaseResult[] = [
 describe('curl rendering', () => {
   it('quotes for the shell and shows the redacted header', () => {
     const curl = renderCurl(failed.exchanges[0]!.request);
-    expect(curl).toBe(`curl -sS -i -X POST 'http://h/v1/pets' -H 'Authorization: Bearer [REDACTED]' -H 'Content-Type: application/json' --data-raw '{"name":"o'\\''brien"}'`);
+    expect(curl).toBe(
+      `curl -sS -i -X POST 'http://h/v1/pets' -H 'Authorization: Bearer [REDACTED]' -H 'Content-Type: application/json' --data-raw '{"name":"o'\\''brien"}'`,
+    );
   });
 });
 
@@ -51,7 +85,8 @@ describe('pretty', () => {
   const lines = text.trimEnd().split('\n');
 
   it('has one line per case and details for the failure', () => {
-    for (const id of ['createPet.full', 'listPets.ok', 'auth.wwwAuthenticate', 'getPet.existing']) expect(lines.filter((l) => /^(PASS|FAIL|WARN|SKIP) /.test(l) && l.includes(` ${id} `)).length).toBe(1);
+    for (const id of ['createPet.full', 'listPets.ok', 'auth.wwwAuthenticate', 'getPet.existing'])
+      expect(lines.filter((l) => /^(PASS|FAIL|WARN|SKIP) /.test(l) && l.includes(` ${id} `)).length).toBe(1);
     expect(text).toContain("curl -sS -i -X POST 'http://h/v1/pets' -H 'Authorization: Bearer [REDACTED]'");
     expect(text).toContain('status: 200');
     expect(text).toContain('/id must be integer');
@@ -60,7 +95,9 @@ describe('pretty', () => {
 
   it('shows the coverage table, the created count, and ends with the summary line alone', () => {
     expect(text).toMatch(/createPet\s+POST \/pets\s+201\s+createPet\.full/);
-    expect(text).toMatch(/getPet\s+GET \/pets\/\{petId\}\s+404\s+NOT COVERED \(expected but not answered: getPet\.unknown\)/);
+    expect(text).toMatch(
+      /getPet\s+GET \/pets\/\{petId\}\s+404\s+NOT COVERED \(expected but not answered: getPet\.unknown\)/,
+    );
     expect(text).toContain('Created 2 animals named conformance-r1-*');
     expect(lines.at(-1)).toBe('1 passed, 1 failed, 1 skipped');
   });
@@ -76,7 +113,9 @@ describe('pretty', () => {
 
 describe('junit', () => {
   it('escapes markup and control characters', () => {
-    expect(escapeXml(`<a b="c" d='e'>&\u0000\u0007`)).toBe('&lt;a b=&quot;c&quot; d=&apos;e&apos;&gt;&amp;\ufffd\ufffd');
+    expect(escapeXml(`<a b="c" d='e'>&\u0000\u0007`)).toBe(
+      '&lt;a b=&quot;c&quot; d=&apos;e&apos;&gt;&amp;\ufffd\ufffd',
+    );
   });
 
   it('has a testcase per case with failure, skipped and warnings, and the coverage', () => {

@@ -8,19 +8,36 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Agent, type Dispatcher } from 'undici';
 import { describe, expect, it } from 'vitest';
-import { allCases, ConformanceError, runConformance, type Report } from '../index.ts';
+import { allCases, ConformanceError, type Report, runConformance } from '../index.ts';
 import { renderJson, renderJunit, renderPretty } from '../report/index.ts';
-import { startFakePetstore, type FakeChoices, type FakePetstoreOptions } from './fake-petstore.ts';
+import { type FakeChoices, type FakePetstoreOptions, startFakePetstore } from './fake-petstore.ts';
 
-const ADVICE = ['listPets.limit.invalid.rejected', 'listPets.status.unknown.rejected', 'getPet.deprecationHeaders', 'auth.wwwAuthenticate', 'auth.bearerLowercase'];
+const ADVICE = [
+  'listPets.limit.invalid.rejected',
+  'listPets.status.unknown.rejected',
+  'getPet.deprecationHeaders',
+  'auth.wwwAuthenticate',
+  'auth.bearerLowercase',
+];
 
 const CHOICES: Required<Omit<FakeChoices, 'echoAuthorization'>> = {
-  descending: true, lenient: true, malformedId404: true, nonJson415: true, extraFields: true,
-  errorCode: 'E_SOMETHING_ELSE', bigIds: true, noAdviceHeaders: true, caseSensitiveScheme: true,
-  bigCategoryExact: true, clientId400: true,
+  descending: true,
+  lenient: true,
+  malformedId404: true,
+  nonJson415: true,
+  extraFields: true,
+  errorCode: 'E_SOMETHING_ELSE',
+  bigIds: true,
+  noAdviceHeaders: true,
+  caseSensitiveScheme: true,
+  bigCategoryExact: true,
+  clientId400: true,
 };
 
-async function withFake(options: FakePetstoreOptions, run: (url: string, key: string, fake: Awaited<ReturnType<typeof startFakePetstore>>) => Promise<void>): Promise<void> {
+async function withFake(
+  options: FakePetstoreOptions,
+  run: (url: string, key: string, fake: Awaited<ReturnType<typeof startFakePetstore>>) => Promise<void>,
+): Promise<void> {
   const fake = await startFakePetstore(options);
   try {
     await run(fake.url, fake.apiKey, fake);
@@ -107,18 +124,21 @@ describe('modes', () => {
     ['refuses the big categoryId', {}, 5],
     ['keeps the big categoryId exactly', { bigCategoryExact: true }, 6],
     ['keeps it and refuses a client id', { bigCategoryExact: true, clientId400: true }, 5],
-  ] as const)('creates few animals, all named with the run id, and says how many: a server that %s gets %i', async (_name, choices, count) => {
-    await withFake({ choices }, async (url, key, fake) => {
-      const before = fake.pets.size;
-      const report = await runConformance({ baseUrl: url, apiKey: key, runId: 'r42' });
-      const created = [...fake.pets.values()].slice(before);
-      expect(ids(report, 'failed')).toEqual([]);
-      expect(created.length).toBe(count);
-      expect(report.created.count).toBe(count);
-      expect(renderPretty(report)).toContain(`Created ${count} animals named conformance-r42-*`);
-      expect(created.every((p) => p.name.startsWith('conformance-r42-'))).toBe(true);
-    });
-  });
+  ] as const)(
+    'creates few animals, all named with the run id, and says how many: a server that %s gets %i',
+    async (_name, choices, count) => {
+      await withFake({ choices }, async (url, key, fake) => {
+        const before = fake.pets.size;
+        const report = await runConformance({ baseUrl: url, apiKey: key, runId: 'r42' });
+        const created = [...fake.pets.values()].slice(before);
+        expect(ids(report, 'failed')).toEqual([]);
+        expect(created.length).toBe(count);
+        expect(report.created.count).toBe(count);
+        expect(renderPretty(report)).toContain(`Created ${count} animals named conformance-r42-*`);
+        expect(created.every((p) => p.name.startsWith('conformance-r42-'))).toBe(true);
+      });
+    },
+  );
 
   it('sends every request through an injected undici dispatcher, and leaves it open', async () => {
     await withFake({}, async (url, key, fake) => {
@@ -134,7 +154,12 @@ describe('modes', () => {
         expect(report.ok).toBe(true);
         expect(seen.length).toBeGreaterThan(report.cases.length);
         expect([...seen].sort()).toEqual([...fake.requests].sort());
-        const after = await dispatcher.request({ origin: new URL(url).origin, path: '/v1/pets?limit=1', method: 'GET', headers: { authorization: `Bearer ${key}` } });
+        const after = await dispatcher.request({
+          origin: new URL(url).origin,
+          path: '/v1/pets?limit=1',
+          method: 'GET',
+          headers: { authorization: `Bearer ${key}` },
+        });
         await after.body.dump();
         expect(after.statusCode).toBe(200);
       } finally {
@@ -154,23 +179,30 @@ describe('modes', () => {
   });
 
   it('the key never reaches any report, even when the server echoes it', async () => {
-    await withFake({ violations: ['basicAccepted', 'create200'], choices: { echoAuthorization: true } }, async (url, key) => {
-      const report = await runConformance({ baseUrl: url, apiKey: key });
-      expect(report.summary.failed).toBeGreaterThan(0);
-      const basic = Buffer.from(`conformance:${key}`).toString('base64');
-      for (const text of [renderPretty(report), renderJson(report), renderJunit(report)]) {
-        expect(text).not.toContain(key);
-        expect(text).not.toContain(basic);
-        expect(text).toContain('[REDACTED]');
-      }
-    });
+    await withFake(
+      { violations: ['basicAccepted', 'create200'], choices: { echoAuthorization: true } },
+      async (url, key) => {
+        const report = await runConformance({ baseUrl: url, apiKey: key });
+        expect(report.summary.failed).toBeGreaterThan(0);
+        const basic = Buffer.from(`conformance:${key}`).toString('base64');
+        for (const text of [renderPretty(report), renderJson(report), renderJunit(report)]) {
+          expect(text).not.toContain(key);
+          expect(text).not.toContain(basic);
+          expect(text).toContain('[REDACTED]');
+        }
+      },
+    );
   });
 });
 
 describe('runs that cannot happen', () => {
   it('bad options', async () => {
-    await expect(runConformance({ baseUrl: 'not a url', apiKey: 'k' })).rejects.toMatchObject({ code: 'PETSTORE_CONFORMANCE_BAD_OPTIONS' });
-    await expect(runConformance({ baseUrl: 'http://127.0.0.1:1/v1', apiKey: '' })).rejects.toBeInstanceOf(ConformanceError);
+    await expect(runConformance({ baseUrl: 'not a url', apiKey: 'k' })).rejects.toMatchObject({
+      code: 'PETSTORE_CONFORMANCE_BAD_OPTIONS',
+    });
+    await expect(runConformance({ baseUrl: 'http://127.0.0.1:1/v1', apiKey: '' })).rejects.toBeInstanceOf(
+      ConformanceError,
+    );
   });
 
   it('an unreachable target', async () => {
@@ -179,32 +211,46 @@ describe('runs that cannot happen', () => {
     const { port } = server.address() as AddressInfo;
     server.close();
     await once(server, 'close');
-    await expect(runConformance({ baseUrl: `http://127.0.0.1:${port}/v1`, apiKey: 'k' })).rejects.toMatchObject({ code: 'PETSTORE_CONFORMANCE_UNREACHABLE' });
+    await expect(runConformance({ baseUrl: `http://127.0.0.1:${port}/v1`, apiKey: 'k' })).rejects.toMatchObject({
+      code: 'PETSTORE_CONFORMANCE_UNREACHABLE',
+    });
   });
 
   it('a key rejected on every call', async () => {
     await withFake({}, async (url) => {
-      await expect(runConformance({ baseUrl: url, apiKey: 'not-the-key' })).rejects.toMatchObject({ code: 'PETSTORE_CONFORMANCE_KEY_REJECTED' });
+      await expect(runConformance({ baseUrl: url, apiKey: 'not-the-key' })).rejects.toMatchObject({
+        code: 'PETSTORE_CONFORMANCE_KEY_REJECTED',
+      });
     });
   });
 });
 
 describe('short keys', () => {
   it('a one-character key is hidden without breaking the report, or the case ids and titles it occurs in', async () => {
-    await withFake({ apiKey: 'k', violations: ['basicAccepted'], choices: { echoAuthorization: true } }, async (url, key) => {
-      const report = await runConformance({ baseUrl: url, apiKey: key });
-      const cases = allCases();
-      expect(cases.map((c) => c.id)).toContain('listPets.ok');
-      expect(report.cases.map((c) => c.id)).toEqual(cases.map((c) => c.id));
-      expect(report.cases.map((c) => c.title)).toEqual(cases.map((c) => c.title));
-      expect(report.coverage.flatMap((e) => e.caseIds).every((id) => cases.some((c) => c.id === id))).toBe(true);
-      const echoed = report.cases.flatMap((c) => c.exchanges).map((e) => e.response?.headers['x-echo-authorization']).filter(Boolean);
-      expect(echoed).toContain('Bearer [REDACTED]');
-      expect(report.cases.filter((c) => c.outcome === 'failed').map((c) => c.id)).toEqual(['auth.listPets.basic', 'auth.createPet.basic', 'auth.getPet.basic']);
-      // Failures render their exchanges as curl lines: the report's own field names must have survived.
-      expect(renderPretty(report, { color: false })).toContain('curl ');
-      expect(JSON.parse(renderJson(report)).cases[0]).toHaveProperty('exchanges');
-      expect(renderJunit(report)).toContain('<failure');
-    });
+    await withFake(
+      { apiKey: 'k', violations: ['basicAccepted'], choices: { echoAuthorization: true } },
+      async (url, key) => {
+        const report = await runConformance({ baseUrl: url, apiKey: key });
+        const cases = allCases();
+        expect(cases.map((c) => c.id)).toContain('listPets.ok');
+        expect(report.cases.map((c) => c.id)).toEqual(cases.map((c) => c.id));
+        expect(report.cases.map((c) => c.title)).toEqual(cases.map((c) => c.title));
+        expect(report.coverage.flatMap((e) => e.caseIds).every((id) => cases.some((c) => c.id === id))).toBe(true);
+        const echoed = report.cases
+          .flatMap((c) => c.exchanges)
+          .map((e) => e.response?.headers['x-echo-authorization'])
+          .filter(Boolean);
+        expect(echoed).toContain('Bearer [REDACTED]');
+        expect(report.cases.filter((c) => c.outcome === 'failed').map((c) => c.id)).toEqual([
+          'auth.listPets.basic',
+          'auth.createPet.basic',
+          'auth.getPet.basic',
+        ]);
+        // Failures render their exchanges as curl lines: the report's own field names must have survived.
+        expect(renderPretty(report, { color: false })).toContain('curl ');
+        expect(JSON.parse(renderJson(report)).cases[0]).toHaveProperty('exchanges');
+        expect(renderJunit(report)).toContain('<failure');
+      },
+    );
   });
 });

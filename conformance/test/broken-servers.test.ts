@@ -16,36 +16,129 @@ interface Expectation {
   reason?: string;
 }
 
-const LIST_READERS = ['listPets.ok', 'listPets.limit.default', 'listPets.limit.min', 'listPets.limit.max', 'listPets.status.*', 'createPet.listed'];
-const ERROR_USERS = ['listPets.limit.outOfRange', 'listPets.limit.nonInteger', 'listPets.status.unknown', 'createPet.invalid', 'createPet.categoryId.beyond2pow53', 'getPet.unknown', 'getPet.malformed', 'auth'];
-const PET_READERS = [...LIST_READERS, 'createPet.full', 'createPet.noStatus', 'createPet.status', 'createPet.fetchable', 'createPet.clientId.noOverwrite', 'getPet.existing'];
+const LIST_READERS = [
+  'listPets.ok',
+  'listPets.limit.default',
+  'listPets.limit.min',
+  'listPets.limit.max',
+  'listPets.status.*',
+  'createPet.listed',
+];
+const ERROR_USERS = [
+  'listPets.limit.outOfRange',
+  'listPets.limit.nonInteger',
+  'listPets.status.unknown',
+  'createPet.invalid',
+  'createPet.categoryId.beyond2pow53',
+  'getPet.unknown',
+  'getPet.malformed',
+  'auth',
+];
+const PET_READERS = [
+  ...LIST_READERS,
+  'createPet.full',
+  'createPet.noStatus',
+  'createPet.status',
+  'createPet.fetchable',
+  'createPet.clientId.noOverwrite',
+  'getPet.existing',
+];
 const ALL_AUTH = (v: string): string[] => ['listPets', 'createPet', 'getPet'].map((op) => `auth.${op}.${v}`);
-const CREATES = ['createPet.full', 'createPet.noStatus', 'createPet.status.available', 'createPet.status.pending', 'createPet.status.sold'];
+const CREATES = [
+  'createPet.full',
+  'createPet.noStatus',
+  'createPet.status.available',
+  'createPet.status.pending',
+  'createPet.status.sold',
+];
 
 const VIOLATIONS: Record<Violation, Expectation> = {
-  list500: { catches: ['listPets.ok', 'listPets.limit.max', 'listPets.status.sold', 'listPets.limit.outOfRange', 'listPets.status.unknown'], mayAlsoFail: ['listPets', 'createPet.listed'] },
-  listWrongContentType: { catches: ['listPets.ok', 'listPets.limit.default', 'listPets.status.pending'], mayAlsoFail: LIST_READERS, reason: 'media type' },
-  listNotArray: { catches: ['listPets.ok', 'listPets.limit.max', 'listPets.status.available'], mayAlsoFail: LIST_READERS, reason: 'schema Pets' },
+  list500: {
+    catches: [
+      'listPets.ok',
+      'listPets.limit.max',
+      'listPets.status.sold',
+      'listPets.limit.outOfRange',
+      'listPets.status.unknown',
+    ],
+    mayAlsoFail: ['listPets', 'createPet.listed'],
+  },
+  listWrongContentType: {
+    catches: ['listPets.ok', 'listPets.limit.default', 'listPets.status.pending'],
+    mayAlsoFail: LIST_READERS,
+    reason: 'media type',
+  },
+  listNotArray: {
+    catches: ['listPets.ok', 'listPets.limit.max', 'listPets.status.available'],
+    mayAlsoFail: LIST_READERS,
+    reason: 'schema Pets',
+  },
   limitIgnored: { catches: ['listPets.limit.default', 'listPets.limit.min', 'listPets.limit.max'] },
   defaultLimitIgnored: { catches: ['listPets.limit.default'] },
   limitOffByOne: { catches: ['listPets.limit.min', 'listPets.limit.max'], mayAlsoFail: ['listPets.limit.default'] },
-  statusFilterIgnored: { catches: ['listPets.status.available', 'listPets.status.pending', 'listPets.status.sold'], mayAlsoFail: ['createPet.listed'] },
+  statusFilterIgnored: {
+    catches: ['listPets.status.available', 'listPets.status.pending', 'listPets.status.sold'],
+    mayAlsoFail: ['createPet.listed'],
+  },
   outOfRangeLimit500: { catches: ['listPets.limit.outOfRange'], reason: 'no 5xx' },
   unknownStatus500: { catches: ['listPets.status.unknown'], reason: 'no 5xx' },
-  noAuth: { catches: ['auth.listPets.missing', 'auth.createPet.missing', 'auth.getPet.missing'], mayAlsoFail: ['auth'] },
-  unauthorizedWithoutBody: { catches: [...ALL_AUTH('missing'), ...ALL_AUTH('wrongKey')], mayAlsoFail: ['auth'], reason: 'Error body' },
-  errorStatusMismatch: { catches: ['getPet.unknown', 'createPet.invalid.missingName', 'auth.listPets.missing'], mayAlsoFail: ERROR_USERS, reason: 'Error status' },
-  errorsAsTextPlain: { catches: ['getPet.unknown', 'createPet.invalid.emptyBody', 'auth.getPet.wrongKey'], mayAlsoFail: ERROR_USERS, reason: 'media type' },
+  noAuth: {
+    catches: ['auth.listPets.missing', 'auth.createPet.missing', 'auth.getPet.missing'],
+    mayAlsoFail: ['auth'],
+  },
+  unauthorizedWithoutBody: {
+    catches: [...ALL_AUTH('missing'), ...ALL_AUTH('wrongKey')],
+    mayAlsoFail: ['auth'],
+    reason: 'Error body',
+  },
+  errorStatusMismatch: {
+    catches: ['getPet.unknown', 'createPet.invalid.missingName', 'auth.listPets.missing'],
+    mayAlsoFail: ERROR_USERS,
+    reason: 'Error status',
+  },
+  errorsAsTextPlain: {
+    catches: ['getPet.unknown', 'createPet.invalid.emptyBody', 'auth.getPet.wrongKey'],
+    mayAlsoFail: ERROR_USERS,
+    reason: 'media type',
+  },
   wrongKeyAccepted: { catches: ALL_AUTH('wrongKey'), mayAlsoFail: ALL_AUTH('beforeValidation') },
   basicAccepted: { catches: ALL_AUTH('basic') },
   emptyTokenAccepted: { catches: ALL_AUTH('emptyToken') },
   validationBeforeAuth: { catches: ALL_AUTH('beforeValidation') },
   create200: { catches: CREATES, mayAlsoFail: ['createPet.clientId.noOverwrite'] },
-  createNoEcho: { catches: CREATES, mayAlsoFail: ['createPet.fetchable', 'createPet.clientId.noOverwrite', 'getPet.existing'], reason: 'echo' },
-  createdNotStored: { catches: ['createPet.fetchable', 'createPet.listed'], mayAlsoFail: ['createPet.clientId.noOverwrite', 'getPet.existing'] },
-  sameIdTwice: { catches: ['createPet.distinctIds'], mayAlsoFail: ['createPet.fetchable', 'createPet.listed', 'createPet.clientId.noOverwrite', 'getPet.existing'] },
-  noValidation: { catches: ['missingName', 'missingCategoryId', 'nameNumber', 'nameNull', 'categoryIdString', 'categoryIdFloat', 'statusUnknown', 'bodyNull', 'bodyArray', 'bodyString', 'bodyNumber'].map((id) => `createPet.invalid.${id}`), mayAlsoFail: ['createPet.invalid', 'createPet.categoryId.beyond2pow53'] },
-  floatCategoryAccepted: { catches: ['createPet.invalid.categoryIdFloat'], mayAlsoFail: ['createPet.categoryId.beyond2pow53'] },
+  createNoEcho: {
+    catches: CREATES,
+    mayAlsoFail: ['createPet.fetchable', 'createPet.clientId.noOverwrite', 'getPet.existing'],
+    reason: 'echo',
+  },
+  createdNotStored: {
+    catches: ['createPet.fetchable', 'createPet.listed'],
+    mayAlsoFail: ['createPet.clientId.noOverwrite', 'getPet.existing'],
+  },
+  sameIdTwice: {
+    catches: ['createPet.distinctIds'],
+    mayAlsoFail: ['createPet.fetchable', 'createPet.listed', 'createPet.clientId.noOverwrite', 'getPet.existing'],
+  },
+  noValidation: {
+    catches: [
+      'missingName',
+      'missingCategoryId',
+      'nameNumber',
+      'nameNull',
+      'categoryIdString',
+      'categoryIdFloat',
+      'statusUnknown',
+      'bodyNull',
+      'bodyArray',
+      'bodyString',
+      'bodyNumber',
+    ].map((id) => `createPet.invalid.${id}`),
+    mayAlsoFail: ['createPet.invalid', 'createPet.categoryId.beyond2pow53'],
+  },
+  floatCategoryAccepted: {
+    catches: ['createPet.invalid.categoryIdFloat'],
+    mayAlsoFail: ['createPet.categoryId.beyond2pow53'],
+  },
   nonJsonAccepted: { catches: ['createPet.invalid.nonJsonContentType'] },
   emptyBodyAccepted: { catches: ['createPet.invalid.emptyBody'] },
   clientIdOverwrites: { catches: ['createPet.clientId.noOverwrite'] },
@@ -53,13 +146,41 @@ const VIOLATIONS: Record<Violation, Expectation> = {
   getUnknown200: { catches: ['getPet.unknown'] },
   notFoundWithoutBody: { catches: ['getPet.unknown'] },
   malformedId500: { catches: ['getPet.malformed'], reason: 'no 5xx' },
-  categoryIdAsString: { catches: ['listPets.ok', 'createPet.full', 'listPets.status.sold'], mayAlsoFail: PET_READERS, reason: '/categoryId must be integer' },
-  missingId: { catches: ['listPets.ok', 'createPet.noStatus', 'listPets.limit.max'], mayAlsoFail: PET_READERS, reason: 'schema' },
-  hangOnGet: { catches: ['getPet.existing', 'getPet.unknown', 'getPet.malformed', 'createPet.fetchable'], mayAlsoFail: ['createPet.clientId.noOverwrite'], reason: 'PETSTORE_TIMEOUT' },
-  hugeListBody: { catches: ['listPets.ok', 'listPets.limit.max'], mayAlsoFail: LIST_READERS, reason: 'PETSTORE_BODY_TOO_LARGE' },
-  garbageOnCreate: { catches: ['createPet.full', 'createPet.invalid.missingName', 'createPet.invalid.bodyNull'], mayAlsoFail: ['createPet'], reason: 'transport' },
-  petsInProtoKey: { catches: ['listPets.ok', 'listPets.limit.max', 'listPets.status.sold'], mayAlsoFail: LIST_READERS, reason: 'schema Pets' },
-  resetOnCreate: { catches: ['createPet.full', 'createPet.invalid.malformedJson'], mayAlsoFail: ['createPet'], reason: 'transport' },
+  categoryIdAsString: {
+    catches: ['listPets.ok', 'createPet.full', 'listPets.status.sold'],
+    mayAlsoFail: PET_READERS,
+    reason: '/categoryId must be integer',
+  },
+  missingId: {
+    catches: ['listPets.ok', 'createPet.noStatus', 'listPets.limit.max'],
+    mayAlsoFail: PET_READERS,
+    reason: 'schema',
+  },
+  hangOnGet: {
+    catches: ['getPet.existing', 'getPet.unknown', 'getPet.malformed', 'createPet.fetchable'],
+    mayAlsoFail: ['createPet.clientId.noOverwrite'],
+    reason: 'PETSTORE_TIMEOUT',
+  },
+  hugeListBody: {
+    catches: ['listPets.ok', 'listPets.limit.max'],
+    mayAlsoFail: LIST_READERS,
+    reason: 'PETSTORE_BODY_TOO_LARGE',
+  },
+  garbageOnCreate: {
+    catches: ['createPet.full', 'createPet.invalid.missingName', 'createPet.invalid.bodyNull'],
+    mayAlsoFail: ['createPet'],
+    reason: 'transport',
+  },
+  petsInProtoKey: {
+    catches: ['listPets.ok', 'listPets.limit.max', 'listPets.status.sold'],
+    mayAlsoFail: LIST_READERS,
+    reason: 'schema Pets',
+  },
+  resetOnCreate: {
+    catches: ['createPet.full', 'createPet.invalid.malformedJson'],
+    mayAlsoFail: ['createPet'],
+    reason: 'transport',
+  },
 };
 
 describe('a server that breaks one documented rule is caught by the right case', () => {
@@ -70,7 +191,12 @@ describe('a server that breaks one documented rule is caught by the right case',
   it.each(Object.entries(VIOLATIONS) as [Violation, Expectation][])('%s', async (violation, expectation) => {
     const fake = await startFakePetstore({ violations: [violation] });
     try {
-      const report = await runConformance({ baseUrl: fake.url, apiKey: fake.apiKey, timeoutMs: 250, runId: `broken-${violation}` });
+      const report = await runConformance({
+        baseUrl: fake.url,
+        apiKey: fake.apiKey,
+        timeoutMs: 250,
+        runId: `broken-${violation}`,
+      });
       const failed = report.cases.filter((c) => c.outcome === 'failed');
       const failedIds = failed.map((c) => c.id);
       for (const id of expectation.catches) expect(failedIds, `${id} should catch ${violation}`).toContain(id);
@@ -78,7 +204,9 @@ describe('a server that breaks one documented rule is caught by the right case',
       const unrelated = failedIds.filter((id) => !allowed.some((p) => matchesPattern(p, id)));
       expect(unrelated, `unrelated failures for ${violation}`).toEqual([]);
       if (expectation.reason) {
-        const reasons = failed.filter((c) => expectation.catches.includes(c.id)).map((c) => `${c.reason ?? ''} ${c.checks.flatMap((k) => k.details ?? []).join(' ')}`);
+        const reasons = failed
+          .filter((c) => expectation.catches.includes(c.id))
+          .map((c) => `${c.reason ?? ''} ${c.checks.flatMap((k) => k.details ?? []).join(' ')}`);
         for (const r of reasons) expect(r).toContain(expectation.reason);
       }
       expect(report.ok).toBe(false);
@@ -90,7 +218,12 @@ describe('a server that breaks one documented rule is caught by the right case',
   it('Pets hidden behind a "__proto__" key fail listPets.ok under --strict too', async () => {
     const fake = await startFakePetstore({ violations: ['petsInProtoKey'] });
     try {
-      const report = await runConformance({ baseUrl: fake.url, apiKey: fake.apiKey, strict: true, only: ['listPets.ok'] });
+      const report = await runConformance({
+        baseUrl: fake.url,
+        apiKey: fake.apiKey,
+        strict: true,
+        only: ['listPets.ok'],
+      });
       expect(report.cases.map((c) => [c.id, c.outcome])).toEqual([['listPets.ok', 'failed']]);
       expect(report.cases[0]!.checks.flatMap((k) => k.details ?? []).join('\n')).toMatch(/must have required property/);
     } finally {

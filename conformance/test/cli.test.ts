@@ -2,15 +2,15 @@
  * The CLI as a user runs it: a child process against the fake on port 0.
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { once } from 'node:events';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startFakePetstore, type FakePetstore } from './fake-petstore.ts';
+import { type FakePetstore, startFakePetstore } from './fake-petstore.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const KEY = 'cli-secret-key-5f2a';
@@ -21,7 +21,11 @@ interface Run {
   stderr: string;
 }
 
-async function cli(args: string[], env: Record<string, string> = {}, entry = ['--import', 'tsx', 'conformance/cli.ts']): Promise<Run> {
+async function cli(
+  args: string[],
+  env: Record<string, string> = {},
+  entry = ['--import', 'tsx', 'conformance/cli.ts'],
+): Promise<Run> {
   const { PETSTORE_BASE_URL: _u, PETSTORE_API_KEY: _k, ...rest } = process.env;
   const child = spawn(process.execPath, [...entry, ...args], { cwd: ROOT, env: { ...rest, NO_COLOR: '1', ...env } });
   let stdout = '';
@@ -42,7 +46,19 @@ describe('petstore-conformance CLI', () => {
   it('exits 0 against a conforming server and writes every reporter, never the key', async () => {
     fake = await startFakePetstore({ apiKey: KEY, choices: { echoAuthorization: true } });
     const dir = mkdtempSync(join(tmpdir(), 'conformance-cli-'));
-    const run = await cli(['--base-url', fake.url, '--reporter', 'pretty', '--reporter', `json=${dir}/out/report.json`, '--reporter', `junit=${dir}/out/junit.xml`], { PETSTORE_API_KEY: KEY });
+    const run = await cli(
+      [
+        '--base-url',
+        fake.url,
+        '--reporter',
+        'pretty',
+        '--reporter',
+        `json=${dir}/out/report.json`,
+        '--reporter',
+        `junit=${dir}/out/junit.xml`,
+      ],
+      { PETSTORE_API_KEY: KEY },
+    );
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
     expect(run.stdout.trimEnd().split('\n').at(-1)).toMatch(/^\d+ passed, 0 failed, 0 skipped$/);
@@ -54,7 +70,11 @@ describe('petstore-conformance CLI', () => {
   });
 
   it('exits 1 against a broken server, naming the case, and the key stays hidden', async () => {
-    fake = await startFakePetstore({ apiKey: KEY, violations: ['basicAccepted'], choices: { echoAuthorization: true } });
+    fake = await startFakePetstore({
+      apiKey: KEY,
+      violations: ['basicAccepted'],
+      choices: { echoAuthorization: true },
+    });
     const run = await cli(['--base-url', fake.url, '--api-key', KEY]);
     expect(run.code).toBe(1);
     expect(run.stdout).toMatch(/^FAIL auth\.listPets\.basic /m);
@@ -65,9 +85,15 @@ describe('petstore-conformance CLI', () => {
   it('exits 0 with a baseline holding the known failures, and --env production is read-only', async () => {
     fake = await startFakePetstore({ apiKey: KEY, violations: ['basicAccepted'] });
     const dir = mkdtempSync(join(tmpdir(), 'conformance-cli-'));
-    writeFileSync(`${dir}/baseline.json`, JSON.stringify(['auth.*.basic', 'auth.listPets.basic', 'auth.createPet.basic', 'auth.getPet.basic']));
+    writeFileSync(
+      `${dir}/baseline.json`,
+      JSON.stringify(['auth.*.basic', 'auth.listPets.basic', 'auth.createPet.basic', 'auth.getPet.basic']),
+    );
     const before = fake.pets.size;
-    const run = await cli(['--env', 'production', '--baseline', `${dir}/baseline.json`, '--reporter', 'json'], { PETSTORE_PRODUCTION_URL: fake.url, PETSTORE_API_KEY: KEY });
+    const run = await cli(['--env', 'production', '--baseline', `${dir}/baseline.json`, '--reporter', 'json'], {
+      PETSTORE_PRODUCTION_URL: fake.url,
+      PETSTORE_API_KEY: KEY,
+    });
     expect(run.code).toBe(0);
     const report = JSON.parse(run.stdout);
     expect(report.options.readOnly).toBe(true);
@@ -90,7 +116,9 @@ describe('petstore-conformance CLI', () => {
   it('exits 2 for bad arguments and for a rejected key', async () => {
     const bad = await cli(['--reporter', 'xml', '--base-url', 'http://127.0.0.1:9/v1', '--api-key', KEY]);
     expect(bad.code).toBe(2);
-    expect(bad.stderr).toMatch(/^petstore-conformance: unknown reporter "xml" \(pretty, json, junit\) \(see --help\)\n$/);
+    expect(bad.stderr).toMatch(
+      /^petstore-conformance: unknown reporter "xml" \(pretty, json, junit\) \(see --help\)\n$/,
+    );
     fake = await startFakePetstore({ apiKey: 'the-real-key' });
     const rejected = await cli(['--base-url', fake.url, '--api-key', KEY]);
     expect(rejected.code).toBe(2);

@@ -4,8 +4,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { listOperations } from '../../spec/index.ts';
-import { allCases } from '../cases/index.ts';
 import { loadInvalidBodies } from '../cases/create-pet-invalid.ts';
+import { allCases } from '../cases/index.ts';
 import { runConformance } from '../index.ts';
 import { startFakePetstore } from './fake-petstore.ts';
 
@@ -32,7 +32,11 @@ describe('the cases cover the spec', () => {
 
   it('every status the spec documents is declared by at least one required case', () => {
     const missing = operations.flatMap((op) =>
-      op.statuses.filter((s) => !cases.some((c) => c.level === 'required' && c.operationId === op.operationId && c.covers.includes(s))).map((s) => `${op.operationId} ${s}`),
+      op.statuses
+        .filter(
+          (s) => !cases.some((c) => c.level === 'required' && c.operationId === op.operationId && c.covers.includes(s)),
+        )
+        .map((s) => `${op.operationId} ${s}`),
     );
     expect(missing, `documented statuses no case covers: ${missing.join(', ')}`).toEqual([]);
   });
@@ -58,7 +62,21 @@ describe('the cases cover the spec', () => {
 
   it('the invalid-body table has every row the issue asks for', () => {
     const ids = loadInvalidBodies().map((b) => b.id);
-    for (const id of ['missingName', 'missingCategoryId', 'nameNumber', 'nameNull', 'categoryIdFloat', 'statusUnknown', 'bodyArray', 'bodyString', 'bodyNumber', 'bodyNull', 'malformedJson', 'emptyBody', 'nonJsonContentType']) {
+    for (const id of [
+      'missingName',
+      'missingCategoryId',
+      'nameNumber',
+      'nameNull',
+      'categoryIdFloat',
+      'statusUnknown',
+      'bodyArray',
+      'bodyString',
+      'bodyNumber',
+      'bodyNull',
+      'malformedJson',
+      'emptyBody',
+      'nonJsonContentType',
+    ]) {
       expect(ids).toContain(id);
     }
     expect(cases.filter((c) => c.id.startsWith('createPet.invalid.')).length).toBe(ids.length);

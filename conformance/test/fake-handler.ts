@@ -5,18 +5,48 @@
  * (`FakeChoices`). Pure: plain request in, plain response or action out; the
  * operations themselves are in fake-operations.ts.
  */
-import { petStatuses, type Pet } from '../../spec/index.ts';
-import { createPet, error, getPet, invalidBeforeAuth, listPets, type FakeState } from './fake-operations.ts';
+import { type Pet, petStatuses } from '../../spec/index.ts';
+import { createPet, error, type FakeState, getPet, invalidBeforeAuth, listPets } from './fake-operations.ts';
 
 /** One documented rule broken on purpose. */
 export type Violation =
-  | 'list500' | 'listWrongContentType' | 'listNotArray' | 'limitIgnored' | 'defaultLimitIgnored' | 'limitOffByOne'
-  | 'statusFilterIgnored' | 'outOfRangeLimit500' | 'unknownStatus500' | 'noAuth' | 'unauthorizedWithoutBody'
-  | 'errorStatusMismatch' | 'errorsAsTextPlain' | 'wrongKeyAccepted' | 'basicAccepted' | 'emptyTokenAccepted'
-  | 'validationBeforeAuth' | 'create200' | 'createNoEcho' | 'createdNotStored' | 'sameIdTwice' | 'noValidation'
-  | 'floatCategoryAccepted' | 'nonJsonAccepted' | 'emptyBodyAccepted' | 'clientIdOverwrites' | 'getUnknown200'
-  | 'notFoundWithoutBody' | 'malformedId500' | 'categoryIdAsString' | 'missingId' | 'hangOnGet' | 'hugeListBody'
-  | 'garbageOnCreate' | 'resetOnCreate' | 'bigCategoryRounded' | 'petsInProtoKey';
+  | 'list500'
+  | 'listWrongContentType'
+  | 'listNotArray'
+  | 'limitIgnored'
+  | 'defaultLimitIgnored'
+  | 'limitOffByOne'
+  | 'statusFilterIgnored'
+  | 'outOfRangeLimit500'
+  | 'unknownStatus500'
+  | 'noAuth'
+  | 'unauthorizedWithoutBody'
+  | 'errorStatusMismatch'
+  | 'errorsAsTextPlain'
+  | 'wrongKeyAccepted'
+  | 'basicAccepted'
+  | 'emptyTokenAccepted'
+  | 'validationBeforeAuth'
+  | 'create200'
+  | 'createNoEcho'
+  | 'createdNotStored'
+  | 'sameIdTwice'
+  | 'noValidation'
+  | 'floatCategoryAccepted'
+  | 'nonJsonAccepted'
+  | 'emptyBodyAccepted'
+  | 'clientIdOverwrites'
+  | 'getUnknown200'
+  | 'notFoundWithoutBody'
+  | 'malformedId500'
+  | 'categoryIdAsString'
+  | 'missingId'
+  | 'hangOnGet'
+  | 'hugeListBody'
+  | 'garbageOnCreate'
+  | 'resetOnCreate'
+  | 'bigCategoryRounded'
+  | 'petsInProtoKey';
 
 /** Other choices the interface leaves open; none of them is a violation. */
 export interface FakeChoices {
@@ -55,7 +85,9 @@ export interface FakeRequest {
 }
 
 /** A plain response, or something a broken server does instead. */
-export type FakeResult = { status: number; headers: Record<string, string>; body: string } | { action: 'hang' | 'garbage' | 'reset' | 'huge' };
+export type FakeResult =
+  | { status: number; headers: Record<string, string>; body: string }
+  | { action: 'hang' | 'garbage' | 'reset' | 'huge' };
 
 /** Options of {@link createFakeHandler}. */
 export interface FakeHandlerOptions {
@@ -86,8 +118,11 @@ function seed(first: number, count: number): Map<number, Pet> {
 export function createFakeHandler(options: FakeHandlerOptions): FakeHandler {
   const first = options.choices.bigIds ? 2 ** 32 + 7 : 1;
   const s: FakeState = {
-    apiKey: options.apiKey, broken: new Set(options.violations), c: options.choices,
-    pets: seed(first, options.count), nextId: first + options.count,
+    apiKey: options.apiKey,
+    broken: new Set(options.violations),
+    c: options.choices,
+    pets: seed(first, options.count),
+    nextId: first + options.count,
   };
   return { pets: s.pets, handle: (req) => echoAuthorization(s, req, route(s, req)) };
 }

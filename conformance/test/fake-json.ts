@@ -9,8 +9,12 @@ const TOKEN = /"(?:[^"\\]|\\.)*"|-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?/g;
 
 /** JSON.parse, except that an integer a double cannot hold exactly becomes a BigInt. */
 export function parseKeepingBigInts(text: string): unknown {
-  const marked = text.replace(TOKEN, (t) => (/^-?\d+$/.test(t) && !Number.isSafeInteger(Number(t)) ? JSON.stringify(MARK + t) : t));
-  return JSON.parse(marked, (_key, value: unknown) => (typeof value === 'string' && value.startsWith(MARK) ? BigInt(value.slice(MARK.length)) : value));
+  const marked = text.replace(TOKEN, (t) =>
+    /^-?\d+$/.test(t) && !Number.isSafeInteger(Number(t)) ? JSON.stringify(MARK + t) : t,
+  );
+  return JSON.parse(marked, (_key, value: unknown) =>
+    typeof value === 'string' && value.startsWith(MARK) ? BigInt(value.slice(MARK.length)) : value,
+  );
 }
 
 /** JSON.stringify, writing each BigInt as its exact digits. */

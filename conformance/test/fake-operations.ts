@@ -2,7 +2,7 @@
  * The fake Petstore's three operations and its Error bodies, each a small
  * function of the fake's state: correct unless a violation or choice says otherwise.
  */
-import { listPetsLimit, petStatuses, type Pet } from '../../spec/index.ts';
+import { listPetsLimit, type Pet, petStatuses } from '../../spec/index.ts';
 import type { FakeChoices, FakeRequest, FakeResult, Violation } from './fake-handler.ts';
 import { parseKeepingBigInts, toJson } from './fake-json.ts';
 
@@ -21,9 +21,19 @@ const JSON_HEADERS = { 'content-type': 'application/json' };
 const INT64_MAX = 9223372036854775807n;
 
 /** An Error response (broken on purpose when a violation says so). */
-export function error(s: FakeState, status: number, code: string, message: string, headers: Record<string, string> = {}): FakeResult {
+export function error(
+  s: FakeState,
+  status: number,
+  code: string,
+  message: string,
+  headers: Record<string, string> = {},
+): FakeResult {
   const type = s.broken.has('errorsAsTextPlain') ? 'text/plain' : 'application/json';
-  const body = { code: s.c.errorCode ?? code, message, status: s.broken.has('errorStatusMismatch') ? status + 1 : status };
+  const body = {
+    code: s.c.errorCode ?? code,
+    message,
+    status: s.broken.has('errorStatusMismatch') ? status + 1 : status,
+  };
   return { status, headers: { ...headers, 'content-type': type }, body: JSON.stringify(body) };
 }
 
@@ -41,7 +51,8 @@ function pageSize(s: FakeState, rawLimit: string | null): number | FakeResult {
   if (rawLimit === null) return fallback;
   const n = Number(rawLimit);
   if (/^\d+$/.test(rawLimit) && n >= LIMIT.minimum && n <= LIMIT.maximum) return n;
-  if (s.c.lenient) return Number.isInteger(n) && rawLimit !== '' ? Math.min(LIMIT.maximum, Math.max(LIMIT.minimum, n)) : LIMIT.default;
+  if (s.c.lenient)
+    return Number.isInteger(n) && rawLimit !== '' ? Math.min(LIMIT.maximum, Math.max(LIMIT.minimum, n)) : LIMIT.default;
   if (s.broken.has('outOfRangeLimit500') && /^-?\d+$/.test(rawLimit)) return error(s, 500, 'internal', 'boom');
   return error(s, 400, 'invalid_parameter', 'limit must be an integer from 1 to 100');
 }
@@ -72,8 +83,14 @@ export function listPets(s: FakeState, query: URLSearchParams): FakeResult {
   if (!s.broken.has('limitIgnored')) items = items.slice(0, s.broken.has('limitOffByOne') ? limit + 1 : limit);
   if (s.broken.has('hugeListBody')) return { action: 'huge' };
   const json = items.map((p) => view(s, p));
-  const body = s.broken.has('petsInProtoKey') ? inProtoKeys(json) : toJson(s.broken.has('listNotArray') ? { items: json } : json);
-  return { status: 200, headers: { 'content-type': s.broken.has('listWrongContentType') ? 'text/plain' : 'application/json' }, body };
+  const body = s.broken.has('petsInProtoKey')
+    ? inProtoKeys(json)
+    : toJson(s.broken.has('listNotArray') ? { items: json } : json);
+  return {
+    status: 200,
+    headers: { 'content-type': s.broken.has('listWrongContentType') ? 'text/plain' : 'application/json' },
+    body,
+  };
 }
 
 /** An int64 read exactly (the bigCategoryExact choice), or a number the way the fake reads it. */
@@ -86,17 +103,33 @@ function isCategoryId(s: FakeState, v: unknown): boolean {
 function isNewPet(s: FakeState, b: Record<string, unknown>): boolean {
   const isObject = b !== null && typeof b === 'object' && !Array.isArray(b);
   const integer = isCategoryId(s, b?.categoryId);
-  const categoryOk = isObject && (integer || (s.broken.has('floatCategoryAccepted') && typeof b.categoryId === 'number'));
-  return isObject && typeof b.name === 'string' && categoryOk && (b.status === undefined || STATUSES.includes(b.status as string));
+  const categoryOk =
+    isObject && (integer || (s.broken.has('floatCategoryAccepted') && typeof b.categoryId === 'number'));
+  return (
+    isObject &&
+    typeof b.name === 'string' &&
+    categoryOk &&
+    (b.status === undefined || STATUSES.includes(b.status as string))
+  );
 }
 
 /** The NewPet in a create request, or the response refusing it. */
 export function parseNewPet(s: FakeState, req: FakeRequest): { pet?: Record<string, unknown>; failure?: FakeResult } {
-  const type = String(req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+  const type = String(req.headers['content-type'] ?? '')
+    .split(';')[0]!
+    .trim()
+    .toLowerCase();
   if (type !== 'application/json' && !s.broken.has('nonJsonAccepted')) {
-    return { failure: s.c.nonJson415 ? error(s, 415, 'unsupported_media_type', 'send application/json') : error(s, 400, 'invalid_body', 'send application/json') };
+    return {
+      failure: s.c.nonJson415
+        ? error(s, 415, 'unsupported_media_type', 'send application/json')
+        : error(s, 400, 'invalid_body', 'send application/json'),
+    };
   }
-  if (req.body === '') return s.broken.has('emptyBodyAccepted') ? { pet: { name: 'empty', categoryId: 1 } } : { failure: error(s, 400, 'invalid_body', 'empty body') };
+  if (req.body === '')
+    return s.broken.has('emptyBodyAccepted')
+      ? { pet: { name: 'empty', categoryId: 1 } }
+      : { failure: error(s, 400, 'invalid_body', 'empty body') };
   let body: unknown;
   try {
     body = s.c.bigCategoryExact ? parseKeepingBigInts(req.body) : JSON.parse(req.body);
@@ -120,7 +153,12 @@ export function createPet(s: FakeState, req: FakeRequest): FakeResult {
   let id: number;
   if (s.broken.has('clientIdOverwrites') && typeof clientId === 'number' && s.pets.has(clientId)) id = clientId;
   else id = s.broken.has('sameIdTwice') ? s.nextId : s.nextId++;
-  const pet = { id, name: input!.name, categoryId: input!.categoryId, ...(input!.status === undefined ? {} : { status: input!.status }) } as Pet;
+  const pet = {
+    id,
+    name: input!.name,
+    categoryId: input!.categoryId,
+    ...(input!.status === undefined ? {} : { status: input!.status }),
+  } as Pet;
   if (!s.broken.has('createdNotStored')) s.pets.set(id, pet);
   const shown = s.broken.has('createNoEcho') ? { ...pet, name: 'renamed' } : pet;
   return { status: s.broken.has('create200') ? 200 : 201, headers: JSON_HEADERS, body: toJson(view(s, shown)) };
@@ -129,20 +167,38 @@ export function createPet(s: FakeState, req: FakeRequest): FakeResult {
 /** GET /pets/{petId}. */
 export function getPet(s: FakeState, idText: string): FakeResult {
   if (s.broken.has('hangOnGet')) return { action: 'hang' };
-  const headers: Record<string, string> = s.c.noAdviceHeaders ? {} : { deprecation: '@1735689600', sunset: 'Thu, 05 Dec 2030 00:00:00 GMT', link: '</v1/pets>; rel="successor-version"' };
+  const headers: Record<string, string> = s.c.noAdviceHeaders
+    ? {}
+    : {
+        deprecation: '@1735689600',
+        sunset: 'Thu, 05 Dec 2030 00:00:00 GMT',
+        link: '</v1/pets>; rel="successor-version"',
+      };
   if (!/^\d+$/.test(idText) || BigInt(idText) > INT64_MAX) {
     if (s.broken.has('malformedId500')) return error(s, 500, 'internal', 'boom');
-    return s.c.malformedId404 ? error(s, 404, 'not_found', 'no such animal', headers) : error(s, 400, 'invalid_parameter', 'petId must be an int64', headers);
+    return s.c.malformedId404
+      ? error(s, 404, 'not_found', 'no such animal', headers)
+      : error(s, 400, 'invalid_parameter', 'petId must be an int64', headers);
   }
   const pet = s.pets.get(Number(idText));
   if (pet) return { status: 200, headers: { ...JSON_HEADERS, ...headers }, body: toJson(view(s, pet)) };
-  if (s.broken.has('getUnknown200')) return { status: 200, headers: JSON_HEADERS, body: JSON.stringify({ id: Number(idText), name: 'ghost', categoryId: 1 }) };
+  if (s.broken.has('getUnknown200'))
+    return {
+      status: 200,
+      headers: JSON_HEADERS,
+      body: JSON.stringify({ id: Number(idText), name: 'ghost', categoryId: 1 }),
+    };
   if (s.broken.has('notFoundWithoutBody')) return { status: 404, headers, body: '' };
   return error(s, 404, 'not_found', 'no such animal', headers);
 }
 
 /** For the `validationBeforeAuth` violation: the validation error a request would get, checked before the key. */
-export function invalidBeforeAuth(s: FakeState, req: FakeRequest, path: string, query: URLSearchParams): FakeResult | undefined {
+export function invalidBeforeAuth(
+  s: FakeState,
+  req: FakeRequest,
+  path: string,
+  query: URLSearchParams,
+): FakeResult | undefined {
   if (path === '/v1/pets' && req.method === 'GET' && (query.has('limit') || query.has('status'))) {
     const r = listPets(s, query);
     return 'status' in r && r.status === 400 ? r : undefined;

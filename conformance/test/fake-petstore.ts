@@ -50,7 +50,12 @@ function perform(result: FakeResult, req: IncomingMessage, res: ServerResponse):
 /** Starts a fake on 127.0.0.1, port 0. */
 export async function startFakePetstore(options: FakePetstoreOptions = {}): Promise<FakePetstore> {
   const apiKey = options.apiKey ?? 'fake-key-0123456789';
-  const handler = createFakeHandler({ apiKey, count: options.count ?? 150, violations: options.violations ?? [], choices: options.choices ?? {} });
+  const handler = createFakeHandler({
+    apiKey,
+    count: options.count ?? 150,
+    violations: options.violations ?? [],
+    choices: options.choices ?? {},
+  });
   const requests: string[] = [];
   const server = createServer((req, res) => {
     res.on('error', () => {});
@@ -59,7 +64,11 @@ export async function startFakePetstore(options: FakePetstoreOptions = {}): Prom
     req.on('end', () => {
       requests.push(`${req.method} ${req.url}`);
       const body = Buffer.concat(chunks).toString('utf8');
-      perform(handler.handle({ method: req.method ?? 'GET', url: req.url ?? '/', headers: req.headers, body }), req, res);
+      perform(
+        handler.handle({ method: req.method ?? 'GET', url: req.url ?? '/', headers: req.headers, body }),
+        req,
+        res,
+      );
     });
   });
   server.listen(0, '127.0.0.1');

@@ -25,11 +25,17 @@ async function pathsSentBy(id: string): Promise<string[]> {
     durationMs: 0,
   });
   const ctx = {
-    runId: 'r', strict: false, readOnly: false, name: (s: string) => `conformance-r-${s}`,
+    runId: 'r',
+    strict: false,
+    readOnly: false,
+    name: (s: string) => `conformance-r-${s}`,
     send: async (request: CaseRequest) => (sent.push(request.path), answer(request)),
-    check: () => {}, skip: () => {},
+    check: () => {},
+    skip: () => {},
   } as unknown as CaseContext;
-  await allCases().find((c) => c.id === id)!.run(ctx);
+  await allCases()
+    .find((c) => c.id === id)!
+    .run(ctx);
   return sent;
 }
 
@@ -46,7 +52,11 @@ describe('cases driven by the spec', () => {
   it('ask for the documented limit bounds and just outside them', async () => {
     expect(await pathsSentBy('listPets.limit.min')).toEqual(['/pets?limit=2']);
     expect(await pathsSentBy('listPets.limit.max')).toEqual(['/pets?limit=50']);
-    expect(await pathsSentBy('listPets.limit.outOfRange')).toEqual(['/pets?limit=1', '/pets?limit=51', '/pets?limit=-1']);
+    expect(await pathsSentBy('listPets.limit.outOfRange')).toEqual([
+      '/pets?limit=1',
+      '/pets?limit=51',
+      '/pets?limit=-1',
+    ]);
     expect(await pathsSentBy('listPets.status.reserved')).toEqual(['/pets?status=reserved&limit=50']);
     expect(allCases().find((c) => c.id === 'listPets.limit.default')!.title).toContain('at most 10 animals');
   });

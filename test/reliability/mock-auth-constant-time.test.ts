@@ -34,7 +34,9 @@ describe('API key comparison', () => {
   it('compares inputs of one fixed length, so a key length cannot show through', () => {
     const authenticate = createAuthenticator(keys);
     for (const candidate of ['x', 'short', 'y'.repeat(10_000), keys[1]!]) authenticate(`Bearer ${candidate}`);
-    const lengths = new Set(spy.mock.calls.flatMap(([a, b]) => [(a as Uint8Array).byteLength, (b as Uint8Array).byteLength]));
+    const lengths = new Set(
+      spy.mock.calls.flatMap(([a, b]) => [(a as Uint8Array).byteLength, (b as Uint8Array).byteLength]),
+    );
     expect(lengths.size).toBe(1);
   });
 

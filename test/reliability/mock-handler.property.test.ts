@@ -6,12 +6,12 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { createHandler, createPetStore, seedPets, type ApiRequest, type ApiResponse } from '../../mock/index.ts';
-import { requestArbitrary, type GeneratedRequest } from './support/arbitraries.ts';
+import { type ApiRequest, type ApiResponse, createHandler, createPetStore, seedPets } from '../../mock/index.ts';
+import { type GeneratedRequest, requestArbitrary } from './support/arbitraries.ts';
 import { checkExchange, PetModel } from './support/oracle.ts';
 
 /** Generated requests sent to the pure handler (see the report in test/reliability/README.md). */
-export const HANDLER_RUNS = 16_000;
+const HANDLER_RUNS = 16_000;
 
 const apiKeys = ['k3y-alpha-7f3a', 'k3y-beta-91c2'];
 
@@ -31,9 +31,11 @@ describe('mock handler under generated requests', () => {
     const store = createPetStore(seeded);
     const handler = createHandler({ store, apiKeys });
     const model = new PetModel(seeded);
-    const prototypes = () => [Object.prototype, Array.prototype, Function.prototype].map((p) => Object.getOwnPropertyNames(p).sort().join());
+    const prototypes = () =>
+      [Object.prototype, Array.prototype, Function.prototype].map((p) => Object.getOwnPropertyNames(p).sort().join());
     const pristine = prototypes();
-    const get = (id: number): ApiResponse => handler({ method: 'GET', url: `/v1/pets/${id}`, headers: { authorization: `Bearer ${apiKeys[0]}` } });
+    const get = (id: number): ApiResponse =>
+      handler({ method: 'GET', url: `/v1/pets/${id}`, headers: { authorization: `Bearer ${apiKeys[0]}` } });
     let created = 0;
     fc.assert(
       fc.property(requestArbitrary({ apiKeys, wire: false }), (g) => {

@@ -7,7 +7,14 @@ import { once } from 'node:events';
 import type { AddressInfo, Socket } from 'node:net';
 import { Pool } from 'undici';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createHandler, createHttpServer, createPetStore, DEFAULT_TIMEOUTS, startMockServer, type MockServer } from '../../mock/index.ts';
+import {
+  createHandler,
+  createHttpServer,
+  createPetStore,
+  DEFAULT_TIMEOUTS,
+  type MockServer,
+  startMockServer,
+} from '../../mock/index.ts';
 import { getValidator } from '../../spec/index.ts';
 import { openSocket, parseResponse, readToEnd, sleep } from './support/raw-http.ts';
 
@@ -100,7 +107,9 @@ describe('slow and idle clients', () => {
     const closed = new Promise((resolve) => slow.once('close', resolve));
     const started = performance.now();
     const body = JSON.stringify({ name: 'slowpoke', categoryId: 1, padding: 'x'.repeat(200) });
-    slow.write(`POST /v1/pets HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${KEY}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n`);
+    slow.write(
+      `POST /v1/pets HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${KEY}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n`,
+    );
     const [written, slowest] = await Promise.all([trickle(slow, body, 10), serveOthers(20)]);
     await closed;
     expect(slowest).toBeLessThan(PROMPT_MS);
@@ -111,7 +120,10 @@ describe('slow and idle clients', () => {
 
   it('hundreds of idle connections that never read do not stop others being served, and the server lets go of them all', async () => {
     // The adapter alone, to count the server's own sockets.
-    const server = createHttpServer({ handler: createHandler({ store: createPetStore([]), apiKeys: [KEY] }), timeouts: TIMEOUTS });
+    const server = createHttpServer({
+      handler: createHandler({ store: createPetStore([]), apiKeys: [KEY] }),
+      timeouts: TIMEOUTS,
+    });
     server.listen(0, '127.0.0.1');
     await once(server, 'listening');
     const serverPort = (server.address() as AddressInfo).port;
@@ -147,7 +159,11 @@ describe('slow and idle clients', () => {
 });
 
 /** Declares `declared` bytes, then writes 64 KiB chunks (honouring back-pressure) until the server closes or `maxBytes` are sent. */
-async function pushBody(socket: Socket, head: string, maxBytes: number): Promise<{ written: number; response: ReturnType<typeof parseResponse> }> {
+async function pushBody(
+  socket: Socket,
+  head: string,
+  maxBytes: number,
+): Promise<{ written: number; response: ReturnType<typeof parseResponse> }> {
   const answer = readToEnd(socket, 10_000);
   let closed = false;
   socket.once('close', () => (closed = true));
@@ -157,13 +173,16 @@ async function pushBody(socket: Socket, head: string, maxBytes: number): Promise
   const chunked = /transfer-encoding: chunked/i.test(head);
   const started = performance.now();
   while (!closed && written < maxBytes && performance.now() - started < 8_000) {
-    const ok = socket.write(chunked ? Buffer.concat([Buffer.from(`${chunk.length.toString(16)}\r\n`), chunk, Buffer.from('\r\n')]) : chunk);
+    const ok = socket.write(
+      chunked ? Buffer.concat([Buffer.from(`${chunk.length.toString(16)}\r\n`), chunk, Buffer.from('\r\n')]) : chunk,
+    );
     written += chunk.length;
-    if (!ok) await new Promise((resolve) => {
-      socket.once('drain', resolve);
-      socket.once('close', resolve);
-      setTimeout(resolve, 100);
-    });
+    if (!ok)
+      await new Promise((resolve) => {
+        socket.once('drain', resolve);
+        socket.once('close', resolve);
+        setTimeout(resolve, 100);
+      });
   }
   const { data } = await answer;
   return { written, response: parseResponse(data) };
@@ -178,7 +197,11 @@ describe('bodies over the 1 MiB limit', () => {
 
   it('a declared 100 MiB body is refused with a 413 Error after a few bytes, and the connection is closed', async () => {
     const socket = await hostileSocket();
-    const { written, response } = await pushBody(socket, head('POST', `Content-Length: ${100 * 1024 * 1024}`), 100 * 1024 * 1024);
+    const { written, response } = await pushBody(
+      socket,
+      head('POST', `Content-Length: ${100 * 1024 * 1024}`),
+      100 * 1024 * 1024,
+    );
     expect(response.status).toBe(413);
     expect(response.headers.connection).toBe('close');
     expect(JSON.parse(response.body.toString())).toMatchObject({ status: 413, code: 'payload_too_large' });
@@ -196,12 +219,19 @@ describe('bodies over the 1 MiB limit', () => {
     expect(mock.store.size).toBe(20);
   });
 
-  it.each(['GET', 'PUT', 'DELETE'])('%s with a declared 100 MiB body is answered without reading the body, and the connection is closed', async (method) => {
-    const socket = await hostileSocket();
-    const { written, response } = await pushBody(socket, head(method, `Content-Length: ${100 * 1024 * 1024}`), 100 * 1024 * 1024);
-    expect([200, 405, 413]).toContain(response.status);
-    expect(written).toBeLessThan(32 * 1024 * 1024);
-  });
+  it.each(['GET', 'PUT', 'DELETE'])(
+    '%s with a declared 100 MiB body is answered without reading the body, and the connection is closed',
+    async (method) => {
+      const socket = await hostileSocket();
+      const { written, response } = await pushBody(
+        socket,
+        head(method, `Content-Length: ${100 * 1024 * 1024}`),
+        100 * 1024 * 1024,
+      );
+      expect([200, 405, 413]).toContain(response.status);
+      expect(written).toBeLessThan(32 * 1024 * 1024);
+    },
+  );
 
   it('GET with a chunked body growing past the limit is not drained to its end', async () => {
     const socket = await hostileSocket();

@@ -3,7 +3,7 @@
  * own process. No request fails, every id is unique, every created pet reads
  * back exactly, and after a reset the mock's heap is back near its start.
  */
-import { fork, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, fork } from 'node:child_process';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import { Pool } from 'undici';
@@ -12,7 +12,7 @@ import { getValidator, type Pet } from '../../spec/index.ts';
 import type { ChildRequest } from './support/mock-child.ts';
 
 /** Requests sent under load (at least; the last round of three may overshoot). */
-export const LOAD_REQUESTS = 50_000;
+const LOAD_REQUESTS = 50_000;
 const CONNECTIONS = 64;
 const KEY = 'load-test-key';
 const CHILD = fileURLToPath(new URL('./support/mock-child.ts', import.meta.url));
@@ -70,9 +70,18 @@ describe('mock under load', () => {
     let duplicates = 0;
     const validatePet = getValidator('Pet', { closed: true });
 
-    async function call(method: 'GET' | 'POST', path: string, body?: string): Promise<{ status: number; text: string }> {
+    async function call(
+      method: 'GET' | 'POST',
+      path: string,
+      body?: string,
+    ): Promise<{ status: number; text: string }> {
       sent++;
-      const response = await pool.request({ method, path, headers: body ? { ...auth, 'content-type': 'application/json' } : auth, body });
+      const response = await pool.request({
+        method,
+        path,
+        headers: body ? { ...auth, 'content-type': 'application/json' } : auth,
+        body,
+      });
       return { status: response.statusCode, text: await response.body.text() };
     }
 
@@ -80,16 +89,25 @@ describe('mock under load', () => {
       for (let round = 0; sent < LOAD_REQUESTS; round++) {
         try {
           const name = `load-${w}-${round}`;
-          const create = await call('POST', '/v1/pets', JSON.stringify({ name, categoryId: w, status: ['available', 'pending', 'sold'][round % 3] }));
+          const create = await call(
+            'POST',
+            '/v1/pets',
+            JSON.stringify({ name, categoryId: w, status: ['available', 'pending', 'sold'][round % 3] }),
+          );
           if (create.status !== 201) throw new Error(`create answered ${create.status}: ${create.text}`);
           const pet = JSON.parse(create.text) as Pet;
           if (!validatePet(pet) || pet.name !== name) throw new Error(`create returned ${create.text}`);
           if (created.has(pet.id)) duplicates++;
           created.set(pet.id, create.text);
           const read = await call('GET', `/v1/pets/${pet.id}`);
-          if (read.status !== 200 || read.text !== create.text) throw new Error(`read back ${read.status} ${read.text}, created ${create.text}`);
-          const list = await call('GET', `/v1/pets?limit=${1 + (round % 100)}&status=${['available', 'pending', 'sold'][w % 3]}`);
-          if (list.status !== 200 || !Array.isArray(JSON.parse(list.text))) throw new Error(`list answered ${list.status}`);
+          if (read.status !== 200 || read.text !== create.text)
+            throw new Error(`read back ${read.status} ${read.text}, created ${create.text}`);
+          const list = await call(
+            'GET',
+            `/v1/pets?limit=${1 + (round % 100)}&status=${['available', 'pending', 'sold'][w % 3]}`,
+          );
+          if (list.status !== 200 || !Array.isArray(JSON.parse(list.text)))
+            throw new Error(`list answered ${list.status}`);
         } catch (error) {
           failures.push(`worker ${w}: ${(error as Error).message}`);
           if (failures.length > 20) return;

@@ -4,7 +4,7 @@
  * a query string, a path, another header or a body); it binds to 127.0.0.1
  * unless told otherwise, and warns on stderr when told otherwise.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -44,7 +44,8 @@ async function startCli(args: string[], env: Record<string, string> = {}): Promi
   child.stderr!.on('data', (chunk) => (output.stderr += chunk));
   const deadline = Date.now() + 20_000;
   while (!/ at (http:\/\/\S+)\n/.test(output.stdout)) {
-    if (child.exitCode !== null || Date.now() > deadline) throw new Error(`CLI did not start: ${output.stdout} ${output.stderr}`);
+    if (child.exitCode !== null || Date.now() > deadline)
+      throw new Error(`CLI did not start: ${output.stdout} ${output.stderr}`);
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
   const printedUrl = / at (http:\/\/\S+)\n/.exec(output.stdout)![1]!;
@@ -61,8 +62,11 @@ async function stop(cli: RunningCli): Promise<{ stdout: string; stderr: string }
 /** Every way a client might send (or leak) the key; returns the statuses seen. */
 async function sendKeyEverywhere(origin: string, key: string): Promise<number[]> {
   const encoded = encodeURIComponent(key);
-  const lowerHex = encoded.replace(/%[0-9A-F]{2}/g, (escape) => escape.toLowerCase());
-  const partly = `${encodeURIComponent(key.slice(0, 3))}${key.slice(3)}`.replace(/[/+=]/, (c) => `%${c.charCodeAt(0).toString(16)}`);
+  const lowerHex = encoded.replace(/%[0-9A-F]{2}/g, (hex) => hex.toLowerCase());
+  const partly = `${encodeURIComponent(key.slice(0, 3))}${key.slice(3)}`.replace(
+    /[/+=]/,
+    (c) => `%${c.charCodeAt(0).toString(16)}`,
+  );
   const requests: [string, RequestInit][] = [
     ['/v1/pets?limit=2', { headers: { authorization: `Bearer ${key}` } }],
     ['/v1/pets', { headers: { authorization: `Bearer ${key}x` } }],
@@ -73,8 +77,22 @@ async function sendKeyEverywhere(origin: string, key: string): Promise<number[]>
     [`/v1/pets/${encoded}`, { headers: { authorization: `Bearer ${key}` } }],
     [`/v1/${encoded}?k=${encoded}`, {}],
     ['/v1/pets', { headers: { 'x-api-key': key, cookie: `key=${key}` } }],
-    ['/v1/pets', { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify({ name: key, categoryId: 1 }) }],
-    ['/v1/pets', { method: 'POST', headers: { authorization: 'Bearer wrong', 'content-type': 'application/json' }, body: `{"name":"${key}"` }],
+    [
+      '/v1/pets',
+      {
+        method: 'POST',
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ name: key, categoryId: 1 }),
+      },
+    ],
+    [
+      '/v1/pets',
+      {
+        method: 'POST',
+        headers: { authorization: 'Bearer wrong', 'content-type': 'application/json' },
+        body: `{"name":"${key}"`,
+      },
+    ],
   ];
   const statuses: number[] = [];
   for (const [path, init] of requests) {
@@ -129,7 +147,9 @@ describe('where the mock listens', () => {
     const cli = await startCli([], { PETSTORE_HOST: '', PETSTORE_API_KEYS: ' , ' });
     expect(new URL(cli.printedUrl).hostname).toBe('127.0.0.1');
     expect(cli.output.stdout).toContain(`API key: ${DEFAULT_API_KEY}`);
-    const response = await fetch(`${cli.origin}/v1/pets?limit=1`, { headers: { authorization: `Bearer ${DEFAULT_API_KEY}` } });
+    const response = await fetch(`${cli.origin}/v1/pets?limit=1`, {
+      headers: { authorization: `Bearer ${DEFAULT_API_KEY}` },
+    });
     expect(response.status).toBe(200);
     await response.arrayBuffer();
     const { stderr } = await stop(cli);

@@ -6,11 +6,11 @@
  */
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { createServer, type AddressInfo } from 'node:net';
+import { type AddressInfo, createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runConformance, type Report } from '../../conformance/index.ts';
-import { startHostileTarget, type HostileKind } from './support/hostile-targets.ts';
+import { type Report, runConformance } from '../../conformance/index.ts';
+import { type HostileKind, startHostileTarget } from './support/hostile-targets.ts';
 
 const TIMEOUT_MS = 500;
 const CONCURRENCY = 16;
@@ -48,40 +48,57 @@ function reportProblems(report: Report, kindReason: RegExp, maxExchangeMs = 2 * 
   const reason = new RegExp(`${kindReason.source}|${TIMED_OUT.source}`);
   const failed = report.cases.filter((c) => c.outcome === 'failed');
   const specific = failed.filter((c) => kindReason.test(c.reason ?? '')).length;
-  if (specific < failed.length / 2) problems.push(`only ${specific} of ${failed.length} failures name the breakage (${kindReason})`);
+  if (specific < failed.length / 2)
+    problems.push(`only ${specific} of ${failed.length} failures name the breakage (${kindReason})`);
   for (const c of report.cases) {
     if (c.outcome === 'passed' && c.level === 'required') problems.push(`${c.id} passed`);
-    if (c.outcome === 'skipped' && !/prerequisite|read-only/.test(c.reason ?? '')) problems.push(`${c.id} skipped without a reason: ${c.reason}`);
-    if (c.outcome === 'failed' && !reason.test(c.reason ?? '')) problems.push(`${c.id} failed without a clear reason: ${c.reason}`);
+    if (c.outcome === 'skipped' && !/prerequisite|read-only/.test(c.reason ?? ''))
+      problems.push(`${c.id} skipped without a reason: ${c.reason}`);
+    if (c.outcome === 'failed' && !reason.test(c.reason ?? ''))
+      problems.push(`${c.id} failed without a clear reason: ${c.reason}`);
     // Advice cases check only a status; "expected 400, got no response" is their reason.
-    if (c.outcome === 'warned' && !(reason.test(c.reason ?? '') || /expected [\d ,or]+, got (no response|\d{3})/.test(c.reason ?? ''))) problems.push(`${c.id} warned without a clear reason: ${c.reason}`);
-    for (const e of c.exchanges) if (e.durationMs > maxExchangeMs) problems.push(`${c.id}: an exchange took ${Math.round(e.durationMs)} ms`);
+    if (
+      c.outcome === 'warned' &&
+      !(reason.test(c.reason ?? '') || /expected [\d ,or]+, got (no response|\d{3})/.test(c.reason ?? ''))
+    )
+      problems.push(`${c.id} warned without a clear reason: ${c.reason}`);
+    for (const e of c.exchanges)
+      if (e.durationMs > maxExchangeMs) problems.push(`${c.id}: an exchange took ${Math.round(e.durationMs)} ms`);
   }
   return problems;
 }
 
 describe('runConformance against hostile targets', () => {
-  it.concurrent.each(Object.keys(REASONS) as (keyof typeof REASONS)[])('%s: every affected case fails with a clear reason, within the timeout', async (kind) => {
-    const target = await startHostileTarget(kind);
-    try {
-      const started = performance.now();
-      const report = await runConformance({ baseUrl: target.url, apiKey: KEY, timeoutMs: TIMEOUT_MS, concurrency: CONCURRENCY });
-      const elapsed = performance.now() - started;
-      expect(reportProblems(report, REASONS[kind])).toEqual([]);
-      expect(report.ok).toBe(false);
-      expect(report.summary.failed).toBeGreaterThan(30);
-      // Each case sends its requests one after another; with 16 at a time the run is a few timeouts long.
-      const requests = report.cases.reduce((n, c) => n + c.exchanges.length, 0);
-      expect(elapsed).toBeLessThan((requests / CONCURRENCY + 6) * TIMEOUT_MS + 2_000);
-      expect(target.requests).toBeGreaterThan(0);
-      expect(target.redirectFollowed).toBe(0);
-      expect(target.leakedAuthorization).toEqual([]);
-      expect(JSON.stringify(report)).not.toContain(KEY);
-      expect(unhandled).toEqual([]);
-    } finally {
-      await target.close();
-    }
-  }, 30_000);
+  it.concurrent.each(Object.keys(REASONS) as (keyof typeof REASONS)[])(
+    '%s: every affected case fails with a clear reason, within the timeout',
+    async (kind) => {
+      const target = await startHostileTarget(kind);
+      try {
+        const started = performance.now();
+        const report = await runConformance({
+          baseUrl: target.url,
+          apiKey: KEY,
+          timeoutMs: TIMEOUT_MS,
+          concurrency: CONCURRENCY,
+        });
+        const elapsed = performance.now() - started;
+        expect(reportProblems(report, REASONS[kind])).toEqual([]);
+        expect(report.ok).toBe(false);
+        expect(report.summary.failed).toBeGreaterThan(30);
+        // Each case sends its requests one after another; with 16 at a time the run is a few timeouts long.
+        const requests = report.cases.reduce((n, c) => n + c.exchanges.length, 0);
+        expect(elapsed).toBeLessThan((requests / CONCURRENCY + 6) * TIMEOUT_MS + 2_000);
+        expect(target.requests).toBeGreaterThan(0);
+        expect(target.redirectFollowed).toBe(0);
+        expect(target.leakedAuthorization).toEqual([]);
+        expect(JSON.stringify(report)).not.toContain(KEY);
+        expect(unhandled).toEqual([]);
+      } finally {
+        await target.close();
+      }
+    },
+    30_000,
+  );
 });
 
 describe('a case whose exchange failed in transport', () => {
@@ -90,8 +107,16 @@ describe('a case whose exchange failed in transport', () => {
   it('never passes, advice included (a 10 MB answer)', async () => {
     const target = await startHostileTarget('huge');
     try {
-      const report = await runConformance({ baseUrl: target.url, apiKey: KEY, timeoutMs: 2_000, concurrency: CONCURRENCY, only: ['auth'] });
-      const passedDespiteTransport = report.cases.filter((c) => c.outcome === 'passed' && c.exchanges.some((e) => e.error !== undefined)).map((c) => c.id);
+      const report = await runConformance({
+        baseUrl: target.url,
+        apiKey: KEY,
+        timeoutMs: 2_000,
+        concurrency: CONCURRENCY,
+        only: ['auth'],
+      });
+      const passedDespiteTransport = report.cases
+        .filter((c) => c.outcome === 'passed' && c.exchanges.some((e) => e.error !== undefined))
+        .map((c) => c.id);
       expect(passedDespiteTransport).toEqual([]);
     } finally {
       await target.close();
@@ -109,11 +134,24 @@ interface CliRun {
 async function cli(args: string[]): Promise<CliRun> {
   const { PETSTORE_BASE_URL: _url, PETSTORE_API_KEY: _key, ...env } = process.env;
   const started = performance.now();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'conformance/cli.ts', '--timeout', `${TIMEOUT_MS}ms`, '--concurrency', String(CONCURRENCY), ...args], {
-    cwd: ROOT,
-    env: { ...env, NO_COLOR: '1', PETSTORE_API_KEY: KEY },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    [
+      '--import',
+      'tsx',
+      'conformance/cli.ts',
+      '--timeout',
+      `${TIMEOUT_MS}ms`,
+      '--concurrency',
+      String(CONCURRENCY),
+      ...args,
+    ],
+    {
+      cwd: ROOT,
+      env: { ...env, NO_COLOR: '1', PETSTORE_API_KEY: KEY },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (d: Buffer) => (stdout += d));
@@ -133,19 +171,23 @@ async function closedPort(): Promise<number> {
 }
 
 describe('the conformance CLI against hostile targets', () => {
-  it.concurrent.each(['hang', 'reset', 'huge', 'redirect', 'closeMidBody'] as const)('%s: exits 1 within its timeouts, with a report and no crash', async (kind) => {
-    const target = await startHostileTarget(kind);
-    try {
-      const run = await cli(['--base-url', target.url, '--reporter', 'json']);
-      expect(run.stderr).toBe('');
-      expect(run.code).toBe(1);
-      const report = JSON.parse(run.stdout) as Report;
-      expect(reportProblems(report, REASONS[kind], 5 * TIMEOUT_MS)).toEqual([]);
-      expect(run.ms).toBeLessThan(20_000);
-    } finally {
-      await target.close();
-    }
-  }, 30_000);
+  it.concurrent.each(['hang', 'reset', 'huge', 'redirect', 'closeMidBody'] as const)(
+    '%s: exits 1 within its timeouts, with a report and no crash',
+    async (kind) => {
+      const target = await startHostileTarget(kind);
+      try {
+        const run = await cli(['--base-url', target.url, '--reporter', 'json']);
+        expect(run.stderr).toBe('');
+        expect(run.code).toBe(1);
+        const report = JSON.parse(run.stdout) as Report;
+        expect(reportProblems(report, REASONS[kind], 5 * TIMEOUT_MS)).toEqual([]);
+        expect(run.ms).toBeLessThan(20_000);
+      } finally {
+        await target.close();
+      }
+    },
+    30_000,
+  );
 
   it('exits 2 with a one-line reason when nothing listens', async () => {
     const run = await cli(['--base-url', `http://127.0.0.1:${await closedPort()}/v1`]);

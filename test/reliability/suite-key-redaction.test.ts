@@ -12,8 +12,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runConformance } from '../../conformance/index.ts';
-import { render, REPORTERS } from '../../conformance/report/index.ts';
-import { keySpellings, lowerHexSpelling, startHostileTarget, type HostileTarget } from './support/hostile-targets.ts';
+import { REPORTERS, render } from '../../conformance/report/index.ts';
+import { type HostileTarget, keySpellings, lowerHexSpelling, startHostileTarget } from './support/hostile-targets.ts';
 
 /** Characters that JSON, URL and XML escaping all change. */
 const KEY = 'sk_Test-9/Qx+R=z&"<k3y>~';
@@ -28,14 +28,22 @@ afterEach(() => target.close());
 /** Every way `text` could still carry the key; empty when it carries none. */
 function traces(text: string, key: string): string[] {
   const xml = key.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
-  const forms = [...keySpellings(key), lowerHexSpelling(key), xml, Buffer.from(`conformance:${key}`).toString('base64')];
+  const forms = [
+    ...keySpellings(key),
+    lowerHexSpelling(key),
+    xml,
+    Buffer.from(`conformance:${key}`).toString('base64'),
+  ];
   const found = forms.filter((form) => text.includes(form));
   // Undo percent, JSON and XML escaping, then look again.
   const unescaped = text
     .replace(/%([0-9a-f]{2})/gi, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16)))
     .replace(/\\u([0-9a-f]{4})/gi, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16)))
     .replace(/\\(["\\/])/g, '$1')
-    .replace(/&quot;/g, '"').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
+    .replace(/&quot;/g, '"')
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&amp;/g, '&');
   if (unescaped.includes(key)) found.push('(after unescaping)');
   return found;
 }
@@ -44,10 +52,19 @@ describe('the API key in reports, against a server that echoes it', () => {
   it('the echo target really does echo the key (so the test can fail)', async () => {
     const response = await fetch(`${target.url}/pets`, { headers: { authorization: `Bearer ${KEY}` } });
     const text = `${[...response.headers].map(([name, value]) => `${name}: ${value}`).join('\n')}\n${await response.text()}`;
-    expect(traces(text, KEY)).toEqual(expect.arrayContaining([KEY, encodeURIComponent(KEY), Buffer.from(KEY).toString('base64'), JSON.stringify(KEY).slice(1, -1)]));
+    expect(traces(text, KEY)).toEqual(
+      expect.arrayContaining([
+        KEY,
+        encodeURIComponent(KEY),
+        Buffer.from(KEY).toString('base64'),
+        JSON.stringify(KEY).slice(1, -1),
+      ]),
+    );
     const lower = await startHostileTarget('echoKeyLowerHex', KEY);
     try {
-      const echoed = await fetch(`${lower.url}/pets`, { headers: { authorization: `Bearer ${KEY}` } }).then((r) => r.text());
+      const echoed = await fetch(`${lower.url}/pets`, { headers: { authorization: `Bearer ${KEY}` } }).then((r) =>
+        r.text(),
+      );
       expect(traces(echoed, KEY)).toContain(lowerHexSpelling(KEY));
     } finally {
       await lower.close();
@@ -70,7 +87,22 @@ describe('the API key in reports, against a server that echoes it', () => {
       ] as const) {
         const child = spawn(
           process.execPath,
-          ['--import', 'tsx', 'conformance/cli.ts', '--base-url', target.url, '--timeout', '2s', ...args, '--reporter', 'pretty', '--reporter', `json=${dir}/${how}.json`, '--reporter', `junit=${dir}/${how}.xml`],
+          [
+            '--import',
+            'tsx',
+            'conformance/cli.ts',
+            '--base-url',
+            target.url,
+            '--timeout',
+            '2s',
+            ...args,
+            '--reporter',
+            'pretty',
+            '--reporter',
+            `json=${dir}/${how}.json`,
+            '--reporter',
+            `junit=${dir}/${how}.xml`,
+          ],
           { cwd: ROOT, env: { ...env, ...extraEnv, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] },
         );
         let stdout = '';
@@ -80,7 +112,12 @@ describe('the API key in reports, against a server that echoes it', () => {
         const [code] = (await once(child, 'close')) as [number];
         expect([0, 1]).toContain(code);
         expect(stdout).toMatch(/passed, \d+ failed/);
-        for (const [name, text] of [['stdout', stdout], ['stderr', stderr], ['json', readFileSync(`${dir}/${how}.json`, 'utf8')], ['junit', readFileSync(`${dir}/${how}.xml`, 'utf8')]]) {
+        for (const [name, text] of [
+          ['stdout', stdout],
+          ['stderr', stderr],
+          ['json', readFileSync(`${dir}/${how}.json`, 'utf8')],
+          ['junit', readFileSync(`${dir}/${how}.xml`, 'utf8')],
+        ]) {
           expect(traces(text!, KEY), `${how}: ${name}`).toEqual([]);
         }
       }
@@ -97,7 +134,12 @@ describe('the API key echoed URL-encoded with lower-case hex', () => {
   it('leaves no trace of it in any reporter', async () => {
     const lower = await startHostileTarget('echoKeyLowerHex', KEY);
     try {
-      const report = await runConformance({ baseUrl: lower.url, apiKey: KEY, timeoutMs: 2_000, only: ['listPets.ok', 'auth.listPets.wrongKey'] });
+      const report = await runConformance({
+        baseUrl: lower.url,
+        apiKey: KEY,
+        timeoutMs: 2_000,
+        only: ['listPets.ok', 'auth.listPets.wrongKey'],
+      });
       for (const reporter of REPORTERS) expect(traces(render(reporter, report), KEY), reporter).toEqual([]);
     } finally {
       await lower.close();

@@ -7,10 +7,20 @@
  */
 import { once } from 'node:events';
 import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import { createServer as createNetServer, type AddressInfo, type Server, type Socket } from 'node:net';
+import { type AddressInfo, createServer as createNetServer, type Server, type Socket } from 'node:net';
 
 /** The ways a target can misbehave. */
-export type HostileKind = 'hang' | 'reset' | 'nonJson' | 'huge' | 'redirect' | 'closeMidBody' | 'slowBody' | 'slowHeaders' | 'echoKey' | 'echoKeyLowerHex';
+export type HostileKind =
+  | 'hang'
+  | 'reset'
+  | 'nonJson'
+  | 'huge'
+  | 'redirect'
+  | 'closeMidBody'
+  | 'slowBody'
+  | 'slowHeaders'
+  | 'echoKey'
+  | 'echoKeyLowerHex';
 
 /** A running target. */
 export interface HostileTarget {
@@ -29,7 +39,13 @@ export const HUGE_BYTES = 10 * 1024 * 1024;
 
 /** Spellings of `key` a careless server might echo: verbatim, as a Bearer credential, URL-encoded, base64, JSON-escaped. */
 export function keySpellings(key: string): string[] {
-  return [key, `Bearer ${key}`, encodeURIComponent(key), Buffer.from(key).toString('base64'), JSON.stringify(key).slice(1, -1)];
+  return [
+    key,
+    `Bearer ${key}`,
+    encodeURIComponent(key),
+    Buffer.from(key).toString('base64'),
+    JSON.stringify(key).slice(1, -1),
+  ];
 }
 
 /** `key` URL-encoded with lower-case hex (`%2f`): as valid as `%2F` (RFC 3986 §2.1), and what some libraries write. */
@@ -69,12 +85,19 @@ export async function startHostileTarget(kind: HostileKind, key = ''): Promise<H
       case 'hang':
         return;
       case 'nonJson':
-        res.writeHead(200, { 'content-type': 'text/html' }).end('<html><body><h1>Pets</h1><p>not JSON</p></body></html>');
+        res
+          .writeHead(200, { 'content-type': 'text/html' })
+          .end('<html><body><h1>Pets</h1><p>not JSON</p></body></html>');
         return;
       case 'huge':
-        return streamHuge(res);
+        streamHuge(res);
+        return;
       case 'redirect':
-        res.writeHead(req.method === 'POST' ? 307 : 302, { location: `${trapOrigin}/v1${req.url?.replace(/^\/v1/, '') ?? ''}` }).end();
+        res
+          .writeHead(req.method === 'POST' ? 307 : 302, {
+            location: `${trapOrigin}/v1${req.url?.replace(/^\/v1/, '') ?? ''}`,
+          })
+          .end();
         return;
       case 'closeMidBody':
         res.writeHead(200, { 'content-type': 'application/json', 'content-length': 1000 });
@@ -98,9 +121,11 @@ export async function startHostileTarget(kind: HostileKind, key = ''): Promise<H
         });
         return;
       case 'echoKey':
-        return echo(req, res, key, keySpellings(key));
+        echo(req, res, key, keySpellings(key));
+        return;
       case 'echoKeyLowerHex':
-        return echo(req, res, key, [lowerHexSpelling(key)]);
+        echo(req, res, key, [lowerHexSpelling(key)]);
+        return;
       default:
         res.writeHead(500).end();
     }
@@ -134,7 +159,11 @@ export async function startHostileTarget(kind: HostileKind, key = ''): Promise<H
       for (const t of timers) clearTimeout(t);
       timers.clear();
       for (const s of sockets) s.destroy();
-      await Promise.all([server, trap].filter((s): s is Server => s !== undefined).map((s) => new Promise((resolve) => s.close(resolve))));
+      await Promise.all(
+        [server, trap]
+          .filter((s): s is Server => s !== undefined)
+          .map((s) => new Promise((resolve) => s.close(resolve))),
+      );
     },
   };
 }
@@ -154,7 +183,7 @@ async function listen(server: Server): Promise<string> {
 /** A 10 MB JSON array, written with back-pressure, abandoned as soon as the client goes. */
 function streamHuge(res: ServerResponse): void {
   const item = '{"id":1,"name":"padding-padding-padding-padding","categoryId":1},';
-  const chunk = Buffer.from(item.repeat(Math.floor(64 * 1024 / item.length)));
+  const chunk = Buffer.from(item.repeat(Math.floor((64 * 1024) / item.length)));
   res.writeHead(200, { 'content-type': 'application/json', 'content-length': HUGE_BYTES });
   res.write('[');
   let sent = 1;
@@ -187,14 +216,20 @@ function echo(req: IncomingMessage, res: ServerResponse, key: string, forms: str
   };
   if (everything) {
     headers['x-echo-authorization'] = received;
-    headers['www-authenticate'] = `Bearer realm="petstore", error="invalid_token", error_description="${key.replace(/"/g, '')}"`;
+    headers['www-authenticate'] =
+      `Bearer realm="petstore", error="invalid_token", error_description="${key.replace(/"/g, '')}"`;
   }
   const path = req.url ?? '';
   let status = 200;
   let body: unknown = spellings.map((name, i) => ({ id: i + 1, name, categoryId: 1, status: 'available' }));
   if (received !== `Bearer ${key}`) {
     status = 401;
-    body = { code: 'unauthorized', message: `bad key: ${spellings.join(' / ')}`, status: 401, [shown]: received || shown };
+    body = {
+      code: 'unauthorized',
+      message: `bad key: ${spellings.join(' / ')}`,
+      status: 401,
+      [shown]: received || shown,
+    };
   } else if (req.method === 'POST') {
     status = 201;
     body = { id: 7, name: shown, categoryId: 1, echoed: spellings };

@@ -61,18 +61,29 @@ export class PetModel {
   }
   /** Throws unless `actual` (the store's `all()`) holds exactly the model's pets. */
   assertSame(actual: readonly Pet[]): void {
-    if (actual.length !== this.pets.length) throw new Error(`store holds ${actual.length} pets, model ${this.pets.length}`);
+    if (actual.length !== this.pets.length)
+      throw new Error(`store holds ${actual.length} pets, model ${this.pets.length}`);
     for (let i = 0; i < actual.length; i++) {
       const a = actual[i]!;
       const m = this.pets[i]!;
-      if (a.id !== m.id || a.name !== m.name || a.categoryId !== m.categoryId || a.status !== m.status || Object.keys(a).length !== Object.keys(m).length) {
+      if (
+        a.id !== m.id ||
+        a.name !== m.name ||
+        a.categoryId !== m.categoryId ||
+        a.status !== m.status ||
+        Object.keys(a).length !== Object.keys(m).length
+      ) {
         throw new Error(`store pet #${i} ${JSON.stringify(a)} differs from model ${JSON.stringify(m)}`);
       }
     }
   }
 }
 
-type Route = { kind: 'collection' } | { kind: 'item'; segment: string } | { kind: 'control'; name: string } | { kind: 'none' };
+type Route =
+  | { kind: 'collection' }
+  | { kind: 'item'; segment: string }
+  | { kind: 'control'; name: string }
+  | { kind: 'none' };
 
 /** The origin form of a target: `http://host/x?y` (absolute form, RFC 9112 §3.2.2) routes as `/x?y`. */
 function originForm(url: string): string {
@@ -94,8 +105,10 @@ function routeOf(target: string): Route {
   const [empty, first, second, third, ...more] = segments;
   if (empty !== '' || more.length > 0) return { kind: 'none' };
   if (first === 'v1' && second === 'pets' && third === undefined) return { kind: 'collection' };
-  if (first === 'v1' && second === 'pets' && third !== undefined && third !== '') return { kind: 'item', segment: third };
-  if (first === '__control' && third === undefined && ['reset', 'pets', 'health'].includes(second ?? '')) return { kind: 'control', name: second! };
+  if (first === 'v1' && second === 'pets' && third !== undefined && third !== '')
+    return { kind: 'item', segment: third };
+  if (first === '__control' && third === undefined && ['reset', 'pets', 'health'].includes(second ?? ''))
+    return { kind: 'control', name: second! };
   return { kind: 'none' };
 }
 
@@ -117,16 +130,25 @@ export interface CheckOptions {
  * Checks one exchange and updates the model for a 201 or a reset. Throws an
  * Error naming the first problem. Returns the created pet for a 201.
  */
-export function checkExchange(req: SentRequest, res: ReceivedResponse, { model, apiKeys, headStripped }: CheckOptions): Pet | undefined {
+export function checkExchange(
+  req: SentRequest,
+  res: ReceivedResponse,
+  { model, apiKeys, headStripped }: CheckOptions,
+): Pet | undefined {
   const fail = (why: string): never => {
-    const body = typeof req.body === 'string' ? req.body : req.body === undefined ? undefined : `<${req.body.length} bytes>`;
-    throw new Error(`${why}\n  request: ${JSON.stringify({ ...req, body: body?.slice(0, 300) })}\n  response: ${res.status} ${JSON.stringify(res.headers)} ${res.body.slice(0, 500)}`);
+    const body =
+      typeof req.body === 'string' ? req.body : req.body === undefined ? undefined : `<${req.body.length} bytes>`;
+    throw new Error(
+      `${why}\n  request: ${JSON.stringify({ ...req, body: body?.slice(0, 300) })}\n  response: ${res.status} ${JSON.stringify(res.headers)} ${res.body.slice(0, 500)}`,
+    );
   };
   if (res.status >= 500) fail(`5xx answer`);
-  if (!ALLOWED_STATUSES.has(res.status)) fail(`status ${res.status} is neither documented nor in the ARCHITECTURE table`);
+  if (!ALLOWED_STATUSES.has(res.status))
+    fail(`status ${res.status} is neither documented nor in the ARCHITECTURE table`);
   if (res.status === 204 && req.method !== 'OPTIONS') fail('204 outside OPTIONS');
   for (const key of apiKeys) {
-    if (!req.url.includes(key) && (res.body.includes(key) || JSON.stringify(res.headers).includes(key))) fail('response carries an API key');
+    if (!req.url.includes(key) && (res.body.includes(key) || JSON.stringify(res.headers).includes(key)))
+      fail('response carries an API key');
   }
   const isHead = req.method === 'HEAD';
   const bodyShown = !(isHead && headStripped);
@@ -149,7 +171,14 @@ export function checkExchange(req: SentRequest, res: ReceivedResponse, { model, 
     if (res.status !== 404) fail('unknown route not answered 404');
     return undefined;
   }
-  const allow = route.kind === 'collection' ? ['GET', 'HEAD', 'POST'] : route.kind === 'item' ? ['GET', 'HEAD'] : route.name === 'reset' ? ['POST'] : ['GET', 'HEAD'];
+  const allow =
+    route.kind === 'collection'
+      ? ['GET', 'HEAD', 'POST']
+      : route.kind === 'item'
+        ? ['GET', 'HEAD']
+        : route.name === 'reset'
+          ? ['POST']
+          : ['GET', 'HEAD'];
   if (req.method === 'OPTIONS') {
     if (res.status !== 204) fail('OPTIONS not answered 204');
     if (!header(res, 'allow')) fail('OPTIONS without Allow');
@@ -168,7 +197,8 @@ export function checkExchange(req: SentRequest, res: ReceivedResponse, { model, 
   const op = req.method === 'HEAD' ? 'GET' : req.method;
   const statuses = documented.get(`${op} ${path}`) ?? [];
   if (!req.authValid) {
-    if (res.status !== 401 || !/^bearer/i.test(header(res, 'www-authenticate') ?? '')) fail('bad key not answered 401 with WWW-Authenticate');
+    if (res.status !== 401 || !/^bearer/i.test(header(res, 'www-authenticate') ?? ''))
+      fail('bad key not answered 401 with WWW-Authenticate');
     if (!statuses.includes(401)) fail('401 not documented for this operation');
     return undefined;
   }
@@ -178,7 +208,14 @@ export function checkExchange(req: SentRequest, res: ReceivedResponse, { model, 
   return checkList(req.url, res, json, bodyShown, model, fail);
 }
 
-function checkGet(segment: string, res: ReceivedResponse, json: unknown, bodyShown: boolean, model: PetModel, fail: (why: string) => never): undefined {
+function checkGet(
+  segment: string,
+  res: ReceivedResponse,
+  json: unknown,
+  bodyShown: boolean,
+  model: PetModel,
+  fail: (why: string) => never,
+): undefined {
   const integer = /^-?[0-9]+$/.test(segment) ? BigInt(segment) : undefined;
   const inRange = integer !== undefined && integer >= INT64_MIN && integer <= INT64_MAX;
   const found = inRange ? model.pets.find((p) => BigInt(p.id) === integer) : undefined;
@@ -189,22 +226,32 @@ function checkGet(segment: string, res: ReceivedResponse, json: unknown, bodySho
     if (!header(res, 'sunset') || !header(res, 'deprecation')) fail('getPet 200 without Sunset/Deprecation');
     if (bodyShown) {
       if (!validatePet(json)) fail(`Pet body invalid: ${JSON.stringify(validatePet.errors)}`);
-      if (JSON.stringify(json) !== JSON.stringify(found)) fail(`getPet answered ${res.body}, model holds ${JSON.stringify(found)}`);
+      if (JSON.stringify(json) !== JSON.stringify(found))
+        fail(`getPet answered ${res.body}, model holds ${JSON.stringify(found)}`);
     }
     return undefined;
   }
-  if (canonical ? res.status !== 404 : res.status !== 404 && res.status !== 400) fail(`absent or malformed petId answered ${res.status}`);
+  if (canonical ? res.status !== 404 : res.status !== 404 && res.status !== 400)
+    fail(`absent or malformed petId answered ${res.status}`);
   return undefined;
 }
 
-function checkList(target: string, res: ReceivedResponse, json: unknown, bodyShown: boolean, model: PetModel, fail: (why: string) => never): undefined {
+function checkList(
+  target: string,
+  res: ReceivedResponse,
+  json: unknown,
+  bodyShown: boolean,
+  model: PetModel,
+  fail: (why: string) => never,
+): undefined {
   const url = originForm(target);
   const q = url.indexOf('?');
   const params = new URLSearchParams(q === -1 ? '' : url.slice(q + 1));
   const limits = params.getAll('limit');
   const statuses = params.getAll('status');
   const cleanLimit = limits.length === 0 || (limits.length === 1 && /^(100|[1-9][0-9]?)$/.test(limits[0]!));
-  const cleanStatus = statuses.length === 0 || (statuses.length === 1 && ['available', 'pending', 'sold'].includes(statuses[0]!));
+  const cleanStatus =
+    statuses.length === 0 || (statuses.length === 1 && ['available', 'pending', 'sold'].includes(statuses[0]!));
   if (res.status === 400) {
     if (cleanLimit && cleanStatus) fail('a clean listPets query refused');
     return undefined;
@@ -247,7 +294,13 @@ function acceptableNewPet(req: SentRequest): Record<string, unknown> | undefined
   return Number.isSafeInteger(pet.categoryId) ? pet : undefined;
 }
 
-function checkCreate(req: SentRequest, res: ReceivedResponse, json: unknown, model: PetModel, fail: (why: string) => never): Pet | undefined {
+function checkCreate(
+  req: SentRequest,
+  res: ReceivedResponse,
+  json: unknown,
+  model: PetModel,
+  fail: (why: string) => never,
+): Pet | undefined {
   const expected = acceptableNewPet(req);
   const empty = req.body === undefined || req.body.length === 0;
   if (req.bodyTooLarge) {
@@ -266,9 +319,11 @@ function checkCreate(req: SentRequest, res: ReceivedResponse, json: unknown, mod
   if (res.status !== 201) fail('a valid NewPet was not created');
   if (!validatePet(json)) fail(`created Pet invalid: ${JSON.stringify(validatePet.errors)}`);
   const pet = json as Pet;
-  if (pet.id <= model.maxId || !Number.isSafeInteger(pet.id)) fail(`new id ${pet.id} not above every id held (${model.maxId})`);
-  // `==` so that a -0 categoryId (sent as -0, returned as 0) compares equal.
-  if (pet.name !== expected.name || pet.categoryId != expected.categoryId || pet.status !== expected.status) fail('created Pet differs from the NewPet sent');
+  if (pet.id <= model.maxId || !Number.isSafeInteger(pet.id))
+    fail(`new id ${pet.id} not above every id held (${model.maxId})`);
+  // `!==` treats a -0 categoryId (sent as -0, returned as 0) as equal, as it should.
+  if (pet.name !== expected.name || pet.categoryId !== expected.categoryId || pet.status !== expected.status)
+    fail('created Pet differs from the NewPet sent');
   if (header(res, 'location') !== `/v1/pets/${pet.id}`) fail('201 without the right Location');
   model.pets.push(pet);
   model.created.set(pet.id, res.body);

@@ -31,7 +31,11 @@ export function readToEnd(socket: Socket, timeoutMs: number): Promise<{ data: Bu
     const chunks: Buffer[] = [];
     const timer = setTimeout(() => {
       socket.destroy();
-      reject(new Error(`no end of response within ${timeoutMs} ms (got ${Buffer.concat(chunks).toString('latin1').slice(0, 200)})`));
+      reject(
+        new Error(
+          `no end of response within ${timeoutMs} ms (got ${Buffer.concat(chunks).toString('latin1').slice(0, 200)})`,
+        ),
+      );
     }, timeoutMs);
     socket.on('data', (chunk: Buffer) => chunks.push(chunk));
     socket.on('error', () => undefined);
@@ -90,7 +94,11 @@ function dechunk(data: Buffer): Buffer {
 }
 
 /** Sends `bytes` on a new connection and parses the answer. */
-export async function rawExchange(port: number, bytes: Buffer | Buffer[], { head = false, timeoutMs = 5_000 } = {}): Promise<RawResponse> {
+export async function rawExchange(
+  port: number,
+  bytes: Buffer | Buffer[],
+  { head = false, timeoutMs = 5_000 } = {},
+): Promise<RawResponse> {
   const socket = await openSocket(port);
   const reading = readToEnd(socket, timeoutMs);
   for (const part of Array.isArray(bytes) ? bytes : [bytes]) socket.write(part);
