@@ -1,14 +1,15 @@
 /**
- * The contract, loaded once from `petstore.openapi.yaml`: the parsed document,
- * ajv validators for its component schemas, and the list of its operations.
- * Nothing else in the project re-types the schemas.
+ * The contract, as generated from `petstore.openapi.yaml` at build time: the
+ * parsed document, ajv's standalone validators for its component schemas, the
+ * TypeScript types, and the list of its operations. Nothing else in the project
+ * re-types the schemas, and nothing here parses YAML or compiles a schema.
  */
 import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
-import { readSpecDocument } from './document.ts';
-import type { components } from './petstore.types.ts';
-import { compileValidator } from './validators.ts';
+import { document } from './generated/document.ts';
+import type { components } from './generated/types.ts';
+import { validators } from './generated/validators.ts';
 
-export type { components, operations, paths } from './petstore.types.ts';
+export type { components, operations, paths } from './generated/types.ts';
 
 /** A pet as returned by the service (generated from the spec). */
 export type Pet = components['schemas']['Pet'];
@@ -16,12 +17,8 @@ export type Pet = components['schemas']['Pet'];
 export type NewPet = components['schemas']['NewPet'];
 /** One of `available`, `pending`, `sold` (generated from the spec). */
 export type PetStatus = components['schemas']['PetStatus'];
-/** The Error body every documented error carries (generated from the spec). */
-export type ApiError = components['schemas']['Error'];
 /** Names of the spec's component schemas. */
 export type SchemaName = keyof components['schemas'];
-
-export { SPEC_PATH } from './document.ts';
 
 const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
 
@@ -29,7 +26,11 @@ const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch'
 export interface OpenApiDocument {
   openapi: string;
   info: { title: string; version: string; [key: string]: unknown };
-  servers?: { url: string; description?: string; variables?: Record<string, { default: string }> }[];
+  servers?: {
+    url: string;
+    description?: string;
+    variables?: Record<string, { default: string; description?: string }>;
+  }[];
   paths: Record<string, Record<string, any>>;
   components: { schemas: Record<string, any>; [key: string]: any };
   [key: string]: unknown;
@@ -47,12 +48,9 @@ export interface OperationInfo {
   extensions: Record<string, unknown>;
 }
 
-let cachedDocument: OpenApiDocument | undefined;
-
-/** Parses the OpenAPI document once and returns the same object after that (treat it as read-only). */
+/** The parsed OpenAPI document, the same object every time (treat it as read-only). */
 export function loadSpec(): OpenApiDocument {
-  cachedDocument ??= readSpecDocument() as OpenApiDocument;
-  return cachedDocument;
+  return document;
 }
 
 /** Lists every operation in the spec with its documented response statuses. */
@@ -109,18 +107,12 @@ export interface ValidatorOptions {
   closed?: boolean;
 }
 
-const validatorCache = new Map<string, ValidateFunction>();
+const generated = validators as unknown as Record<string, [open: ValidateFunction, closed: ValidateFunction]>;
 
-/** Returns the compiled ajv validator for a component schema, compiled once. */
+/** Returns the validator ajv generated for a component schema, open or closed. */
 export function getValidator(name: SchemaName, options: ValidatorOptions = {}): ValidateFunction {
-  const closed = options.closed === true;
-  const key = `${name}:${closed ? 'closed' : 'open'}`;
-  let validate = validatorCache.get(key);
-  if (!validate) {
-    validate = compileValidator(loadSpec(), name, closed);
-    validatorCache.set(key, validate);
-  }
-  return validate;
+  if (!Object.hasOwn(generated, name)) throw new Error(`spec has no schema named ${name}`);
+  return generated[name]![options.closed === true ? 1 : 0];
 }
 
 /** Formats ajv errors as `instancePath message` lines, for error bodies and reports. */

@@ -2,7 +2,7 @@
  * Authentication cases for every operation: a missing header, a wrong key,
  * the Basic scheme and an empty token each get a 401 Error, also when the
  * request is otherwise invalid; advice on WWW-Authenticate and scheme case.
- * @see ../../../shared/petstore-interface.md "Authentication"; RFC 6750 §3; RFC 9110 §11.1
+ * @see ../../docs/contract.md "Authentication"; RFC 6750 §3; RFC 9110 §11.1
  */
 import { checkStatus, checkThat, expectResponse } from '../checks.ts';
 import type { AuthMode, Case, CaseContext, CaseRequest } from '../types.ts';

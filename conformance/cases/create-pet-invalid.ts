@@ -1,9 +1,10 @@
 /**
  * Table-driven createPet cases: each invalid body in
  * fixtures/invalid-new-pets.json must get an Error (400 unless the row says otherwise).
- * @see ../../../shared/petstore-interface.md "Endpoints §2 Add an animal", "Errors"
+ * @see ../../docs/contract.md "Endpoints §2 Add an animal", "Errors"
  */
-import { readFileSync } from 'node:fs';
+
+import invalidNewPets from '../../fixtures/invalid-new-pets.json' with { type: 'json' };
 import type { SchemaName } from '../../spec/index.ts';
 import { expectResponse } from '../checks.ts';
 import type { Case } from '../types.ts';
@@ -19,11 +20,9 @@ export interface InvalidBody {
   statuses?: number[];
 }
 
-const FIXTURE = new URL('../../fixtures/invalid-new-pets.json', import.meta.url);
-
-/** Reads the table of invalid bodies. */
+/** The table of invalid bodies. */
 export function loadInvalidBodies(): InvalidBody[] {
-  return (JSON.parse(readFileSync(FIXTURE, 'utf8')) as { bodies: InvalidBody[] }).bodies;
+  return (invalidNewPets as { bodies: InvalidBody[] }).bodies;
 }
 
 function invalidCase(row: InvalidBody): Case {

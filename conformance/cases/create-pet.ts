@@ -2,7 +2,7 @@
  * Cases for `POST /pets` (createPet) with valid bodies: 201 and the echoed
  * Pet, distinct ids, the animal then readable, and a client-sent `id` that
  * never overwrites another animal. The run shares at most four creates.
- * @see ../../../shared/petstore-interface.md "Endpoints §2 Add an animal"
+ * @see ../../docs/contract.md "Endpoints §2 Add an animal", "Resources NewPet", "Resources Pet"
  */
 import { listPetsLimit, type Pet, petStatuses } from '../../spec/index.ts';
 import { bodyArray, checkThat, expectResponse, labelled } from '../checks.ts';
@@ -171,7 +171,7 @@ export function createPetCases(): Case[] {
     createCase({
       id: 'createPet.fetchable',
       title: 'a created animal is returned by GET /pets/{id} as created',
-      section: `${SECTION}; Endpoints §3 Get an animal`,
+      section: `${SECTION}; Endpoints §3 Get an animal (deprecated)`,
       covers: [201],
       run: fetchable,
     }),
@@ -185,14 +185,14 @@ export function createPetCases(): Case[] {
     createCase({
       id: 'createPet.categoryId.beyond2pow53',
       title: 'a categoryId beyond 2^53 gets a 400 Error or is kept exactly, never rounded',
-      section: 'Resources: NewPet (categoryId int64)',
+      section: 'Resources NewPet',
       covers: [201, 400],
       run: bigCategory,
     }),
     createCase({
       id: 'createPet.clientId.noOverwrite',
       title: 'a client-sent id never overwrites an existing animal',
-      section: 'Resources: Pet (id assigned by the service)',
+      section: 'Resources Pet',
       covers: [201, 400],
       run: clientId,
     }),

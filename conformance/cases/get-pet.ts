@@ -1,7 +1,7 @@
 /**
  * Cases for `GET /pets/{petId}` (getPet, deprecated): an existing animal, an
  * unknown id, malformed ids, and the deprecation headers (advice).
- * @see ../../../shared/petstore-interface.md "Endpoints §3 Get an animal (deprecated)", "Versioning"
+ * @see ../../docs/contract.md "Endpoints §3 Get an animal (deprecated)", "Versioning"
  */
 import { sunsetOf } from '../../spec/index.ts';
 import { checkThat, expectResponse, labelled } from '../checks.ts';

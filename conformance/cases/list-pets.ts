@@ -1,7 +1,7 @@
 /**
  * Cases for `GET /pets` (listPets): the list, its `limit` bounds and default,
  * the status filter, and the tolerated answers to invalid parameters.
- * @see ../../../shared/petstore-interface.md "Endpoints §1 List animals", "Limits"
+ * @see ../../docs/contract.md "Endpoints §1 List animals", "Limits"
  */
 import { type LimitBounds, listPetsLimit, type PetStatus, petStatuses } from '../../spec/index.ts';
 import { bodyArray, checkStatus, checkThat, expectResponse, labelled } from '../checks.ts';

@@ -1,33 +1,11 @@
 import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
 import { describe, expect, it } from 'vitest';
-import { loadSpec, type SchemaName } from './index.ts';
-import { compileValidator, standaloneValidatorsSource } from './validators.ts';
+import { getValidator, type SchemaName } from '../index.ts';
+import { readSpecYaml } from './generate.ts';
+import { compileValidator } from './validators.ts';
 
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
-type Compile = typeof compileValidator;
-
-/** The generated module, bundled as mock/start.cjs bundles it (CommonJS, packages from node_modules), then run. */
-async function loadStandalone(): Promise<Compile> {
-  const result = await build({
-    stdin: { contents: standaloneValidatorsSource(loadSpec()), resolveDir: `${ROOT}spec`, loader: 'js' },
-    bundle: true,
-    platform: 'node',
-    format: 'cjs',
-    packages: 'external',
-    write: false,
-    logLevel: 'silent',
-  });
-  const module = { exports: {} as { compileValidator: Compile } };
-  new Function('module', 'exports', 'require', result.outputFiles[0]!.text)(
-    module,
-    module.exports,
-    createRequire(`${ROOT}spec/`),
-  );
-  return module.exports.compileValidator;
-}
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
 /** Values of every shape the schemas meet: the suite's invalid bodies, the seeded pets, and edge values. */
 function corpus(): unknown[] {
@@ -63,16 +41,15 @@ function corpus(): unknown[] {
   ];
 }
 
-describe('the standalone validators mock/start.cjs bundles', () => {
-  it('give the same verdict and the same errors as the validators ajv compiles at run time, for every schema, open and closed', async () => {
-    const standalone = await loadStandalone();
-    const doc = loadSpec();
+describe('the standalone validators getValidator serves (spec/generated/validators.ts)', () => {
+  it('give the same verdict and the same errors as the validators ajv compiles from the YAML, for every schema, open and closed', () => {
+    const doc = readSpecYaml();
     const names = Object.keys(doc.components.schemas) as SchemaName[];
     expect(names).toEqual(expect.arrayContaining(['Pet', 'Pets', 'NewPet', 'PetStatus', 'Error']));
     const values = corpus();
     for (const name of names) {
       for (const closed of [false, true]) {
-        const [generated, compiled] = [standalone(doc, name, closed), compileValidator(doc, name, closed)];
+        const [generated, compiled] = [getValidator(name, { closed }), compileValidator(doc, name, closed)];
         const verdicts = values.map((value) => {
           const verdict = compiled(value);
           expect([name, closed, value, generated(value), generated.errors]).toEqual([
@@ -90,11 +67,10 @@ describe('the standalone validators mock/start.cjs bundles', () => {
     }
   });
 
-  it('name an unknown schema, as the compiled ones do, instead of returning nothing', async () => {
-    const standalone = await loadStandalone();
-    for (const compile of [standalone, compileValidator]) {
-      for (const closed of [false, true])
-        expect(() => compile(loadSpec(), 'Order', closed)).toThrow('spec has no schema named Order');
+  it('name an unknown schema, as the compiled ones do, instead of returning nothing', () => {
+    for (const closed of [false, true]) {
+      expect(() => getValidator('Order' as SchemaName, { closed })).toThrow('spec has no schema named Order');
+      expect(() => compileValidator(readSpecYaml(), 'Order', closed)).toThrow('spec has no schema named Order');
     }
   });
 });
