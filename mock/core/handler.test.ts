@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { getValidator, type Pet } from '../spec/index.ts';
+import { getValidator, type Pet } from '../../spec/index.ts';
 import { createHandler } from './handler.ts';
 import { type ApiRequest, type ApiResponse, ErrorCode } from './responses.ts';
 import { seedPets } from './seed.ts';

@@ -1,10 +1,10 @@
 /**
  * The three documented operations, after routing and authentication:
  * parameter and body validation, then the store.
- * @see ../../shared/petstore-interface.md "Endpoints"
+ * @see ../../docs/contract.md "Endpoints"
  */
 import type { ErrorObject } from 'ajv';
-import { getValidator, listPetsLimit, type NewPet, type PetStatus, petStatuses, sunsetOf } from '../spec/index.ts';
+import { getValidator, listPetsLimit, type NewPet, type PetStatus, petStatuses, sunsetOf } from '../../spec/index.ts';
 import {
   type ApiRequest,
   type ApiResponse,
@@ -89,7 +89,8 @@ export function getPet(store: PetStore, rawId: string, basePath: string): ApiRes
 export function createPet(store: PetStore, request: ApiRequest, basePath: string): ApiResponse {
   if (request.bodyTooLarge)
     return errorResponse(413, ErrorCode.payloadTooLarge, 'request body is larger than the limit');
-  const contentType = request.headers['content-type'];
+  const header = request.headers['content-type'];
+  const contentType = Array.isArray(header) ? header.join(', ') : header;
   const empty = request.body === undefined || request.body.length === 0;
   if (empty && contentType === undefined)
     return errorResponse(400, ErrorCode.invalidBody, 'a JSON request body (NewPet) is required');

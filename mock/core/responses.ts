@@ -2,15 +2,13 @@
  * The plain request and response objects the pure handler speaks, the mock's
  * stable error codes, and the helpers that build its JSON and Error responses.
  */
-import type { IncomingHttpHeaders } from 'node:http';
-
 /** A request as the handler sees it: no socket, no streams. */
 export interface ApiRequest {
   method: string;
   /** Path and query exactly as received (`/v1/pets?limit=5`). */
   url: string;
-  /** Header names in lower case, as node:http gives them. */
-  headers: IncomingHttpHeaders;
+  /** Header names in lower case; a header sent twice may be an array. */
+  headers: Record<string, string | string[] | undefined>;
   /** The raw body, if any was sent. */
   body?: Uint8Array | string;
   /** Set by the adapter when the body exceeded the limit and was not read. */

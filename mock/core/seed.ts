@@ -6,7 +6,7 @@ import type { Faker } from '@faker-js/faker';
 // The English-only entry loads in a fifth of the time of the full package,
 // which pulls in every locale; its instance lends us the class and the data.
 import { faker as english } from '@faker-js/faker/locale/en';
-import type { Pet, PetStatus } from '../spec/index.ts';
+import type { Pet, PetStatus } from '../../spec/index.ts';
 
 /** The seed used when none is given, so two plain starts serve identical data. */
 export const DEFAULT_SEED = 20301205;

@@ -2,7 +2,7 @@
  * The mock's in-memory state: pets by id, in ascending id order, with a list
  * per status so that a (filtered) listing costs O(limit), not O(store size).
  */
-import { type NewPet, type Pet, type PetStatus, petStatuses } from '../spec/index.ts';
+import { type NewPet, type Pet, type PetStatus, petStatuses } from '../../spec/index.ts';
 
 /** A stored pet and its JSON text, serialised once, the first time it is needed. */
 export class StoredPet {

@@ -1,9 +1,12 @@
 /**
- * `npm start`: the mock on http://127.0.0.1:4010/v1 with seeded pets.
- * Flags win over PETSTORE_* environment variables, which win over defaults.
+ * The `petstore-mock` command as a function (`npm start`): the mock on
+ * http://127.0.0.1:4010/v1 with seeded pets, until SIGINT or SIGTERM. Flags win
+ * over PETSTORE_* environment variables, which win over defaults. `cli.ts` is
+ * the entry that calls it.
  */
 import { parseArgs } from 'node:util';
-import type { Pet } from '../spec/index.ts';
+import { packageVersion } from '../../spec/files.ts';
+import type { Pet } from '../../spec/index.ts';
 import {
   DEFAULT_API_KEY,
   DEFAULT_COUNT,
@@ -29,6 +32,7 @@ Options (environment variable in brackets):
   --no-cors         no CORS headers or preflight answers     [PETSTORE_CORS=off]
   --quiet           no request log on stderr                 [PETSTORE_QUIET=1]
   -h, --help        show this text
+  --version         print the version
 
 Control endpoints (no key needed): POST /__control/reset, GET /__control/pets, GET /__control/health.`;
 
@@ -55,6 +59,7 @@ function parseOptions(argv: string[], env: NodeJS.ProcessEnv) {
       'no-cors': { type: 'boolean' },
       quiet: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
+      version: { type: 'boolean' },
     },
     strict: true,
   });
@@ -67,6 +72,7 @@ function parseOptions(argv: string[], env: NodeJS.ProcessEnv) {
     throw new UsageError('--api-key must be a non-empty key without spaces');
   return {
     help: values.help === true,
+    version: values.version === true,
     port: integer('port', values.port ?? (env.PETSTORE_PORT || undefined), 4010, 0, 65535),
     // Empty means unset, not every interface (which is what node does with an empty host).
     host: values.host || env.PETSTORE_HOST || '127.0.0.1',
@@ -83,16 +89,24 @@ function logLine(entry: RequestLogEntry): void {
   process.stderr.write(`${entry.method} ${entry.path} ${entry.status} ${entry.ms.toFixed(1)}ms\n`);
 }
 
-async function main(): Promise<number> {
+/**
+ * Runs the command: resolves with the exit code once it has finished (help, a
+ * usage error), or once the server it started has stopped on SIGINT or SIGTERM.
+ */
+export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
   let options: ReturnType<typeof parseOptions>;
   try {
-    options = parseOptions(process.argv.slice(2), process.env);
+    options = parseOptions(argv, env);
   } catch (error) {
     process.stderr.write(`petstore-mock: ${(error as Error).message}\nTry --help.\n`);
     return 2;
   }
   if (options.help) {
     process.stdout.write(`${HELP}\n`);
+    return 0;
+  }
+  if (options.version) {
+    process.stdout.write(`${packageVersion()}\n`);
     return 0;
   }
   let pets: Pet[] | undefined;
@@ -118,16 +132,10 @@ async function main(): Promise<number> {
       `API key: ${key}\n` +
       `Try:     curl -H "Authorization: Bearer ${shown}" ${mock.url}/pets?limit=5\n`,
   );
-  const stop = () => void mock.close().then(() => process.exit(0));
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
-  return -1;
+  await new Promise<void>((resolve) => {
+    process.once('SIGINT', resolve);
+    process.once('SIGTERM', resolve);
+  });
+  await mock.close();
+  return 0;
 }
-
-/**
- * Settles once the CLI is serving, or has finished (help, a usage error). No top-level
- * await, so that the same module also runs as the CommonJS bundle mock/start.cjs builds.
- */
-export const settled: Promise<void> = main().then((code) => {
-  if (code >= 0) process.exitCode = code;
-});

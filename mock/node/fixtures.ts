@@ -3,7 +3,7 @@
  * the spec's schema, with a unique id that JavaScript holds exactly.
  */
 import { readFileSync } from 'node:fs';
-import { describeSchemaErrors, getValidator, type Pet } from '../spec/index.ts';
+import { describeSchemaErrors, getValidator, type Pet } from '../../spec/index.ts';
 
 /** The largest id a fixtures file may hold: 2^50. */
 export const MAX_FIXTURE_ID = 2 ** 50;

@@ -1,44 +1,25 @@
 /**
- * The mock's public entry point: start a seeded, stateful Petstore on a port
+ * The mock in Node (`petstore-toolkit/mock`): start a seeded, stateful Petstore on a port
  * (0 picks a free one) and get back its URL, keys, store and controls.
  */
 import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
-import type { Pet } from '../spec/index.ts';
-import { createHandler } from './handler.ts';
-import { DEFAULT_COUNT, DEFAULT_SEED, seedPets } from './seed.ts';
+import { createMock, type MockOptions, type PetStore } from '../core/index.ts';
 import { createHttpServer, type RequestLogEntry, type ServerTimeouts } from './server.ts';
-import { createPetStore, type PetStore } from './store.ts';
 
+export * from '../core/index.ts';
 export { loadPetsFile } from './fixtures.ts';
-export { CONTROL_PREFIX, createHandler, type Handler, type HandlerOptions } from './handler.ts';
-export { type ApiRequest, type ApiResponse, ErrorCode } from './responses.ts';
-export { DEFAULT_COUNT, DEFAULT_SEED, MAX_COUNT, seedPets } from './seed.ts';
 export { BODY_LIMIT, createHttpServer, DEFAULT_TIMEOUTS, type RequestLogEntry, type ServerTimeouts } from './server.ts';
-export { createPetStore, type PetStore, StoredPet } from './store.ts';
-
-/** The development key used when no key is configured. Printed at start; never use it outside a local mock. */
-export const DEFAULT_API_KEY = 'petstore-dev-key';
 
 /** Hosts that keep the mock to this machine. */
 export const LOOPBACK_HOSTS: readonly string[] = ['127.0.0.1', 'localhost', '::1'];
 
-/** Options for {@link startMockServer}. */
-export interface MockServerOptions {
+/** Options for {@link startMockServer}: those of the mock itself, and of its socket. */
+export interface MockServerOptions extends MockOptions {
   /** Port to listen on; 0 (the default) picks a free one. */
   port?: number;
   /** Interface to bind; 127.0.0.1 by default. */
   host?: string;
-  /** Faker seed; the same seed gives the same pets. */
-  seed?: number;
-  /** Number of pets to seed (0 to 1,000,000; default 50). */
-  count?: number;
-  /** Start from these pets instead of faker (`seed` and `count` are then ignored). */
-  pets?: readonly Pet[];
-  /** Accepted bearer keys (default: the development key). */
-  apiKeys?: readonly string[];
-  /** CORS headers and preflights (default on). */
-  cors?: boolean;
   /** Told when the mock is bound to an address other than loopback (default: process.emitWarning). */
   onWarning?: (message: string) => void;
   /** Called once per request (default: no log). */
@@ -63,12 +44,10 @@ export interface MockServer {
 
 /** Seeds a store and serves it over HTTP; resolves once listening. */
 export async function startMockServer(options: MockServerOptions = {}): Promise<MockServer> {
-  const { port = 0, host = '127.0.0.1', cors = true, log } = options;
-  const apiKeys = options.apiKeys && options.apiKeys.length > 0 ? [...options.apiKeys] : [DEFAULT_API_KEY];
-  const pets = options.pets ?? seedPets({ seed: options.seed ?? DEFAULT_SEED, count: options.count ?? DEFAULT_COUNT });
-  const store = createPetStore(pets);
-  const handler = createHandler({ store, apiKeys, cors });
-  const server = createHttpServer({ handler, log, secrets: apiKeys, timeouts: options.timeouts });
+  const { port = 0, host = '127.0.0.1', log } = options;
+  const mock = createMock(options);
+  const { apiKeys, store } = mock;
+  const server = createHttpServer({ handler: mock.handle, log, secrets: apiKeys, timeouts: options.timeouts });
   server.listen(port, host);
   await once(server, 'listening');
   if (!LOOPBACK_HOSTS.includes(host)) {
@@ -84,7 +63,7 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
     origin,
     apiKeys,
     store,
-    reset: () => store.reset(),
+    reset: mock.reset,
     close: () =>
       new Promise<void>((resolve, reject) => {
         server.close((error) => (error ? reject(error) : resolve()));

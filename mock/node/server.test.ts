@@ -2,7 +2,7 @@ import { once } from 'node:events';
 import { Agent, request as httpRequest, type IncomingMessage } from 'node:http';
 import { connect } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { getValidator } from '../spec/index.ts';
+import { getValidator } from '../../spec/index.ts';
 import { type MockServer, type RequestLogEntry, startMockServer } from './index.ts';
 import { BODY_LIMIT } from './server.ts';
 

@@ -5,8 +5,8 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
-import type { Handler } from './handler.ts';
-import { type ApiRequest, type ApiResponse, ErrorCode, errorResponse } from './responses.ts';
+import type { Handler } from '../core/handler.ts';
+import { type ApiRequest, type ApiResponse, ErrorCode, errorResponse } from '../core/responses.ts';
 
 /** Largest request body read: 1 MiB. */
 export const BODY_LIMIT = 1024 * 1024;
