@@ -7,6 +7,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { parseArgs } from 'node:util';
+import { packageVersion } from '../spec/files.ts';
 import { ConformanceError, type ConformanceOptions, parseBaseline, runConformance } from './index.ts';
 import { createRedactor } from './redact.ts';
 import { REPORTERS, type ReporterName, render, shouldColor } from './report/index.ts';
@@ -37,6 +38,7 @@ Reports:
   --baseline FILE       known failures (JSON array of ids, or a JSON report): exit 0
                         while only those fail; the report names the ones now fixed
   -h, --help            show this help
+  --version             print the version
 
 Exit status: 0 every required case passed, 1 a case failed, 2 the run could not happen.
 `;
@@ -93,11 +95,13 @@ const OPTIONS = {
   reporter: { type: 'string', multiple: true },
   baseline: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
+  version: { type: 'boolean' },
 } as const;
 
 /** What the command line asks for. */
 export interface CliPlan {
   help: boolean;
+  version?: boolean;
   options: ConformanceOptions;
   reporters: ReporterTarget[];
 }
@@ -128,6 +132,7 @@ export function planFromArgs(args: string[], env: NodeJS.ProcessEnv): CliPlan {
   }
   const v = parsed.values;
   if (v.help) return { help: true, options: { baseUrl: '', apiKey: '' }, reporters: [] };
+  if (v.version) return { help: false, version: true, options: { baseUrl: '', apiKey: '' }, reporters: [] };
   const baseUrl = resolveBaseUrl(v, env);
   const apiKey = v['api-key'] ?? env.PETSTORE_API_KEY;
   if (!apiKey) throw new UsageError('no API key: pass --api-key or set PETSTORE_API_KEY');
@@ -169,6 +174,10 @@ export async function main(
     const plan = planFromArgs(args, env);
     if (plan.help) {
       out.write(HELP);
+      return 0;
+    }
+    if (plan.version) {
+      out.write(`${packageVersion()}\n`);
       return 0;
     }
     const report = await runConformance(plan.options);

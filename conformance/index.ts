@@ -5,16 +5,19 @@
 import { randomBytes } from 'node:crypto';
 import type { Dispatcher } from 'undici';
 import { listOperations } from '../spec/index.ts';
+import { compareBaseline } from './baseline.ts';
 import { allCases } from './cases/index.ts';
 import { type Client, createClient, UNREACHABLE_CODES } from './client.ts';
 import { createShared, namePrefix } from './context.ts';
+import { buildCoverage } from './coverage.ts';
 import { type Redactor, redactDeep } from './redact.ts';
 import { runCases } from './runner.ts';
-import { buildCoverage, compareBaseline, selectCases } from './select.ts';
+import { selectCases } from './select.ts';
 import type { CaseResult, Report, Summary } from './types.ts';
 
+export { parseBaseline } from './baseline.ts';
 export { allCases } from './cases/index.ts';
-export { matchesPattern, parseBaseline } from './select.ts';
+export { matchesPattern } from './select.ts';
 export type * from './types.ts';
 
 /** Options of {@link runConformance}. */

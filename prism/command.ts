@@ -1,9 +1,10 @@
 /**
- * The command line of prism/cli.ts: its help text and the parser that turns
- * arguments into {@link PrismOptions}, kept apart so that tests can call it.
+ * The `npm run mock:prism` / `npm run proxy` command as a function: its help
+ * text, the parser that turns arguments into {@link PrismOptions}, and `main`,
+ * which runs Prism until SIGINT or SIGTERM. `cli.ts` is the entry that calls it.
  */
 import { parseArgs } from 'node:util';
-import type { PrismOptions } from './index.ts';
+import { type PrismOptions, startPrism } from './index.ts';
 
 /** The `--help` text. */
 export const HELP = `Usage: npm run mock:prism -- [options]
@@ -90,4 +91,41 @@ export function parseCommandLine(argv: string[]): PrismOptions | 'help' {
   if (values.cors !== undefined) options.cors = values.cors;
   if (values.spec !== undefined) options.spec = values.spec;
   return options;
+}
+
+/** Runs the command; resolves with the exit code once Prism has stopped (or could not start). */
+export async function main(argv: string[]): Promise<number> {
+  let options: PrismOptions | 'help';
+  try {
+    options = parseCommandLine(argv);
+  } catch (error) {
+    process.stderr.write(`prism: ${(error as Error).message}\nTry --help.\n`);
+    return 2;
+  }
+  if (options === 'help') {
+    process.stdout.write(`${HELP}\n`);
+    return 0;
+  }
+  const prism = await startPrism({ ...options, onOutput: (text) => process.stdout.write(text) }).catch(
+    (error: Error) => {
+      process.stderr.write(`prism: could not start Prism: ${error.message}\n`);
+      return undefined;
+    },
+  );
+  if (!prism) return 1;
+  const what =
+    options.mode === 'mock' ? "Prism's stateless mock" : `Prism's validation proxy in front of ${options.upstream}`;
+  process.stdout.write(`${what} at ${prism.url} (paths at the root: ${prism.url}/pets). Ctrl-C stops it.\n`);
+  const signal = Symbol('signal');
+  const signalled = new Promise<typeof signal>((resolve) => {
+    process.once('SIGINT', () => resolve(signal));
+    process.once('SIGTERM', () => resolve(signal));
+  });
+  const how = await Promise.race([signalled, prism.exited]);
+  if (how === signal) {
+    await prism.close();
+    return 0;
+  }
+  process.stderr.write(`prism: Prism exited unexpectedly (${how})\n`);
+  return 1;
 }

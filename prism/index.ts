@@ -3,7 +3,7 @@
  * its validation proxy on spec/petstore.openapi.yaml, and read the
  * `sl-violations` it reports.
  */
-import { SPEC_PATH } from '../spec/index.ts';
+import { SPEC_PATH } from '../spec/files.ts';
 import { findFreePort, spawnPrism } from './process.ts';
 
 export { findFreePort, prismBinPath } from './process.ts';

@@ -1,9 +1,9 @@
-import { spawnSync } from 'node:child_process';
 import { once } from 'node:events';
 import { createServer, type Server } from 'node:http';
 import { type AddressInfo, connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseCommandLine } from './command-line.ts';
+import { runProcess, tsxEntry } from '../test/support/processes.ts';
+import { parseCommandLine } from './command.ts';
 import {
   type PrismServer,
   parseViolations,
@@ -12,8 +12,6 @@ import {
   startPrism,
   summarizeViolations,
 } from './index.ts';
-
-const ROOT = new URL('..', import.meta.url).pathname;
 
 function accepts(port: number): Promise<boolean> {
   return new Promise((resolve) => {
@@ -93,18 +91,13 @@ describe('parseCommandLine', () => {
     expect(() => parseCommandLine(argv)).toThrow(message);
   });
 
-  it('prints help with exit 0 and a usage error with exit 2 (the CLI as run by npm)', () => {
-    const run = (args: string[]) =>
-      spawnSync(process.execPath, ['--import', 'tsx', 'prism/cli.ts', ...args], {
-        cwd: ROOT,
-        encoding: 'utf8',
-        timeout: 20_000,
-      });
-    const help = run(['--help']);
-    expect(help.status).toBe(0);
+  it('prints help with exit 0 and a usage error with exit 2 (the CLI as run by npm)', async () => {
+    const run = (args: string[]) => runProcess([...tsxEntry('prism/cli.ts'), ...args], { timeoutMs: 20_000 });
+    const help = await run(['--help']);
+    expect(help.code).toBe(0);
     expect(help.stdout).toMatch(/npm run proxy -- --upstream URL/);
-    const bad = run(['proxy']);
-    expect(bad.status).toBe(2);
+    const bad = await run(['proxy']);
+    expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/needs --upstream/);
   });
 });

@@ -1,39 +1,21 @@
 /**
  * The CLI as a user runs it: a child process against the fake on port 0.
  */
-import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
+import { type Ran, runProcess, tsxEntry } from '../../test/support/processes.ts';
 import { type FakePetstore, startFakePetstore } from './fake-petstore.ts';
 
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const KEY = 'cli-secret-key-5f2a';
 
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-async function cli(
-  args: string[],
-  env: Record<string, string> = {},
-  entry = ['--import', 'tsx', 'conformance/cli.ts'],
-): Promise<Run> {
+function cli(args: string[], env: Record<string, string> = {}, entry = tsxEntry('conformance/cli.ts')): Promise<Ran> {
   const { PETSTORE_BASE_URL: _u, PETSTORE_API_KEY: _k, ...rest } = process.env;
-  const child = spawn(process.execPath, [...entry, ...args], { cwd: ROOT, env: { ...rest, NO_COLOR: '1', ...env } });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-  const [code] = (await once(child, 'close')) as [number | null];
-  return { code, stdout, stderr };
+  return runProcess([...entry, ...args], { env: { ...rest, NO_COLOR: '1', ...env } });
 }
 
 let fake: FakePetstore | undefined;
@@ -126,8 +108,8 @@ describe('petstore-conformance CLI', () => {
     expect(rejected.stderr).not.toContain(KEY);
   });
 
-  it('the bin shows help', async () => {
-    const run = await cli(['--help'], {}, ['bin/petstore-conformance.js']);
+  it('the built bin shows help', async () => {
+    const run = await cli(['--help'], {}, [process.execPath, 'dist/conformance/cli.js']);
     expect(run.code).toBe(0);
     expect(run.stdout).toContain('Usage: petstore-conformance');
   });

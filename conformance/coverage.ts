@@ -1,0 +1,60 @@
+/**
+ * The coverage table: each documented (operation, status) of the spec and the
+ * cases that actually got that status from the server.
+ */
+import type { OperationInfo } from '../spec/index.ts';
+import type { CaseResult, CoverageEntry } from './types.ts';
+
+/** A request's operation: its method, and its path below `basePath` matched against the spec's path templates. */
+export function operationOf(
+  operations: readonly OperationInfo[],
+  method: string,
+  url: string,
+  basePath: string,
+): string | undefined {
+  const pathname = new URL(url).pathname;
+  if (!pathname.startsWith(basePath)) return undefined;
+  const rest = pathname.slice(basePath.length);
+  const matches = (template: string): boolean =>
+    new RegExp(`^${template.replace(/[.+?^$()|[\]\\]/g, '\\$&').replace(/\{[^/}]+\}/g, '[^/]+')}$`).test(rest);
+  return operations.find((op) => op.method === method && matches(op.path))?.operationId;
+}
+
+/** The statuses a case actually got, whole, for requests to its own operation. */
+function answered(operations: readonly OperationInfo[], r: CaseResult, basePath: string): Set<number> {
+  const statuses = r.exchanges
+    .filter(
+      (e) =>
+        e.response && !e.error && operationOf(operations, e.request.method, e.request.url, basePath) === r.operationId,
+    )
+    .map((e) => e.response!.status);
+  return new Set(statuses);
+}
+
+/**
+ * Each (operation, documented status) of the spec with the ids of the cases that actually got that status
+ * from that operation, and of those that declare it (`covers`) but did not get it; skipped cases do not count.
+ * `basePath` is the base URL's path (`/v1`).
+ */
+export function buildCoverage(
+  operations: readonly OperationInfo[],
+  results: readonly CaseResult[],
+  basePath: string,
+): CoverageEntry[] {
+  const ran = results
+    .filter((r) => r.outcome !== 'skipped')
+    .map((r) => ({ r, got: answered(operations, r, basePath) }));
+  return operations.flatMap((op) =>
+    op.statuses.map((status) => {
+      const own = ran.filter(({ r }) => r.operationId === op.operationId);
+      return {
+        operationId: op.operationId,
+        method: op.method,
+        path: op.path,
+        status,
+        caseIds: own.filter(({ got }) => got.has(status)).map(({ r }) => r.id),
+        declaredOnly: own.filter(({ r, got }) => r.covers.includes(status) && !got.has(status)).map(({ r }) => r.id),
+      };
+    }),
+  );
+}
