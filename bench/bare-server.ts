@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { createServer, type OutgoingHttpHeaders, type Server } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { createAuthenticator } from '../mock/auth.ts';
+import { createAuthenticator } from '../mock/core/auth.ts';
 
 /** A canned response: what the mock answered, replayed byte for byte. */
 export interface CannedResponse {

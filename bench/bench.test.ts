@@ -150,24 +150,4 @@ describe('the published figures', () => {
   it('bench/README.md shows the tables of bench/results/latest.json as the bench printed them', () => {
     expect(read('bench/README.md')).toContain(renderTables(latest));
   });
-
-  it("README.md's summary quotes the same run", () => {
-    const readme = read('README.md');
-    const t = latest.throughput;
-    const start = (label: string) =>
-      Math.round(latest.startup.find((s) => s.label === label && s.group === '')!.medianMs);
-    const big = latest.scale.find((s) => s.count === 1_000_000)!;
-    for (const figure of [
-      `${Math.round(t.list.mock.rps).toLocaleString('en-US')} req/s, p99 ${t.list.mock.p99Ms.toFixed(2)} ms`,
-      `${t.list.ratios.mockOverBare.toFixed(2)}x a bare`,
-      `${t.create.ratios.mockOverBare.toFixed(2)}x bare, ${t.create.ratios.mockOverPrism.toFixed(2)}x Prism`,
-      `${t.get.ratios.mockOverBare.toFixed(2)}x bare, ${t.get.ratios.mockOverPrism.toFixed(2)}x Prism`,
-      `| ${start('node mock/start.cjs')} ms |`,
-      `| ${start('npm start')} ms |`,
-      `Prism (${start('prism')} ms)`,
-      `listening after ${(big.listenMs / 1000).toFixed(2)} s, ${Math.round(big.rssBytes! / 2 ** 20)} MiB RSS`,
-    ]) {
-      expect(readme).toContain(figure);
-    }
-  });
 });

@@ -74,9 +74,9 @@ function settings(argv: string[]): Settings | undefined {
   };
 }
 
-/** How the mock is started directly: mock/start.cjs (what `npm start` runs), in a process of its own. */
+/** How the mock is started directly: dist/mock/node/cli.js (what `npm start` runs), in a process of its own. */
 function mockDirect(args: string[]): { command: string; args: string[] } {
-  return { command: process.execPath, args: ['mock/start.cjs', ...args] };
+  return { command: process.execPath, args: ['dist/mock/node/cli.js', ...args] };
 }
 
 async function startMock(extra: string[] = []): Promise<{ server: ChildServer; url: string; listenMs: number }> {
@@ -241,8 +241,8 @@ function startupWays(): StartupWay[] {
       url: mockUrl,
     },
     {
-      label: 'node mock/start.cjs',
-      shown: 'node mock/start.cjs --port P --api-key K --quiet',
+      label: 'node dist/mock/node/cli.js',
+      shown: 'node dist/mock/node/cli.js --port P --api-key K --quiet',
       target: true,
       group: '',
       alsoWithoutExtraCa: true,
@@ -250,8 +250,8 @@ function startupWays(): StartupWay[] {
       url: mockUrl,
     },
     {
-      label: 'node mock/start.cjs, no cache',
-      shown: 'rm -r node_modules/.cache/petstore-mock; node mock/start.cjs ...',
+      label: 'node dist/mock/node/cli.js, no cache',
+      shown: 'rm -r node_modules/.cache/petstore-mock; node dist/mock/node/cli.js ...',
       target: false,
       group: '',
       alsoWithoutExtraCa: false,
@@ -259,13 +259,13 @@ function startupWays(): StartupWay[] {
       url: mockUrl,
     },
     {
-      label: 'tsx mock/cli.ts',
-      shown: 'node --import tsx mock/cli.ts --port P --api-key K --quiet',
+      label: 'tsx mock/node/cli.ts',
+      shown: 'node --import tsx mock/node/cli.ts --port P --api-key K --quiet',
       target: false,
       group: '',
       alsoWithoutExtraCa: false,
       spawn: (port) =>
-        spawnServer({ command: process.execPath, args: ['--import', 'tsx', 'mock/cli.ts', ...mockArgs(port)] }),
+        spawnServer({ command: process.execPath, args: ['--import', 'tsx', 'mock/node/cli.ts', ...mockArgs(port)] }),
       url: mockUrl,
     },
     {

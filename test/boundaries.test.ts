@@ -1,23 +1,32 @@
+/**
+ * Data flows one way, checked over every TypeScript file of every folder
+ * (tests and test helpers included, no folder exempt): mock/core imports no
+ * `node:` module and nothing outside itself but spec/ and its packages; the
+ * adapters import mock/core, never the reverse; mock/ and conformance/ import
+ * spec/, never each other; spec/ imports neither.
+ */
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { ROOT } from './support/processes.ts';
 
-const ROOT = new URL('..', import.meta.url).pathname;
+const FOLDERS = ['spec', 'mock', 'conformance', 'prism', 'fixtures', 'test', 'bench'];
 
-/** Non-test TypeScript files under a folder. */
+/** Every TypeScript file under a folder. */
 function sources(folder: string): string[] {
   const out: string[] = [];
   const walk = (dir: string) => {
     for (const entry of readdirSync(dir, { withFileTypes: true })) {
       const path = join(dir, entry.name);
-      if (entry.isDirectory() && entry.name !== 'test') walk(path);
-      else if (entry.isFile() && path.endsWith('.ts') && !path.endsWith('.test.ts')) out.push(path);
+      if (entry.isDirectory()) walk(path);
+      else if (entry.isFile() && /\.[cm]?ts$/.test(path)) out.push(path);
     }
   };
   walk(join(ROOT, folder));
   return out;
 }
 
+/** The module specifiers a file imports or re-exports, statically or dynamically. */
 function importsOf(file: string): string[] {
   const text = readFileSync(file, 'utf8');
   const statics = [...text.matchAll(/(?:^|\n)\s*(?:import|export)\s[^'";]*?['"]([^'"]+)['"]/g)];
@@ -25,20 +34,75 @@ function importsOf(file: string): string[] {
   return [...statics, ...dynamics].map((m) => m[1]!);
 }
 
-describe('data flows one way: mock/ and conformance/ import spec/, never each other', () => {
-  it.each([
-    ['spec', ['mock', 'conformance']],
-    ['mock', ['conformance']],
-    ['conformance', ['mock']],
-  ])('%s/ imports none of %j', (folder, forbidden) => {
-    const files = sources(folder);
-    expect(files.length).toBeGreaterThan(0);
-    const topFolder = (file: string, spec: string) => relative(ROOT, resolve(dirname(file), spec)).split(sep)[0]!;
-    const offending = files.flatMap((file) =>
+/** A relative import's target as a repository path (`mock/core/handler.ts`). */
+function target(file: string, specifier: string): string {
+  return relative(ROOT, resolve(dirname(file), specifier))
+    .split(sep)
+    .join('/');
+}
+
+/** `file -> specifier` for each import of files under `folder` that `forbidden` says no to. */
+function offending(folder: string, forbidden: (specifier: string, to: string) => boolean): string[] {
+  const files = sources(folder);
+  expect(files.length).toBeGreaterThan(0);
+  return files.flatMap((file) =>
+    importsOf(file)
+      .filter((spec) => forbidden(spec, spec.startsWith('.') ? target(file, spec) : ''))
+      .map((spec) => `${relative(ROOT, file)} -> ${spec}`),
+  );
+}
+
+describe('import boundaries', () => {
+  it('covers every folder that holds TypeScript', () => {
+    const withTs = readdirSync(ROOT, { withFileTypes: true })
+      .filter(
+        (e) => e.isDirectory() && !['node_modules', 'dist', 'scripts'].includes(e.name) && !e.name.startsWith('.'),
+      )
+      .filter((e) => sources(e.name).length > 0)
+      .map((e) => e.name);
+    expect(withTs.sort()).toEqual([...FOLDERS].sort());
+  });
+
+  it('mock/core imports no node: module, and nothing of the repository but itself and spec/', () => {
+    const bad = offending('mock/core', (spec, to) => {
+      if (spec.startsWith('node:')) return true;
+      if (!spec.startsWith('.')) return false;
+      return !(
+        to.startsWith('mock/core/') ||
+        (to.startsWith('spec/') && !to.startsWith('spec/build/') && to !== 'spec/files.ts')
+      );
+    });
+    expect(bad).toEqual([]);
+  });
+
+  it('spec/ as the mock core loads it (index and generated) imports no node: module', () => {
+    const runtime = sources('spec').filter((f) => /spec\/(index|generated\/[^/]+)\.ts$/.test(f));
+    expect(runtime.length).toBe(4);
+    const bad = runtime.flatMap((file) =>
       importsOf(file)
-        .filter((spec) => spec.startsWith('.') && forbidden.includes(topFolder(file, spec)))
-        .map((spec) => `${relative(ROOT, file)} -> ${spec}`),
+        .filter((s) => s.startsWith('node:'))
+        .map((s) => `${file} -> ${s}`),
     );
-    expect(offending).toEqual([]);
+    expect(bad).toEqual([]);
+  });
+
+  it.each([
+    ['spec', ['mock/', 'conformance/', 'prism/', 'test/', 'bench/']],
+    ['mock', ['conformance/', 'prism/', 'bench/']],
+    ['conformance', ['mock/', 'prism/', 'bench/']],
+    ['prism', ['mock/', 'conformance/', 'bench/']],
+  ])('%s/ imports none of %j', (folder, forbidden) => {
+    expect(offending(folder, (_spec, to) => forbidden.some((f) => to.startsWith(f)))).toEqual([]);
+  });
+
+  it('no code outside tests imports a test helper', () => {
+    const bad = FOLDERS.filter((f) => f !== 'test').flatMap((folder) =>
+      offending(folder, (_spec, to) => to.startsWith('test/')).filter((line) => !/\.test\.ts ->|\/test\//.test(line)),
+    );
+    expect(bad).toEqual([]);
+  });
+
+  it('mock/core is imported by the adapters, never the reverse', () => {
+    expect(offending('mock/core', (_spec, to) => to.startsWith('mock/') && !to.startsWith('mock/core/'))).toEqual([]);
   });
 });

@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type CaseResult, runConformance } from '../conformance/index.ts';
-import { startMockServer } from '../mock/index.ts';
+import { startMockServer } from '../mock/node/index.ts';
 
 let mock: Awaited<ReturnType<typeof startMockServer>>;
 

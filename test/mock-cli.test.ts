@@ -1,23 +1,11 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import { once } from 'node:events';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { seedPets } from '../mock/seed.ts';
+import { seedPets } from '../mock/core/seed.ts';
+import { type Ran, runProcess, spawnProcess, stopAllProcesses, tsxEntry } from './support/processes.ts';
 
-const ROOT = new URL('..', import.meta.url).pathname;
-const running: ChildProcess[] = [];
-
-afterEach(() => {
-  for (const child of running.splice(0)) {
-    try {
-      process.kill(-child.pid!, 'SIGTERM');
-    } catch {
-      // Already gone.
-    }
-  }
-});
+afterEach(stopAllProcesses);
 
 interface Started {
   url: string;
@@ -29,31 +17,16 @@ interface Started {
 async function startCli(
   args: string[],
   env: Record<string, string> = {},
-  entry = [process.execPath, '--import', 'tsx', 'mock/cli.ts'],
+  entry = tsxEntry('mock/node/cli.ts'),
 ): Promise<Started> {
-  const [command, ...prefix] = entry;
   // Its own process group, so that npm's child goes too when the test stops it.
-  const child = spawn(command!, [...prefix, ...args], { cwd: ROOT, env: { ...process.env, ...env }, detached: true });
-  running.push(child);
-  let stdout = '';
-  let stderr = '';
-  child.stderr.on('data', (chunk) => (stderr += chunk));
-  for await (const chunk of child.stdout) {
-    stdout += chunk;
-    const match = / at (http:\/\/\S+\/v1)\n[\s\S]*Try:/.exec(stdout);
-    if (match) return { url: match[1]!, stdout, stderr: () => stderr };
-  }
-  throw new Error(`mock exited before it served: ${stderr}`);
+  const mock = spawnProcess([...entry, ...args], { env: { ...process.env, ...env }, detached: true });
+  const match = await mock.waitForOutput(/ at (http:\/\/\S+\/v1)\n[\s\S]*Try:/);
+  return { url: match[1]!, stdout: mock.stdout(), stderr: mock.stderr };
 }
 
-async function runCli(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'mock/cli.ts', ...args], { cwd: ROOT });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (c) => (stdout += c));
-  child.stderr.on('data', (c) => (stderr += c));
-  const [code] = await once(child, 'exit');
-  return { code, stdout, stderr };
+function runCli(args: string[]): Promise<Ran> {
+  return runProcess([...tsxEntry('mock/node/cli.ts'), ...args]);
 }
 
 async function listAll(url: string, key: string): Promise<string> {
@@ -98,8 +71,7 @@ describe('the mock CLI', () => {
 
   it.each([
     ['npm start', ['npm', 'start', '--silent', '--']],
-    ['node mock/start.cjs (the bundle npm start runs)', [process.execPath, 'mock/start.cjs']],
-    ['the petstore-mock bin', [process.execPath, 'bin/petstore-mock.js']],
+    ['the built bin', [process.execPath, 'dist/mock/node/cli.js']],
   ])('starts through %s', async (_title, entry) => {
     const { url } = await startCli(['--port', '0', '--count', '3', '--quiet'], {}, entry);
     expect(JSON.parse(await listAll(url, 'petstore-dev-key'))).toEqual(seedPets({ count: 3 }));

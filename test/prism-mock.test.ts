@@ -3,12 +3,10 @@
  * conformance suite pointed at it completes (exit 1, not a crash or a hang)
  * and reports exactly the deviations a stateless, spec-generated mock must have.
  */
-import { spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Report, runConformance } from '../conformance/index.ts';
 import { type PrismServer, startPrism } from '../prism/index.ts';
-
-const ROOT = new URL('..', import.meta.url).pathname;
+import { type Ran, runProcess, tsxEntry } from './support/processes.ts';
 
 /**
  * Why each case fails on Prism's static mock; docs/prism.md turns this into its table.
@@ -54,22 +52,10 @@ afterAll(async () => {
 });
 
 /** Runs the conformance CLI as a user would; kills it if it hangs. */
-function runCli(args: string[], timeoutMs: number): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'conformance/cli.ts', ...args], {
-      cwd: ROOT,
-      env: { ...process.env, NO_COLOR: '1' },
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c) => (stdout += c));
-    child.stderr.on('data', (c) => (stderr += c));
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`the conformance CLI hung for ${timeoutMs} ms\n${stderr}`));
-    }, timeoutMs);
-    child.once('error', reject);
-    child.once('close', (code) => (clearTimeout(timer), resolve({ code, stdout, stderr })));
+function runCli(args: string[], timeoutMs: number): Promise<Ran> {
+  return runProcess([...tsxEntry('conformance/cli.ts'), ...args], {
+    env: { ...process.env, NO_COLOR: '1' },
+    timeoutMs,
   });
 }
 

@@ -9,7 +9,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { Agent, request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runConformance } from '../conformance/index.ts';
-import { type MockServer, startMockServer } from '../mock/index.ts';
+import { type MockServer, startMockServer } from '../mock/node/index.ts';
 import {
   type PrismServer,
   recordViolations,

@@ -2,7 +2,7 @@
  * The mock's own traffic for the Prism proxy test: happy paths and every
  * negative case the mock answers (invalid bodies, bad limit, status and petId,
  * each 401 variant), each with the status the mock is expected to give.
- * @see ../../shared/petstore-interface.md "Endpoints", "Authentication", "Errors"
+ * @see ../docs/contract.md "Endpoints", "Authentication", "Errors"
  */
 import { readFileSync } from 'node:fs';
 

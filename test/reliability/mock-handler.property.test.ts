@@ -6,7 +6,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { type ApiRequest, type ApiResponse, createHandler, createPetStore, seedPets } from '../../mock/index.ts';
+import { type ApiRequest, type ApiResponse, createHandler, createPetStore, seedPets } from '../../mock/node/index.ts';
 import { type GeneratedRequest, requestArbitrary } from './support/arbitraries.ts';
 import { checkExchange, PetModel } from './support/oracle.ts';
 

@@ -14,7 +14,7 @@ import {
   DEFAULT_TIMEOUTS,
   type MockServer,
   startMockServer,
-} from '../../mock/index.ts';
+} from '../../mock/node/index.ts';
 import { getValidator } from '../../spec/index.ts';
 import { openSocket, parseResponse, readToEnd, sleep } from './support/raw-http.ts';
 

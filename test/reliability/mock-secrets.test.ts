@@ -4,59 +4,41 @@
  * a query string, a path, another header or a body); it binds to 127.0.0.1
  * unless told otherwise, and warns on stderr when told otherwise.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
-import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import { DEFAULT_API_KEY, startMockServer } from '../../mock/index.ts';
+import { DEFAULT_API_KEY, startMockServer } from '../../mock/node/index.ts';
+import { type Spawned, spawnProcess, stopAllProcesses, tsxEntry } from '../support/processes.ts';
 
-const CLI = fileURLToPath(new URL('../../mock/cli.ts', import.meta.url));
+const CLI = fileURLToPath(new URL('../../mock/node/cli.ts', import.meta.url));
 /** Characters that URL encoding changes, so encoded forms are tested too. */
 const KEY = 'sk_live-Zq8/Tn+K3y=x~!';
 const ENV_KEYS = ['env-k3y-Alpha_91', 'env-k3y-Beta/77'];
 
 interface RunningCli {
-  child: ChildProcess;
+  process: Spawned;
   /** Base URL as printed by the CLI. */
   printedUrl: string;
   /** Where to send traffic: always 127.0.0.1, whatever the bind address. */
   origin: string;
-  output: { stdout: string; stderr: string };
 }
 
-const started: ChildProcess[] = [];
-afterEach(() => {
-  for (const child of started.splice(0)) if (child.exitCode === null) child.kill('SIGKILL');
-});
+afterEach(stopAllProcesses);
 
 function withoutPetstoreVariables(): NodeJS.ProcessEnv {
   return Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('PETSTORE_')));
 }
 
 async function startCli(args: string[], env: Record<string, string> = {}): Promise<RunningCli> {
-  const child = spawn(process.execPath, ['--import', 'tsx', CLI, '--port', '0', ...args], {
+  const cli = spawnProcess([...tsxEntry(CLI), '--port', '0', ...args], {
     env: { ...withoutPetstoreVariables(), ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
   });
-  started.push(child);
-  const output = { stdout: '', stderr: '' };
-  child.stdout!.on('data', (chunk) => (output.stdout += chunk));
-  child.stderr!.on('data', (chunk) => (output.stderr += chunk));
-  const deadline = Date.now() + 20_000;
-  while (!/ at (http:\/\/\S+)\n/.test(output.stdout)) {
-    if (child.exitCode !== null || Date.now() > deadline)
-      throw new Error(`CLI did not start: ${output.stdout} ${output.stderr}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-  const printedUrl = / at (http:\/\/\S+)\n/.exec(output.stdout)![1]!;
-  return { child, printedUrl, origin: `http://127.0.0.1:${new URL(printedUrl).port}`, output };
+  const printedUrl = (await cli.waitForOutput(/ at (http:\/\/\S+)\n/, 20_000))[1]!;
+  return { process: cli, printedUrl, origin: `http://127.0.0.1:${new URL(printedUrl).port}` };
 }
 
 async function stop(cli: RunningCli): Promise<{ stdout: string; stderr: string }> {
-  const exited = once(cli.child, 'exit');
-  cli.child.kill('SIGTERM');
-  await exited;
-  return cli.output;
+  await cli.process.stop('SIGTERM');
+  return { stdout: cli.process.stdout(), stderr: cli.process.stderr() };
 }
 
 /** Every way a client might send (or leak) the key; returns the statuses seen. */
@@ -146,7 +128,7 @@ describe('where the mock listens', () => {
   it('treats empty PETSTORE_HOST and PETSTORE_API_KEYS as unset: loopback, and the development key shown as the one in use', async () => {
     const cli = await startCli([], { PETSTORE_HOST: '', PETSTORE_API_KEYS: ' , ' });
     expect(new URL(cli.printedUrl).hostname).toBe('127.0.0.1');
-    expect(cli.output.stdout).toContain(`API key: ${DEFAULT_API_KEY}`);
+    expect(cli.process.stdout()).toContain(`API key: ${DEFAULT_API_KEY}`);
     const response = await fetch(`${cli.origin}/v1/pets?limit=1`, {
       headers: { authorization: `Bearer ${DEFAULT_API_KEY}` },
     });

@@ -4,18 +4,16 @@
  * outlives its timeout, redirects are never followed, and the process sees no
  * unhandled rejection. The CLI exits 1, or 2 when nothing listens.
  */
-import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { type AddressInfo, createServer } from 'node:net';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Report, runConformance } from '../../conformance/index.ts';
+import { runProcess, tsxEntry } from '../support/processes.ts';
 import { type HostileKind, startHostileTarget } from './support/hostile-targets.ts';
 
 const TIMEOUT_MS = 500;
 const CONCURRENCY = 16;
 const KEY = 'suite-hostile-key-4e1d';
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
 /** What a clear reason looks like for each kind of breakage. */
 const REASONS: Record<Exclude<HostileKind, 'echoKey' | 'echoKeyLowerHex'>, RegExp> = {
@@ -133,31 +131,11 @@ interface CliRun {
 
 async function cli(args: string[]): Promise<CliRun> {
   const { PETSTORE_BASE_URL: _url, PETSTORE_API_KEY: _key, ...env } = process.env;
-  const started = performance.now();
-  const child = spawn(
-    process.execPath,
-    [
-      '--import',
-      'tsx',
-      'conformance/cli.ts',
-      '--timeout',
-      `${TIMEOUT_MS}ms`,
-      '--concurrency',
-      String(CONCURRENCY),
-      ...args,
-    ],
-    {
-      cwd: ROOT,
-      env: { ...env, NO_COLOR: '1', PETSTORE_API_KEY: KEY },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
+  const run = await runProcess(
+    [...tsxEntry('conformance/cli.ts'), '--timeout', `${TIMEOUT_MS}ms`, '--concurrency', String(CONCURRENCY), ...args],
+    { env: { ...env, NO_COLOR: '1', PETSTORE_API_KEY: KEY } },
   );
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (d: Buffer) => (stdout += d));
-  child.stderr.on('data', (d: Buffer) => (stderr += d));
-  const [code] = (await once(child, 'close')) as [number | null];
-  return { code, stdout, stderr, ms: performance.now() - started };
+  return { code: run.code, stdout: run.stdout, stderr: run.stderr, ms: run.durationMs };
 }
 
 /** A port nothing listens on: bound, then released. */

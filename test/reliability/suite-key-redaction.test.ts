@@ -4,20 +4,17 @@
  * upper or lower-case hex, base64, as a JSON key), leaves no trace of it in
  * the pretty, json or junit output, in-process or through the CLI.
  */
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runConformance } from '../../conformance/index.ts';
 import { REPORTERS, render } from '../../conformance/report/index.ts';
+import { runProcess, tsxEntry } from '../support/processes.ts';
 import { type HostileTarget, keySpellings, lowerHexSpelling, startHostileTarget } from './support/hostile-targets.ts';
 
 /** Characters that JSON, URL and XML escaping all change. */
 const KEY = 'sk_Test-9/Qx+R=z&"<k3y>~';
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
 let target: HostileTarget;
 beforeEach(async () => {
@@ -85,12 +82,9 @@ describe('the API key in reports, against a server that echoes it', () => {
         ['flag', ['--api-key', KEY], {}],
         ['variable', [], { PETSTORE_API_KEY: KEY }],
       ] as const) {
-        const child = spawn(
-          process.execPath,
+        const { code, stdout, stderr } = await runProcess(
           [
-            '--import',
-            'tsx',
-            'conformance/cli.ts',
+            ...tsxEntry('conformance/cli.ts'),
             '--base-url',
             target.url,
             '--timeout',
@@ -103,13 +97,8 @@ describe('the API key in reports, against a server that echoes it', () => {
             '--reporter',
             `junit=${dir}/${how}.xml`,
           ],
-          { cwd: ROOT, env: { ...env, ...extraEnv, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] },
+          { env: { ...env, ...extraEnv, NO_COLOR: '1' } },
         );
-        let stdout = '';
-        let stderr = '';
-        child.stdout.on('data', (d: Buffer) => (stdout += d));
-        child.stderr.on('data', (d: Buffer) => (stderr += d));
-        const [code] = (await once(child, 'close')) as [number];
         expect([0, 1]).toContain(code);
         expect(stdout).toMatch(/passed, \d+ failed/);
         for (const [name, text] of [

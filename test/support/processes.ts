@@ -77,7 +77,8 @@ export function spawnProcess(command: readonly string[], options: SpawnOptions =
         const match = pattern.exec(stdout);
         if (match) return match;
         if (done) throw new Error(`${file} exited before printing ${pattern}:\n${stdout}\n${stderr}`);
-        if (Date.now() > deadline) throw new Error(`${file} did not print ${pattern} in ${timeoutMs} ms:\n${stdout}\n${stderr}`);
+        if (Date.now() > deadline)
+          throw new Error(`${file} did not print ${pattern} in ${timeoutMs} ms:\n${stdout}\n${stderr}`);
         await new Promise((resolve) => setTimeout(resolve, 10));
       }
     },
@@ -117,7 +118,9 @@ export async function runProcess(
   const timedOut = new Promise<never>((_, reject) => {
     timer = setTimeout(() => {
       void spawned.stop('SIGKILL');
-      reject(new Error(`${command.join(' ')} ran longer than ${timeoutMs} ms:\n${spawned.stdout()}\n${spawned.stderr()}`));
+      reject(
+        new Error(`${command.join(' ')} ran longer than ${timeoutMs} ms:\n${spawned.stdout()}\n${spawned.stderr()}`),
+      );
     }, timeoutMs);
   });
   try {

@@ -4,7 +4,7 @@
  * `memory` (after two forced collections, when run with --expose-gc),
  * `reset` and `close`.
  */
-import { startMockServer } from '../../../mock/index.ts';
+import { startMockServer } from '../../../mock/node/index.ts';
 
 /** A message the parent sends. */
 export type ChildRequest = { type: 'memory' } | { type: 'reset' } | { type: 'close' };

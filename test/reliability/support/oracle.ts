@@ -3,7 +3,7 @@
  * and a checker that says, for one request and its response, whether the
  * response is allowed by the interface and the ARCHITECTURE.md choices, and
  * what the state must be afterwards.
- * @see ../../../../shared/ARCHITECTURE.md "Where the interface is silent"
+ * @see docs/mock.md "Where the interface is silent: what the mock does" (the mock's side; the suite accepts the other allowed choices, docs/conformance.md)
  */
 import { getValidator, listOperations, type Pet } from '../../../spec/index.ts';
 

