@@ -50,6 +50,7 @@ function report(cases: CaseResult[]): Report {
         status: 201,
         caseIds: ['createPet.full'],
         declaredOnly: [],
+        answeredOtherwise: [],
       },
       {
         operationId: 'getPet',
@@ -58,9 +59,11 @@ function report(cases: CaseResult[]): Report {
         status: 404,
         caseIds: [],
         declaredOnly: ['getPet.unknown'],
+        answeredOtherwise: [],
       },
     ],
     created: { count: 2, ids: [5, 6], namePrefix: 'conformance-r1-' },
+    throttling: { byStatus: {}, retried: 0, exhausted: 0, waitedMs: 0, maxWaitMs: 60000 },
     ok: false,
   };
 }
