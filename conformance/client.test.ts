@@ -99,7 +99,9 @@ describe('client', () => {
   });
 
   it('fails the exchange with the reason once the wait budget is spent', async () => {
-    mock().intercept({ path: '/v1/pets', method: 'GET' }).reply(429, '', { headers: { 'retry-after': '30' } });
+    mock()
+      .intercept({ path: '/v1/pets', method: 'GET' })
+      .reply(429, '', { headers: { 'retry-after': '30' } });
     const client = createClient({ baseUrl: BASE, apiKey: KEY, dispatcher: agent, throttle: { maxWaitMs: 5000 } });
     const started = Date.now();
     const ex = await client.send({ method: 'GET', path: '/pets' });

@@ -7,7 +7,7 @@ import type { Dispatcher } from 'undici';
 import { listOperations } from '../spec/index.ts';
 import { compareBaseline } from './baseline.ts';
 import { allCases } from './cases/index.ts';
-import { type Client, createClient } from './client.ts';
+import { type Client, type ClientStats, createClient } from './client.ts';
 import { createShared, namePrefix } from './context.ts';
 import { buildCoverage } from './coverage.ts';
 import { ConformanceError } from './errors.ts';
@@ -132,14 +132,18 @@ function buildReport(f: RunFacts): Report {
   return redactReport(report, url.origin + url.pathname.replace(/\/+$/, ''), outputRedactors([f.options.apiKey]));
 }
 
-/** Throws when the run tested nothing: every request failed in transport, or the key was refused on every call. */
-function checkRanAtAll(client: Client): void {
+/**
+ * Throws when the run tested nothing: every request after the first failed in transport (the target answered
+ * once, then went away), or the key was refused on every call. `afterFirst` is the stats when the first answered.
+ */
+function checkRanAtAll(client: Client, afterFirst: ClientStats): void {
   const { stats } = client;
-  if (stats.requests > 0 && stats.transportFailed === stats.requests) {
+  const sent = stats.requests - afterFirst.requests;
+  if (sent > 0 && stats.transportFailed - afterFirst.transportFailed === sent) {
     const first = stats.firstTransportError;
     throw new ConformanceError(
       'PETSTORE_CONFORMANCE_TRANSPORT_FAILED',
-      `all ${stats.requests} requests failed in transport (the first: ${first?.code}: ${first?.message})`,
+      `the first request was answered, then all ${sent} others failed in transport (${first?.code}: ${first?.message}): is the server still up?`,
     );
   }
   if (stats.keyRequests > 0 && stats.keyRejected === stats.keyRequests) {
@@ -195,8 +199,10 @@ async function runSuite(options: ConformanceOptions): Promise<Report> {
   checkSelection(all, cases, options.only ?? [], options.skip ?? []);
   const client = clientFor(options, settings);
   let results: CaseResult[];
+  let afterFirst: ClientStats;
   try {
     await preflight({ client, baseUrl: options.baseUrl, timeoutMs: settings.timeoutMs, probeTls: !options.dispatcher });
+    afterFirst = { ...client.stats };
     let failed = 0;
     const onResult = (r: CaseResult, done: number): void => {
       if (r.outcome === 'failed') failed++;
@@ -207,6 +213,6 @@ async function runSuite(options: ConformanceOptions): Promise<Report> {
   } finally {
     await client.close();
   }
-  checkRanAtAll(client);
+  checkRanAtAll(client, afterFirst);
   return buildReport({ options, runId, started, settings, results, deselected: all.length - cases.length, client });
 }

@@ -38,7 +38,9 @@ describe('the wait budget', () => {
     expect(t.decide(429, '1', 1)).toEqual({ retryInMs: 1000 });
     now = 2000;
     const spent = t.decide(429, '1', 2);
-    expect(spent).toEqual({ exhausted: expect.stringMatching(/^429: .*Retry-After: 1.*--max-wait 2.5 s.*500 ms left/) });
+    expect(spent).toEqual({
+      exhausted: expect.stringMatching(/^429: .*Retry-After: 1.*--max-wait 2.5 s.*500 ms left/),
+    });
     expect(t.decide(429, '0', 20)).toEqual({ exhausted: expect.stringMatching(/after 20 retries/) });
     expect(t.stats).toMatchObject({ retried: 2, exhausted: 2, waitedMs: 2000 });
   });
