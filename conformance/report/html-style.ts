@@ -25,6 +25,7 @@ section { margin-top: 22px; }
 h2 { font-size: 17px; margin: 0 0 10px; } h2 small, h1 small { color: var(--muted); font-weight: 400; font-size: 13px; margin-left: 6px; }
 table { border-collapse: collapse; width: 100%; background: #fff; border: 1px solid var(--line); border-radius: 8px; overflow: hidden; }
 th, td { border-bottom: 1px solid var(--line); padding: 8px 10px; text-align: left; vertical-align: top; }
+table.matrix { table-layout: fixed; } .matrix thead th:first-child { width: 230px; }
 .matrix th small { display: block; color: var(--muted); font-weight: 400; font-family: ui-monospace, monospace; font-size: 12px; }
 .matrix thead th { background: var(--bg); font-size: 13px; }
 .matrix td { text-align: center; min-width: 88px; }
@@ -44,6 +45,12 @@ th, td { border-bottom: 1px solid var(--line); padding: 8px 10px; text-align: le
 .checks { list-style: none; padding: 0; margin: 0 0 8px; }
 .checks li { padding: 1px 0; } .checks li.ok span { color: var(--ok); } .checks li.ko span { color: var(--bad); font-weight: 700; }
 .checks li.ok { color: var(--muted); } .checks ul { margin: 2px 0 4px; color: var(--muted); font-family: ui-monospace, monospace; font-size: 12px; }
+.held { margin: 0 0 6px; color: var(--muted); } .held summary { cursor: pointer; font-size: 13px; }
+.held .checks { margin: 4px 0 0 16px; }
+.index { display: flex; flex-wrap: wrap; gap: 6px; margin: 0 0 12px; }
+.index a { font-family: ui-monospace, monospace; font-size: 12px; color: var(--bad); background: #fff; border: 1px solid #ffcecb;
+  border-radius: 999px; padding: 1px 10px; text-decoration: none; }
+.index a:hover { background: #ffebe9; }
 .exchange { border-top: 1px dashed var(--line); padding-top: 8px; margin-top: 8px; }
 pre { margin: 4px 0; padding: 8px 10px; background: var(--code); border-radius: 6px; white-space: pre-wrap; word-break: break-all; }
 pre.curl { background: #24292f; color: #f0f3f6; }

@@ -4,7 +4,7 @@
  * matrix (operation x documented status), each failure with its checks, curl
  * line and body excerpt, the advice not followed, and every case.
  */
-import type { CaseResult, CoverageEntry, Exchange, Outcome, Report } from '../types.ts';
+import type { CaseResult, CheckResult, CoverageEntry, Exchange, Outcome, Report } from '../types.ts';
 import { excerpt, footerLines, renderCurl, summaryLine } from './format.ts';
 import { HTML_STYLE } from './html-style.ts';
 
@@ -98,27 +98,32 @@ function exchangeBlock(ex: Exchange): string {
   return `<div class="exchange"><pre class="curl">$ ${e(renderCurl(ex.request))}</pre>${status}${error}</div>`;
 }
 
+function checkItem(c: CheckResult): string {
+  const details = c.details?.length ? `<ul>${c.details.map((d) => `<li>${e(d)}</li>`).join('')}</ul>` : '';
+  return `<li class="${c.ok ? 'ok' : 'ko'}"><span>${c.ok ? '✓' : '✗'}</span> <b>${e(c.name)}</b>: ${e(c.message)}${details}</li>`;
+}
+
 function caseBlock(r: CaseResult): string {
-  const checks = r.checks
-    .map(
-      (c) =>
-        `<li class="${c.ok ? 'ok' : 'ko'}"><span>${c.ok ? '✓' : '✗'}</span> <b>${e(c.name)}</b>: ${e(c.message)}${
-          c.details?.length ? `<ul>${c.details.map((d) => `<li>${e(d)}</li>`).join('')}</ul>` : ''
-        }</li>`,
-    )
-    .join('');
+  const failed = r.checks.filter((c) => !c.ok);
+  const passed = r.checks.filter((c) => c.ok);
+  const held =
+    passed.length === 0
+      ? ''
+      : `<details class="held"><summary>${passed.length} check${passed.length === 1 ? '' : 's'} held</summary><ul class="checks">${passed.map(checkItem).join('')}</ul></details>`;
   return `<article class="case ${r.outcome}" id="${e(r.id)}">
 <h3><span class="tag ${r.outcome}">${LABEL[r.outcome]}</span> <code>${e(r.id)}</code> ${r.level === 'advice' ? '<span class="level">advice</span>' : ''}</h3>
 <p class="title">${e(r.title)} <small>${e(r.section)}</small></p>
-<ul class="checks">${checks}</ul>
+<ul class="checks">${failed.map(checkItem).join('')}</ul>${held}
 ${r.exchanges.map(exchangeBlock).join('\n')}
 </article>`;
 }
 
 function caseSection(title: string, cases: CaseResult[], empty: string): string {
-  return `<section><h2>${e(title)} <small>${cases.length}</small></h2>${
-    cases.length === 0 ? `<p class="none">${e(empty)}</p>` : cases.map(caseBlock).join('\n')
-  }</section>`;
+  if (cases.length === 0)
+    return `<section><h2>${e(title)} <small>0</small></h2><p class="none">${e(empty)}</p></section>`;
+  const index = cases.map((r) => `<a href="#${encodeURIComponent(r.id)}">${e(r.id)}</a>`).join('');
+  return `<section><h2>${e(title)} <small>${cases.length}</small></h2><nav class="index">${index}</nav>
+${cases.map(caseBlock).join('\n')}</section>`;
 }
 
 function allCasesTable(report: Report): string {
