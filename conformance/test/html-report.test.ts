@@ -8,7 +8,7 @@
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { type Browser, chromium } from 'playwright-core';
+import { type Browser, chromium, type Locator } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listOperations } from '../../spec/index.ts';
 import { ROOT, runProcess, tsxEntry } from '../../test/support/processes.ts';
@@ -19,6 +19,10 @@ const ARTIFACTS = join(ROOT, 'reports', 'test-artifacts');
 const FILE = join(ARTIFACTS, 'conformance-report.html');
 
 let browser: Browser;
+
+/** The text as rendered, as QA reads it (textContent would include what CSS hides). */
+// biome-ignore lint/performance/useDomNodeTextContent: the rendered text is the point
+const shown = (locator: Locator): Promise<string> => locator.innerText();
 let exitCode: number | null;
 
 beforeAll(async () => {
@@ -67,41 +71,39 @@ describe('the HTML report in a browser', () => {
 
     // Self-contained: the page asked for nothing but itself.
     expect(requested).toEqual([pathToFileURL(FILE).href]);
-    await expect(page.locator('header .badge').innerText()).resolves.toBe('FAILED');
-    const summary = await page.locator('header .summary').innerText();
+    await expect(shown(page.locator('header .badge'))).resolves.toBe('FAILED');
+    const summary = await shown(page.locator('header .summary'));
     expect(summary).toMatch(/^\d+ passed, [1-9]\d* failed, \d+ skipped$/);
-    expect(await page.locator('.card.failed b').innerText()).toBe(summary.match(/(\d+) failed/)![1]);
+    expect(await shown(page.locator('.card.failed b'))).toBe(summary.match(/(\d+) failed/)![1]);
 
     // The matrix: one row per operation, a column per documented status, every documented cell filled.
     const operations = listOperations();
     const rows = page.locator('table.matrix tbody tr');
     await expect(rows.count()).resolves.toBe(operations.length);
     for (const [i, op] of operations.entries()) {
-      await expect(rows.nth(i).locator('th').innerText()).resolves.toContain(op.operationId);
+      await expect(shown(rows.nth(i).locator('th'))).resolves.toContain(op.operationId);
       await expect(rows.nth(i).locator('td.hit, td.miss').count()).resolves.toBe(op.statuses.length);
     }
     await expect(page.locator('table.matrix td.miss').count()).resolves.toBe(0);
 
     // A failure: its failed check, the curl line with the credentials hidden, the status and the body excerpt.
     const basic = page.locator('article.case.failed[id="auth.listPets.basic"]');
-    await expect(basic.locator('.checks li.ko').first().innerText()).resolves.toMatch(
-      /✗ status: expected 401, got 200/,
-    );
-    await expect(basic.locator('pre.curl').first().innerText()).resolves.toMatch(
+    await expect(shown(basic.locator('.checks li.ko').first())).resolves.toMatch(/✗ status: expected 401, got 200/);
+    await expect(shown(basic.locator('pre.curl').first())).resolves.toMatch(
       /^\$ curl -sS -i 'http:\/\/127\.0\.0\.1:\d+\/v1\/pets' -H 'Accept: application\/json' -H 'Authorization: Basic \[REDACTED\]'$/,
     );
-    await expect(basic.locator('.status b').first().innerText()).resolves.toBe('200');
-    await expect(basic.locator('pre.body').first().innerText()).resolves.toMatch(/^\[\{"id":1,"name":"pet-0"/);
+    await expect(shown(basic.locator('.status b').first())).resolves.toBe('200');
+    await expect(shown(basic.locator('pre.body').first())).resolves.toMatch(/^\[\{"id":1,"name":"pet-0"/);
     // An Error whose status disagrees with HTTP's, from a server that echoes the Authorization it got.
     const unknown = page.locator('article.case.failed[id="getPet.unknown"]');
-    await expect(unknown.locator('.checks li.ko').first().innerText()).resolves.toMatch(
+    await expect(shown(unknown.locator('.checks li.ko').first())).resolves.toMatch(
       /✗ Error status: Error\.status \d+, HTTP status 404/,
     );
-    await expect(unknown.locator('pre.body').first().innerText()).resolves.toMatch(
+    await expect(shown(unknown.locator('pre.body').first())).resolves.toMatch(
       /^\{"echo":"Bearer \[REDACTED\]","code":/,
     );
 
-    const text = await page.locator('body').innerText();
+    const text = await shown(page.locator('body'));
     expect(text).not.toContain(KEY);
     expect(text).toContain('Failures');
     await page.screenshot({ path: join(ARTIFACTS, 'conformance-report.png'), fullPage: false });
