@@ -198,7 +198,7 @@ async function closedPort(): Promise<number> {
 }
 
 describe('the conformance CLI against hostile targets', () => {
-  it.concurrent.each(['hang', 'reset', 'closeMidBody', 'notHttp'] as const)(
+  it.concurrent.each(['hang', 'reset', 'closeMidBody', 'notHttp', 'diesAfterFirst'] as const)(
     '%s: exits 2 with its one line on stderr, nothing on stdout',
     async (kind) => {
       const target = await startHostileTarget(kind);
