@@ -10,13 +10,14 @@ import { parseArgs } from 'node:util';
 import { packageVersion } from '../spec/files.ts';
 import { allCases } from './cases/index.ts';
 import { DurationError, parseDuration } from './duration.ts';
-import { ConformanceError, type ConformanceOptions, parseBaseline, runConformance } from './index.ts';
+import { ConformanceError, type ConformanceOptions, parseBaseline, type Report, runConformance } from './index.ts';
 import { renderList } from './list.ts';
 import { checkSelection } from './preflight.ts';
 import { createProgressLine } from './progress.ts';
 import { createTextRedactor } from './redact.ts';
 import { REPORTERS, type ReporterName, render, shouldColor } from './report/index.ts';
 import { selectCases } from './select.ts';
+import type { Case } from './types.ts';
 
 const HELP = `Usage: petstore-conformance [options]
 
@@ -223,14 +224,7 @@ export async function main(
     }
     const report = await runConformance({ ...plan.options, onProgress: (p) => progress.update(p) });
     progress.clear();
-    for (const target of plan.reporters) {
-      const text = render(target.name, report, { color: !target.file && shouldColor(out, env) });
-      if (!target.file) out.write(text);
-      else {
-        mkdirSync(dirname(target.file), { recursive: true });
-        writeFileSync(target.file, text);
-      }
-    }
+    writeReports(report, plan.reporters, out, env);
     return report.ok ? 0 : 1;
   } catch (e) {
     progress.clear();
@@ -245,8 +239,24 @@ export async function main(
   }
 }
 
+function writeReports(
+  report: Report,
+  targets: ReporterTarget[],
+  out: NodeJS.WriteStream,
+  env: NodeJS.ProcessEnv,
+): void {
+  for (const target of targets) {
+    const text = render(target.name, report, { color: !target.file && shouldColor(out, env) });
+    if (!target.file) out.write(text);
+    else {
+      mkdirSync(dirname(target.file), { recursive: true });
+      writeFileSync(target.file, text);
+    }
+  }
+}
+
 /** The cases `--list` shows: the selection, refused like a run's when a pattern matches nothing. */
-function listed(options: ConformanceOptions) {
+function listed(options: ConformanceOptions): Case[] {
   const all = allCases();
   const selected = selectCases(all, { only: options.only ?? [], skip: options.skip ?? [] });
   checkSelection(all, selected, options.only ?? [], options.skip ?? []);

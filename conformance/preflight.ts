@@ -7,6 +7,7 @@
  * that is not HTTP/1.1, or no API under the base URL (with a hint when the
  * host answers under `/v1`).
  */
+import { isIP } from 'node:net';
 import { connect } from 'node:tls';
 import type { Client } from './client.ts';
 import { formatDuration } from './duration.ts';
@@ -117,12 +118,14 @@ function withProtocol(baseUrl: string, protocol: 'http:' | 'https:'): string {
 
 /** Whether a TLS handshake succeeds on the target's socket (any certificate accepted: this only asks which protocol it speaks). */
 function speaksTls(url: URL, timeoutMs: number): Promise<boolean> {
+  const host = url.hostname.replace(/^\[|\]$/g, '');
   return new Promise((resolve) => {
     const socket = connect({
-      host: url.hostname,
+      host,
       port: Number(url.port || 80),
       rejectUnauthorized: false,
-      servername: url.hostname.match(/^[\d.:[\]]+$/) ? undefined : url.hostname,
+      // SNI carries names only (RFC 6066); Node warns when given an address.
+      ...(isIP(host) === 0 ? { servername: host } : {}),
     });
     const done = (result: boolean): void => {
       socket.destroy();

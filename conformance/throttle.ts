@@ -59,22 +59,59 @@ export function retryAfterMs(value: string | undefined, now: number = Date.now()
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
+interface Budget {
+  stats: ThrottleStats;
+  /** When the latest wait granted so far ends. */
+  horizon: number;
+}
+
+function giveUp(b: Budget, status: number, reason: string): ThrottleDecision {
+  b.stats.exhausted++;
+  return { exhausted: `${status}: ${reason}` };
+}
+
+/** Rules on one answer at time `t` (see Throttle.decide). */
+function decideAt(
+  b: Budget,
+  t: number,
+  status: number,
+  retryAfter: string | undefined,
+  attempt: number,
+): ThrottleDecision {
+  const asked = retryAfterMs(retryAfter, t);
+  if (status !== 429 && !(status === 503 && asked !== undefined)) return undefined;
+  b.stats.byStatus[status] = (b.stats.byStatus[status] ?? 0) + 1;
+  const wait = Math.max(MIN_WAIT_MS, asked ?? DEFAULT_WAIT_MS);
+  const said = retryAfter === undefined ? 'no Retry-After' : `Retry-After: ${retryAfter.trim()}`;
+  if (attempt >= MAX_RETRIES) return giveUp(b, status, `still asked to wait (${said}) after ${MAX_RETRIES} retries`);
+  const added = Math.max(0, t + wait - Math.max(t, b.horizon));
+  const { maxWaitMs } = b.stats;
+  if (b.stats.waitedMs + added > maxWaitMs) {
+    const left = Math.max(0, maxWaitMs - b.stats.waitedMs);
+    return giveUp(
+      b,
+      status,
+      `the server asked the suite to wait (${said}) and the wait budget (--max-wait ${formatDuration(maxWaitMs)}) ` +
+        `has ${formatDuration(left)} left`,
+    );
+  }
+  b.stats.waitedMs += added;
+  b.horizon = Math.max(b.horizon, t + wait);
+  b.stats.retried++;
+  return { retryInMs: wait };
+}
+
 /** Makes the throttle of one run. */
 export function createThrottle(options: ThrottleOptions = {}): Throttle {
   const now = options.now ?? Date.now;
-  const maxWaitMs = options.maxWaitMs ?? 60_000;
   const spacing = options.ratePerSecond ? 1000 / options.ratePerSecond : 0;
-  const stats: ThrottleStats = { byStatus: {}, retried: 0, exhausted: 0, waitedMs: 0, maxWaitMs };
+  const budget: Budget = {
+    stats: { byStatus: {}, retried: 0, exhausted: 0, waitedMs: 0, maxWaitMs: options.maxWaitMs ?? 60_000 },
+    horizon: 0,
+  };
   let nextSlot = 0;
-  let horizon = 0;
-
-  function giveUp(status: number, reason: string): ThrottleDecision {
-    stats.exhausted++;
-    return { exhausted: `${status}: ${reason}` };
-  }
-
   return {
-    stats,
+    stats: budget.stats,
     async turn() {
       if (spacing === 0) return;
       const t = now();
@@ -82,27 +119,6 @@ export function createThrottle(options: ThrottleOptions = {}): Throttle {
       nextSlot = slot + spacing;
       if (slot > t) await sleep(slot - t);
     },
-    decide(status, retryAfter, attempt) {
-      const asked = retryAfterMs(retryAfter, now());
-      if (status !== 429 && !(status === 503 && asked !== undefined)) return undefined;
-      stats.byStatus[status] = (stats.byStatus[status] ?? 0) + 1;
-      const wait = Math.max(MIN_WAIT_MS, asked ?? DEFAULT_WAIT_MS);
-      const said = retryAfter === undefined ? 'no Retry-After' : `Retry-After: ${retryAfter.trim()}`;
-      if (attempt >= MAX_RETRIES) return giveUp(status, `still asked to wait (${said}) after ${MAX_RETRIES} retries`);
-      const t = now();
-      const added = Math.max(0, t + wait - Math.max(t, horizon));
-      if (stats.waitedMs + added > maxWaitMs) {
-        const left = Math.max(0, maxWaitMs - stats.waitedMs);
-        return giveUp(
-          status,
-          `the server asked the suite to wait (${said}) and the wait budget (--max-wait ${formatDuration(maxWaitMs)}) ` +
-            `has ${formatDuration(left)} left`,
-        );
-      }
-      stats.waitedMs += added;
-      horizon = Math.max(horizon, t + wait);
-      stats.retried++;
-      return { retryInMs: wait };
-    },
+    decide: (status, retryAfter, attempt) => decideAt(budget, now(), status, retryAfter, attempt),
   };
 }
