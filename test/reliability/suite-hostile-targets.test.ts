@@ -37,7 +37,7 @@ const DEAD: Partial<Record<HostileKind, [ConformanceErrorCode, RegExp]>> = {
   reset: ['PETSTORE_CONFORMANCE_TRANSPORT_FAILED', /^the first request .* failed in transport twice: ECONNRESET/],
   closeMidBody: [
     'PETSTORE_CONFORMANCE_TRANSPORT_FAILED',
-    /failed in transport twice: UND_ERR_SOCKET: other side closed/,
+    /^the first request .* failed in transport twice: UND_ERR_SOCKET: other side closed/,
   ],
   notHttp: [
     'PETSTORE_CONFORMANCE_PROTOCOL_MISMATCH',
