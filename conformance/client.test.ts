@@ -17,7 +17,7 @@ afterEach(async () => {
 });
 
 describe('client', () => {
-  it('sends the key as a bearer token, records it redacted, and redacts echoes of it', async () => {
+  it('sends the key as a bearer token, never records it, and keeps what the server sent whole for the checks', async () => {
     let seen: unknown;
     mock()
       .intercept({ path: '/v1/pets', method: 'GET' })
@@ -33,9 +33,10 @@ describe('client', () => {
     const ex = await client.send({ method: 'GET', path: '/pets' });
     expect(seen).toBe(`Bearer ${KEY}`);
     expect(ex.request.headers.authorization).toBe('Bearer [REDACTED]');
-    expect(ex.response?.headers['x-echo']).toBe('Bearer [REDACTED]');
-    expect(JSON.stringify(ex)).not.toContain(KEY);
-    expect(ex.response?.json).toEqual([{ echo: '[REDACTED]' }]);
+    expect(JSON.stringify(ex.request)).not.toContain(KEY);
+    // Hiding the key is the report's job (redact-report.ts): the checks read the answer as it came.
+    expect(ex.response?.headers['x-echo']).toBe(`Bearer ${KEY}`);
+    expect(ex.response?.json).toEqual([{ echo: KEY }]);
   });
 
   it('does not follow redirects', async () => {
@@ -64,14 +65,51 @@ describe('client', () => {
     expect(Date.now() - started).toBeLessThan(1500);
   });
 
-  it('reports transport errors as data, redacted', async () => {
+  it('reports transport errors as data', async () => {
     mock()
       .intercept({ path: '/v1/pets', method: 'GET' })
       .replyWithError(Object.assign(new Error(`reset near ${KEY}`), { code: 'ECONNRESET' }));
     const client = createClient({ baseUrl: BASE, apiKey: KEY, dispatcher: agent });
     const ex = await client.send({ method: 'GET', path: '/pets' });
     expect(ex.error?.code).toBe('ECONNRESET');
-    expect(ex.error?.message).not.toContain(KEY);
+    expect(ex.error?.message).toContain('reset near');
+    expect(client.stats).toMatchObject({ transportFailed: 1, firstTransportError: { code: 'ECONNRESET' } });
+  });
+
+  it('waits out a 429 with Retry-After and retries, counting it apart', async () => {
+    const pool = mock();
+    pool.intercept({ path: '/v1/pets', method: 'GET' }).reply(429, '', { headers: { 'retry-after': '0' } });
+    pool.intercept({ path: '/v1/pets', method: 'GET' }).reply(503, '', { headers: { 'retry-after': '0' } });
+    pool.intercept({ path: '/v1/pets', method: 'GET' }).reply(200, '[]');
+    const client = createClient({ baseUrl: BASE, apiKey: KEY, dispatcher: agent });
+    const ex = await client.send({ method: 'GET', path: '/pets' });
+    expect(ex.response?.status).toBe(200);
+    expect(ex.error).toBeUndefined();
+    expect(ex.retries?.count).toBe(2);
+    expect(client.throttleStats).toMatchObject({ byStatus: { 429: 1, 503: 1 }, retried: 2, exhausted: 0 });
+  });
+
+  it('keeps a 503 without Retry-After as the answer (a server error, not a request to wait)', async () => {
+    mock().intercept({ path: '/v1/pets', method: 'GET' }).reply(503, '');
+    const client = createClient({ baseUrl: BASE, apiKey: KEY, dispatcher: agent });
+    const ex = await client.send({ method: 'GET', path: '/pets' });
+    expect(ex.response?.status).toBe(503);
+    expect(ex.error).toBeUndefined();
+    expect(client.throttleStats.retried).toBe(0);
+  });
+
+  it('fails the exchange with the reason once the wait budget is spent', async () => {
+    mock()
+      .intercept({ path: '/v1/pets', method: 'GET' })
+      .reply(429, '', { headers: { 'retry-after': '30' } });
+    const client = createClient({ baseUrl: BASE, apiKey: KEY, dispatcher: agent, throttle: { maxWaitMs: 5000 } });
+    const started = Date.now();
+    const ex = await client.send({ method: 'GET', path: '/pets' });
+    expect(Date.now() - started).toBeLessThan(2000);
+    expect(ex.response?.status).toBe(429);
+    expect(ex.error?.code).toBe('PETSTORE_RATE_LIMITED');
+    expect(ex.error?.message).toMatch(/Retry-After: 30.*--max-wait 5 s/);
+    expect(client.throttleStats).toMatchObject({ exhausted: 1, retried: 0 });
   });
 
   it('counts created animals and key rejections', async () => {

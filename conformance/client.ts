@@ -1,10 +1,14 @@
 /**
  * The suite's only network code: sends one request through an undici
  * Dispatcher with a per-request timeout, reads at most a capped body, never
- * follows redirects, and captures the exchange with the API key redacted.
+ * follows redirects, waits out 429/503 within the run's budget (throttle.ts),
+ * and captures the exchange as the server sent it: the checks read it whole,
+ * and the key is hidden only where the report is written (redact-report.ts).
+ * The captured request never holds the credentials of its Authorization header.
  */
 import { Agent, type Dispatcher } from 'undici';
-import { BASIC_USER, createRedactor, REDACTED, type Redactor, redactDeep } from './redact.ts';
+import { BASIC_USER, REDACTED } from './redact.ts';
+import { createThrottle, type Throttle, type ThrottleOptions, type ThrottleStats } from './throttle.ts';
 import type { CaseRequest, Exchange, ExchangeResponse } from './types.ts';
 
 /** Options of {@link createClient}. */
@@ -20,6 +24,8 @@ export interface ClientOptions {
   maxBodyBytes?: number;
   /** Connections the default Agent may open per origin. */
   connections?: number;
+  /** Retry budget and rate cap (see throttle.ts). */
+  throttle?: ThrottleOptions;
 }
 
 /** What the client has seen, for the report and the key-rejected test. */
@@ -31,25 +37,19 @@ export interface ClientStats {
   /** Animals created (any 2xx answer to `POST /pets`) and their ids. */
   created: number;
   createdIds: number[];
+  /** Requests that got no response at all (timeout, refused, reset, not HTTP), and the first such error. */
+  transportFailed: number;
+  firstTransportError?: { code: string; message: string };
 }
 
 /** Sends requests against one base URL. */
 export interface Client {
   send(request: CaseRequest): Promise<Exchange>;
   readonly stats: ClientStats;
-  readonly redact: Redactor;
+  /** 429/503 answers, retries and time waited. */
+  readonly throttleStats: ThrottleStats;
   close(): Promise<void>;
 }
-
-/** Error codes that mean the target cannot be reached at all. */
-export const UNREACHABLE_CODES = new Set([
-  'ECONNREFUSED',
-  'ENOTFOUND',
-  'EAI_AGAIN',
-  'EHOSTUNREACH',
-  'ENETUNREACH',
-  'UND_ERR_CONNECT_TIMEOUT',
-]);
 
 const TIMEOUT_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'ABORT_ERR']);
 
@@ -68,59 +68,108 @@ export function createClient(options: ClientOptions): Client {
       headersTimeout: timeoutMs,
       bodyTimeout: timeoutMs,
     });
-  const redact = createRedactor([options.apiKey]);
-  const stats: ClientStats = { requests: 0, keyRequests: 0, keyRejected: 0, created: 0, createdIds: [] };
+  const stats: ClientStats = {
+    requests: 0,
+    keyRequests: 0,
+    keyRejected: 0,
+    created: 0,
+    createdIds: [],
+    transportFailed: 0,
+  };
+  const throttle = createThrottle(options.throttle);
+  const attempt = (request: CaseRequest): Promise<Exchange> =>
+    sendOnce({ request, apiKey: options.apiKey, base, prefix, dispatcher, timeoutMs, maxBodyBytes });
 
   async function send(request: CaseRequest): Promise<Exchange> {
-    const headers = requestHeaders(request, options.apiKey);
-    const path = prefix + request.path;
-    const started = performance.now();
-    const captured = {
-      method: request.method,
-      url: base.origin + path,
-      headers: redactHeaders(headers, redact),
-      ...(request.body === undefined ? {} : { body: redact(request.body) }),
-    };
     const usesKey = request.auth === undefined || request.auth === 'key';
     stats.requests++;
     if (usesKey) stats.keyRequests++;
-    const signal = AbortSignal.timeout(timeoutMs);
-    try {
-      const res = await dispatcher.request({
-        origin: base.origin,
-        path,
-        method: request.method,
-        headers,
-        body: request.body,
-        signal,
-        headersTimeout: timeoutMs,
-        bodyTimeout: timeoutMs,
-      });
-      const { text, bytes, tooLarge } = await readCapped(res.body, maxBodyBytes);
-      const response = buildResponse(res.statusCode, res.headers, text, bytes, redact);
-      if (usesKey && res.statusCode === 401) stats.keyRejected++;
-      if (request.method === 'POST' && res.statusCode >= 200 && res.statusCode < 300) noteCreated(stats, response.json);
-      const error = tooLarge
-        ? { code: 'PETSTORE_BODY_TOO_LARGE', message: `response body exceeds ${maxBodyBytes} bytes; stopped reading` }
-        : undefined;
-      return { request: captured, response, ...(error ? { error } : {}), durationMs: performance.now() - started };
-    } catch (err) {
-      return {
-        request: captured,
-        error: describeError(err, signal.aborted, timeoutMs, redact),
-        durationMs: performance.now() - started,
-      };
-    }
+    const ex = await retrying(throttle, () => attempt(request));
+    if (!ex.response) {
+      stats.transportFailed++;
+      stats.firstTransportError ??= ex.error;
+    } else if (usesKey && ex.response.status === 401) stats.keyRejected++;
+    if (request.method === 'POST' && ex.response && ex.response.status >= 200 && ex.response.status < 300)
+      noteCreated(stats, ex.response.json);
+    return ex;
   }
 
   return {
     send,
     stats,
-    redact,
+    throttleStats: throttle.stats,
     async close() {
       if (owned) await dispatcher.close();
     },
   };
+}
+
+/** Sends through `once` until the throttle stops asking for a retry; the last exchange carries the count. */
+async function retrying(throttle: Throttle, once: () => Promise<Exchange>): Promise<Exchange> {
+  let retries = 0;
+  let waitedMs = 0;
+  for (;;) {
+    await throttle.turn();
+    const ex = await once();
+    const res = ex.response;
+    const decision = res && !ex.error ? throttle.decide(res.status, res.headers['retry-after'], retries) : undefined;
+    const note = retries > 0 ? { retries: { count: retries, waitedMs } } : {};
+    if (decision === undefined) return { ...ex, ...note };
+    if ('exhausted' in decision)
+      return { ...ex, ...note, error: { code: 'PETSTORE_RATE_LIMITED', message: decision.exhausted } };
+    await new Promise((resolve) => setTimeout(resolve, decision.retryInMs));
+    retries++;
+    waitedMs += decision.retryInMs;
+  }
+}
+
+interface Attempt {
+  request: CaseRequest;
+  apiKey: string;
+  base: URL;
+  prefix: string;
+  dispatcher: Dispatcher;
+  timeoutMs: number;
+  maxBodyBytes: number;
+}
+
+/** One request and what came back, or why nothing usable came back. */
+async function sendOnce(a: Attempt): Promise<Exchange> {
+  const { request, timeoutMs, maxBodyBytes } = a;
+  const headers = requestHeaders(request, a.apiKey);
+  const path = a.prefix + request.path;
+  const started = performance.now();
+  const captured = {
+    method: request.method,
+    url: a.base.origin + path,
+    headers: hideCredentials(headers),
+    ...(request.body === undefined ? {} : { body: request.body }),
+  };
+  const signal = AbortSignal.timeout(timeoutMs);
+  try {
+    const res = await a.dispatcher.request({
+      origin: a.base.origin,
+      path,
+      method: request.method,
+      headers,
+      body: request.body,
+      signal,
+      headersTimeout: timeoutMs,
+      bodyTimeout: timeoutMs,
+    });
+    const { text, bytes, tooLarge } = await readCapped(res.body, maxBodyBytes);
+    const response = buildResponse(res.statusCode, res.headers, text, bytes);
+    const error = tooLarge
+      ? { code: 'PETSTORE_BODY_TOO_LARGE', message: `response body exceeds ${maxBodyBytes} bytes; stopped reading` }
+      : undefined;
+    return { request: captured, response, ...(error ? { error } : {}), durationMs: performance.now() - started };
+  } catch (err) {
+    return {
+      request: captured,
+      error: describeError(err, signal.aborted, timeoutMs),
+      durationMs: performance.now() - started,
+    };
+  }
 }
 
 function requestHeaders(request: CaseRequest, apiKey: string): Record<string, string> {
@@ -136,12 +185,12 @@ function requestHeaders(request: CaseRequest, apiKey: string): Record<string, st
   return headers;
 }
 
-function redactHeaders(headers: Record<string, string>, redact: Redactor): Record<string, string> {
+/** The headers the suite sent, the credentials part of Authorization replaced, whichever key it holds. */
+function hideCredentials(headers: Record<string, string>): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [name, value] of Object.entries(headers)) {
-    // The credentials part of Authorization is never shown, whichever key it holds.
     const m = name === 'authorization' ? /^(\S+)( +)(.+)$/.exec(value) : null;
-    out[name] = m ? `${m[1]}${m[2]}${REDACTED}` : redact(value);
+    out[name] = m ? `${m[1]}${m[2]}${REDACTED}` : value;
   }
   return out;
 }
@@ -170,17 +219,15 @@ function buildResponse(
   raw: Record<string, string | string[] | undefined>,
   text: string,
   bytes: number,
-  redact: Redactor,
 ): ExchangeResponse {
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(raw)) {
-    if (value !== undefined)
-      headers[redact(name.toLowerCase())] = redact(Array.isArray(value) ? value.join(', ') : value);
+    if (value !== undefined) headers[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
   }
-  const response: ExchangeResponse = { status, headers, body: redact(text), bytes };
+  const response: ExchangeResponse = { status, headers, body: text, bytes };
   if (text.trim() !== '') {
     try {
-      response.json = redactDeep(JSON.parse(text) as unknown, redact);
+      response.json = JSON.parse(text) as unknown;
     } catch (err) {
       response.jsonError = (err as Error).message;
     }
@@ -194,17 +241,14 @@ function noteCreated(stats: ClientStats, json: unknown): void {
   if (typeof id === 'number') stats.createdIds.push(id);
 }
 
-function describeError(
-  err: unknown,
-  aborted: boolean,
-  timeoutMs: number,
-  redact: Redactor,
-): { code: string; message: string } {
+function describeError(err: unknown, aborted: boolean, timeoutMs: number): { code: string; message: string } {
   const e = err as { code?: string; name?: string; message?: string; cause?: { code?: string; message?: string } };
   const code = e.code ?? e.cause?.code;
   if (aborted || e.name === 'TimeoutError' || (code !== undefined && TIMEOUT_CODES.has(code))) {
     return { code: 'PETSTORE_TIMEOUT', message: `no complete response within ${timeoutMs} ms` };
   }
   const message = [e.message, e.cause?.message].filter(Boolean).join(': ') || String(err);
-  return { code: code ?? 'PETSTORE_REQUEST_FAILED', message: redact(message) };
+  // undici's parser errors carry no code; what they mean is that the target does not speak HTTP/1.1.
+  const fallback = e.name === 'HTTPParserError' ? 'PETSTORE_NOT_HTTP' : 'PETSTORE_REQUEST_FAILED';
+  return { code: code ?? fallback, message };
 }

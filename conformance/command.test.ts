@@ -73,12 +73,26 @@ describe('planFromArgs', () => {
     [['--api-key', 'k'], /no base URL/],
     [['--env', 'staging', '--reporter', 'xml'], /unknown reporter/],
     [['--env', 'staging', '--timeout', 'soon'], /--timeout/],
+    [['--env', 'staging', '--timeout', '5'], /--timeout needs a unit: 5s or 5ms/],
+    [['--env', 'staging', '--max-wait', '60'], /--max-wait needs a unit/],
+    [['--env', 'staging', '--rate', '0'], /--rate must be a number/],
+    [['--env', 'staging', '--json'], /--json goes with --list/],
     [['--env', 'staging', '--concurrency', '0'], /--concurrency/],
     [['--env', 'staging', '--read-only', '--allow-writes'], /contradict/],
     [['--env', 'staging', '--bogus'], /Unknown option/],
     [['--env', 'staging', '--baseline', '/nonexistent/baseline.json'], /cannot read baseline/],
   ])('rejects %j', (args, message) => {
     expect(() => planFromArgs(args, ENV)).toThrow(message);
+  });
+
+  it('reads durations with units, the wait budget, the rate, and --list without a target', () => {
+    const plan = planFromArgs(['--env', 'staging', '--timeout', '1.5s', '--max-wait', '0s', '--rate', '2.5'], ENV);
+    expect(plan.options).toMatchObject({ timeoutMs: 1500, maxWaitMs: 0, ratePerSecond: 2.5 });
+    expect(planFromArgs(['--env', 'staging', '--max-wait', '2m'], ENV).options.maxWaitMs).toBe(120_000);
+    expect(planFromArgs(['--list', '--json', '--only', 'auth'], {})).toMatchObject({
+      list: { json: true },
+      options: { only: ['auth'] },
+    });
   });
 
   it('needs a key', () => {

@@ -2,15 +2,22 @@
  * The `petstore-conformance` command as a function: parse arguments and
  * environment, run the suite, write each report, and return the exit code:
  * 0 (every required case passed), 1 (a case failed) or 2 (the run could not
- * happen, with a one-line reason). `cli.ts` is the entry that calls it.
+ * test the server, with a one-line reason). `cli.ts` is the entry that calls it.
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { parseArgs } from 'node:util';
 import { packageVersion } from '../spec/files.ts';
-import { ConformanceError, type ConformanceOptions, parseBaseline, runConformance } from './index.ts';
-import { createRedactor } from './redact.ts';
+import { allCases } from './cases/index.ts';
+import { DurationError, parseDuration } from './duration.ts';
+import { ConformanceError, type ConformanceOptions, parseBaseline, type Report, runConformance } from './index.ts';
+import { renderList } from './list.ts';
+import { checkSelection } from './preflight.ts';
+import { createProgressLine } from './progress.ts';
+import { createTextRedactor } from './redact.ts';
 import { REPORTERS, type ReporterName, render, shouldColor } from './report/index.ts';
+import { selectCases } from './select.ts';
+import type { Case } from './types.ts';
 
 const HELP = `Usage: petstore-conformance [options]
 
@@ -22,8 +29,11 @@ Target:
   --env NAME            production or staging: the base URL comes from
                         PETSTORE_PRODUCTION_URL or PETSTORE_STAGING_URL
 Run:
-  --timeout T           per-request timeout: 500ms, 10s, or milliseconds (default 10s)
+  --timeout T           per-request timeout with a unit: 500ms, 10s (default 10s)
   --concurrency N       cases run at once (default 8)
+  --max-wait T          time the run may spend waiting when the server answers 429 or 503
+                        with Retry-After, in all (default 60s; 0s never waits)
+  --rate N              at most N requests per second (for a fragile staging)
   --only IDS            run only these case ids or patterns (comma-separated, repeatable;
                         * is a wildcard; listPets matches listPets.*)
   --skip IDS            leave out these case ids or patterns
@@ -32,15 +42,21 @@ Run:
   --allow-writes        allow creating animals with --env production
   --strict              advice becomes failure; Pets may carry no extra fields
   --run-id ID           name created animals conformance-ID-... (default: random)
+  --list                print every case id with its level, operation and section
+                        (after --only/--skip), and run nothing; --json for JSON
 Reports:
-  --reporter R[=FILE]   pretty, json or junit; repeatable; without =FILE to stdout
-                        (default: pretty to stdout)
+  --reporter R[=FILE]   pretty, json, junit or html; repeatable; without =FILE to stdout
+                        (default: pretty to stdout; html is one self-contained file)
   --baseline FILE       known failures (JSON array of ids, or a JSON report): exit 0
                         while only those fail; the report names the ones now fixed
   -h, --help            show this help
   --version             print the version
 
-Exit status: 0 every required case passed, 1 a case failed, 2 the run could not happen.
+Exit status: 0 every required case passed, 1 a case failed, 2 the run could not test the
+server (bad arguments, no case selected, unreachable, no answer, TLS or protocol mismatch,
+no API at the base URL, every request failed, the key rejected); one line says why.
+A progress line is drawn on stderr when it is a terminal (not in CI); NO_COLOR and
+FORCE_COLOR are respected.
 `;
 
 class UsageError extends Error {}
@@ -50,12 +66,19 @@ interface ReporterTarget {
   file?: string;
 }
 
-function parseTimeout(text: string): number {
-  const m = /^(\d+)(ms|s)?$/.exec(text.trim());
-  if (!m) throw new UsageError(`--timeout must look like 500ms, 10s or 10000, got ${JSON.stringify(text)}`);
-  const ms = Number(m[1]) * (m[2] === 's' ? 1000 : 1);
-  if (ms < 1) throw new UsageError('--timeout must be positive');
-  return ms;
+function duration(flag: string, text: string, allowZero = false): number {
+  try {
+    return parseDuration(text, { flag, allowZero });
+  } catch (err) {
+    if (err instanceof DurationError) throw new UsageError(err.message);
+    throw err;
+  }
+}
+
+function parseRate(text: string): number {
+  if (!/^\d+(\.\d+)?$/.test(text) || !(Number(text) > 0))
+    throw new UsageError(`--rate must be a number of requests per second above 0, got ${JSON.stringify(text)}`);
+  return Number(text);
 }
 
 function parsePositive(flag: string, text: string): number {
@@ -67,7 +90,7 @@ function parsePositive(flag: string, text: string): number {
 function parseReporter(spec: string): ReporterTarget {
   const [name, ...rest] = spec.split('=');
   if (!REPORTERS.includes(name as ReporterName))
-    throw new UsageError(`unknown reporter ${JSON.stringify(name)} (pretty, json, junit)`);
+    throw new UsageError(`unknown reporter ${JSON.stringify(name)} (${REPORTERS.join(', ')})`);
   const file = rest.join('=');
   if (rest.length > 0 && file === '') throw new UsageError(`--reporter ${name}= needs a file name`);
   return file ? { name: name as ReporterName, file } : { name: name as ReporterName };
@@ -94,6 +117,10 @@ const OPTIONS = {
   'run-id': { type: 'string' },
   reporter: { type: 'string', multiple: true },
   baseline: { type: 'string' },
+  'max-wait': { type: 'string' },
+  rate: { type: 'string' },
+  list: { type: 'boolean' },
+  json: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean' },
 } as const;
@@ -102,6 +129,8 @@ const OPTIONS = {
 export interface CliPlan {
   help: boolean;
   version?: boolean;
+  /** `--list`: print the cases (as JSON with `--json`) and run nothing. */
+  list?: { json: boolean };
   options: ConformanceOptions;
   reporters: ReporterTarget[];
 }
@@ -133,6 +162,11 @@ export function planFromArgs(args: string[], env: NodeJS.ProcessEnv): CliPlan {
   const v = parsed.values;
   if (v.help) return { help: true, options: { baseUrl: '', apiKey: '' }, reporters: [] };
   if (v.version) return { help: false, version: true, options: { baseUrl: '', apiKey: '' }, reporters: [] };
+  if (v.json && !v.list) throw new UsageError('--json goes with --list (for a JSON report: --reporter json)');
+  if (v.list) {
+    const options = { baseUrl: '', apiKey: '', only: list(v.only), skip: list(v.skip) };
+    return { help: false, list: { json: v.json === true }, options, reporters: [] };
+  }
   const baseUrl = resolveBaseUrl(v, env);
   const apiKey = v['api-key'] ?? env.PETSTORE_API_KEY;
   if (!apiKey) throw new UsageError('no API key: pass --api-key or set PETSTORE_API_KEY');
@@ -146,7 +180,9 @@ export function planFromArgs(args: string[], env: NodeJS.ProcessEnv): CliPlan {
     only: list(v.only),
     skip: list(v.skip),
   };
-  if (v.timeout !== undefined) options.timeoutMs = parseTimeout(v.timeout);
+  if (v.timeout !== undefined) options.timeoutMs = duration('--timeout', v.timeout);
+  if (v['max-wait'] !== undefined) options.maxWaitMs = duration('--max-wait', v['max-wait'], true);
+  if (v.rate !== undefined) options.ratePerSecond = parseRate(v.rate);
   if (v.concurrency !== undefined) options.concurrency = parsePositive('--concurrency', v.concurrency);
   if (v['run-id'] !== undefined) options.runId = v['run-id'];
   if (v.baseline !== undefined) options.baseline = readBaseline(v.baseline);
@@ -169,7 +205,9 @@ export async function main(
   out: NodeJS.WriteStream = process.stdout,
   err: NodeJS.WriteStream = process.stderr,
 ): Promise<number> {
-  const redact = createRedactor([env.PETSTORE_API_KEY ?? '', ...keyFromArgs(args)]);
+  // Only for the one line below: the reports come out of runConformance with the key already hidden.
+  const redact = createTextRedactor([env.PETSTORE_API_KEY ?? '', ...keyFromArgs(args)]);
+  const progress = createProgressLine(err, env);
   try {
     const plan = planFromArgs(args, env);
     if (plan.help) {
@@ -180,19 +218,16 @@ export async function main(
       out.write(`${packageVersion()}\n`);
       return 0;
     }
-    const report = await runConformance(plan.options);
-    for (const target of plan.reporters) {
-      // Defence in depth over the whole printed text (the report already hides the key in what it captured).
-      // A very short key also masks harmless text here, ids and titles included; the report object keeps them.
-      const text = redact(render(target.name, report, { color: !target.file && shouldColor(out, env) }));
-      if (!target.file) out.write(text);
-      else {
-        mkdirSync(dirname(target.file), { recursive: true });
-        writeFileSync(target.file, text);
-      }
+    if (plan.list) {
+      out.write(renderList(listed(plan.options), plan.list.json));
+      return 0;
     }
+    const report = await runConformance({ ...plan.options, onProgress: (p) => progress.update(p) });
+    progress.clear();
+    writeReports(report, plan.reporters, out, env);
     return report.ok ? 0 : 1;
   } catch (e) {
+    progress.clear();
     const reason =
       e instanceof UsageError || e instanceof ConformanceError
         ? e.message
@@ -202,6 +237,30 @@ export async function main(
     );
     return 2;
   }
+}
+
+function writeReports(
+  report: Report,
+  targets: ReporterTarget[],
+  out: NodeJS.WriteStream,
+  env: NodeJS.ProcessEnv,
+): void {
+  for (const target of targets) {
+    const text = render(target.name, report, { color: !target.file && shouldColor(out, env) });
+    if (!target.file) out.write(text);
+    else {
+      mkdirSync(dirname(target.file), { recursive: true });
+      writeFileSync(target.file, text);
+    }
+  }
+}
+
+/** The cases `--list` shows: the selection, refused like a run's when a pattern matches nothing. */
+function listed(options: ConformanceOptions): Case[] {
+  const all = allCases();
+  const selected = selectCases(all, { only: options.only ?? [], skip: options.skip ?? [] });
+  checkSelection(all, selected, options.only ?? [], options.skip ?? []);
+  return selected;
 }
 
 function keyFromArgs(args: string[]): string[] {

@@ -7,16 +7,20 @@ import type { Dispatcher } from 'undici';
 import { listOperations } from '../spec/index.ts';
 import { compareBaseline } from './baseline.ts';
 import { allCases } from './cases/index.ts';
-import { type Client, createClient, UNREACHABLE_CODES } from './client.ts';
+import { type Client, type ClientStats, createClient } from './client.ts';
 import { createShared, namePrefix } from './context.ts';
 import { buildCoverage } from './coverage.ts';
-import { type Redactor, redactDeep } from './redact.ts';
+import { ConformanceError } from './errors.ts';
+import { checkSelection, preflight } from './preflight.ts';
+import { outputRedactors, redactReport } from './redact-report.ts';
 import { runCases } from './runner.ts';
 import { selectCases } from './select.ts';
-import type { CaseResult, Report, Summary } from './types.ts';
+import type { CaseResult, Progress, Report, Summary } from './types.ts';
 
 export { parseBaseline } from './baseline.ts';
 export { allCases } from './cases/index.ts';
+export { DurationError, formatDuration, parseDuration } from './duration.ts';
+export { ConformanceError, type ConformanceErrorCode } from './errors.ts';
 export { matchesPattern } from './select.ts';
 export type * from './types.ts';
 
@@ -45,19 +49,12 @@ export interface ConformanceOptions {
   baseline?: string[];
   /** Response bodies longer than this fail their case (default 1 MiB). */
   maxBodyBytes?: number;
-}
-
-/** Why a run could not happen at all; `code` is stable. */
-export class ConformanceError extends Error {
-  readonly code:
-    | 'PETSTORE_CONFORMANCE_BAD_OPTIONS'
-    | 'PETSTORE_CONFORMANCE_UNREACHABLE'
-    | 'PETSTORE_CONFORMANCE_KEY_REJECTED';
-  constructor(code: ConformanceError['code'], message: string) {
-    super(message);
-    this.name = 'ConformanceError';
-    this.code = code;
-  }
+  /** Wall-clock time the run may spend waiting on 429/503 `Retry-After`, in all (default 60000). */
+  maxWaitMs?: number;
+  /** At most this many requests per second (default: no cap). */
+  ratePerSecond?: number;
+  /** Called after each case, for a progress line. */
+  onProgress?: (progress: Progress) => void;
 }
 
 function badOptions(message: string): ConformanceError {
@@ -78,22 +75,15 @@ function validate(options: ConformanceOptions): void {
   for (const [name, v, min] of [
     ['timeoutMs', options.timeoutMs, 1],
     ['concurrency', options.concurrency, 1],
+    ['maxWaitMs', options.maxWaitMs, 0],
   ] as const) {
     if (v !== undefined && (!Number.isInteger(v) || v < min))
-      throw badOptions(`${name} must be a positive integer, got ${v}`);
+      throw badOptions(`${name} must be an integer of at least ${min}, got ${v}`);
   }
+  if (options.ratePerSecond !== undefined && !(options.ratePerSecond > 0))
+    throw badOptions(`ratePerSecond must be more than 0, got ${options.ratePerSecond}`);
   if (options.runId !== undefined && !/^[A-Za-z0-9_-]{1,40}$/.test(options.runId))
     throw badOptions('runId may hold only letters, digits, _ and - (at most 40)');
-}
-
-async function preflight(client: Client, baseUrl: string): Promise<void> {
-  const ex = await client.send({ method: 'GET', path: '/pets?limit=1' });
-  if (ex.error && !ex.response && UNREACHABLE_CODES.has(ex.error.code)) {
-    throw new ConformanceError(
-      'PETSTORE_CONFORMANCE_UNREACHABLE',
-      `cannot reach ${baseUrl}: ${ex.error.code} ${ex.error.message}`,
-    );
-  }
 }
 
 function summarise(results: readonly CaseResult[]): Summary {
@@ -104,20 +94,6 @@ function summarise(results: readonly CaseResult[]): Summary {
     warned: count('warned'),
     skipped: count('skipped'),
     total: results.length,
-  };
-}
-
-/**
- * A last pass over what a case captured (its reason, checks and exchanges), in case the key hid somewhere a
- * field-level redaction missed. Ids, titles, sections, coverage and the summary are the suite's own text:
- * a short key (say `k`) would otherwise turn `listPets.ok` into `listPets.o[REDACTED]`.
- */
-function redactCaptured(r: CaseResult, redact: Redactor): CaseResult {
-  return {
-    ...r,
-    ...(r.reason === undefined ? {} : { reason: redact(r.reason) }),
-    checks: redactDeep(r.checks, redact, { keys: false }),
-    exchanges: redactDeep(r.exchanges, redact, { keys: false }),
   };
 }
 
@@ -138,25 +114,78 @@ function buildReport(f: RunFacts): Report {
   const report: Report = {
     tool: 'petstore-conformance',
     runId: f.runId,
-    // The user gave it, and may have put the key in it (userinfo, a path segment).
-    baseUrl: f.client.redact(f.options.baseUrl),
+    baseUrl: f.options.baseUrl,
     startedAt: new Date(f.started).toISOString(),
     durationMs: Date.now() - f.started,
     options: f.settings,
-    cases: f.results.map((r) => redactCaptured(r, f.client.redact)),
+    cases: f.results,
     deselected: f.deselected,
     summary,
     coverage: buildCoverage(listOperations(), f.results, new URL(f.options.baseUrl).pathname.replace(/\/+$/, '')),
     created: { count: stats.created, ids: stats.createdIds, namePrefix: namePrefix(f.runId) },
+    throttling: { ...f.client.throttleStats },
     ...(baseline ? { baseline } : {}),
     ok: baseline ? baseline.unexpected.length === 0 : summary.failed === 0,
   };
-  return report;
+  // The one place the key is hidden: the checks have read everything as the server sent it.
+  const url = new URL(f.options.baseUrl);
+  return redactReport(report, url.origin + url.pathname.replace(/\/+$/, ''), outputRedactors([f.options.apiKey]));
+}
+
+/**
+ * Throws when the run tested nothing: every request after the first failed in transport (the target answered
+ * once, then went away), or the key was refused on every call. `afterFirst` is the stats when the first answered.
+ */
+function checkRanAtAll(client: Client, afterFirst: ClientStats): void {
+  const { stats } = client;
+  const sent = stats.requests - afterFirst.requests;
+  if (sent > 0 && stats.transportFailed - afterFirst.transportFailed === sent) {
+    const first = stats.firstTransportError;
+    throw new ConformanceError(
+      'PETSTORE_CONFORMANCE_TRANSPORT_FAILED',
+      `the first request was answered, then all ${sent} others failed in transport (${first?.code}: ${first?.message}): is the server still up?`,
+    );
+  }
+  if (stats.keyRequests > 0 && stats.keyRejected === stats.keyRequests) {
+    throw new ConformanceError(
+      'PETSTORE_CONFORMANCE_KEY_REJECTED',
+      `the API key was rejected (401) on all ${stats.keyRequests} requests that sent it`,
+    );
+  }
+}
+
+function clientFor(options: ConformanceOptions, settings: Report['options']): Client {
+  return createClient({
+    baseUrl: options.baseUrl,
+    apiKey: options.apiKey,
+    timeoutMs: settings.timeoutMs,
+    connections: settings.concurrency,
+    ...(options.dispatcher ? { dispatcher: options.dispatcher } : {}),
+    ...(options.maxBodyBytes ? { maxBodyBytes: options.maxBodyBytes } : {}),
+    throttle: {
+      ...(options.maxWaitMs === undefined ? {} : { maxWaitMs: options.maxWaitMs }),
+      ...(options.ratePerSecond === undefined ? {} : { ratePerSecond: options.ratePerSecond }),
+    },
+  });
+}
+
+/** A ConformanceError's line may quote the server or the base URL: it leaves with the key hidden. */
+function hideKey(err: unknown, apiKey: string): unknown {
+  if (!(err instanceof ConformanceError)) return err;
+  return new ConformanceError(err.code, outputRedactors([apiKey]).text(err.message));
 }
 
 /** Runs the suite against `options.baseUrl`; throws a ConformanceError only when the run cannot happen at all. */
 export async function runConformance(options: ConformanceOptions): Promise<Report> {
   validate(options);
+  try {
+    return await runSuite(options);
+  } catch (err) {
+    throw hideKey(err, options.apiKey);
+  }
+}
+
+async function runSuite(options: ConformanceOptions): Promise<Report> {
   const started = Date.now();
   const runId = options.runId ?? randomBytes(4).toString('hex');
   const settings = {
@@ -167,28 +196,23 @@ export async function runConformance(options: ConformanceOptions): Promise<Repor
   };
   const all = allCases();
   const cases = selectCases(all, { only: options.only ?? [], skip: options.skip ?? [] });
-  const client = createClient({
-    baseUrl: options.baseUrl,
-    apiKey: options.apiKey,
-    timeoutMs: settings.timeoutMs,
-    connections: settings.concurrency,
-    ...(options.dispatcher ? { dispatcher: options.dispatcher } : {}),
-    ...(options.maxBodyBytes ? { maxBodyBytes: options.maxBodyBytes } : {}),
-  });
+  checkSelection(all, cases, options.only ?? [], options.skip ?? []);
+  const client = clientFor(options, settings);
   let results: CaseResult[];
+  let afterFirst: ClientStats;
   try {
-    await preflight(client, client.redact(options.baseUrl));
+    await preflight({ client, baseUrl: options.baseUrl, timeoutMs: settings.timeoutMs, probeTls: !options.dispatcher });
+    afterFirst = { ...client.stats };
+    let failed = 0;
+    const onResult = (r: CaseResult, done: number): void => {
+      if (r.outcome === 'failed') failed++;
+      options.onProgress?.({ done, total: cases.length, failed });
+    };
     const shared = createShared({ client, runId });
-    results = await runCases(cases, { client, shared, runId, ...settings });
+    results = await runCases(cases, { client, shared, runId, ...settings, onResult });
   } finally {
     await client.close();
   }
-  const { stats } = client;
-  if (stats.keyRequests > 0 && stats.keyRejected === stats.keyRequests) {
-    throw new ConformanceError(
-      'PETSTORE_CONFORMANCE_KEY_REJECTED',
-      `the API key was rejected (401) on all ${stats.keyRequests} requests that sent it`,
-    );
-  }
+  checkRanAtAll(client, afterFirst);
   return buildReport({ options, runId, started, settings, results, deselected: all.length - cases.length, client });
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createRedactor, REDACTED, redactDeep } from './redact.ts';
+import { createRedactor, createTextRedactor, REDACTED, redactDeep } from './redact.ts';
 
 describe('createRedactor', () => {
   const key = 'k3y"with/odd+chars';
@@ -48,5 +48,28 @@ describe('percent-escapes in either case', () => {
   it('treats regular-expression characters in the key literally', () => {
     const redact = createRedactor(['k.y+(1)']);
     expect(redact('k.y+(1) kxy+(1)')).toBe('[REDACTED] kxy+(1)');
+  });
+});
+
+describe('the redactor for mixed text (the suite words and server values in one line)', () => {
+  it('removes a short key only where it stands alone, so the suite words stay whole', () => {
+    const text = createTextRedactor(['t']);
+    expect(text('expected application/json, got "text/plain"')).toBe('expected application/json, got "text/plain"');
+    expect(text('status: expected 200, got 401; echo "t" and Bearer t.')).toBe(
+      `status: expected 200, got 401; echo "${REDACTED}" and Bearer ${REDACTED}.`,
+    );
+    const sold = createTextRedactor(['sold']);
+    expect(sold('id 3 has status "sold"; 2 of 10 items are unsold')).toBe(
+      `id 3 has status "${REDACTED}"; 2 of 10 items are unsold`,
+    );
+  });
+
+  it('removes a long key wherever it occurs, glued to other text included', () => {
+    const key = 'sk_live_0123456789';
+    expect(createTextRedactor([key])(`x${key}y ${encodeURIComponent(key)}`)).toBe(`x${REDACTED}y ${REDACTED}`);
+  });
+
+  it('leaves text alone for an empty key', () => {
+    expect(createTextRedactor([''])('a t b')).toBe('a t b');
   });
 });

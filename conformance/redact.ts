@@ -1,7 +1,11 @@
 /**
- * Redaction of the API key: every form in which a server might echo it (raw,
- * JSON-escaped, URL-encoded, inside Basic credentials) is replaced before any
- * captured data is stored or reported.
+ * Redaction of the API key at the output edge: every form in which a server
+ * might echo it (raw, JSON-escaped, URL-encoded in either hex case, base64,
+ * inside Basic credentials) is replaced where text is written, never in the
+ * data the checks read. Two redactors: one for what the server sent (every
+ * occurrence goes), one for text that mixes the suite's own words with
+ * server values (a short key goes only where it stands alone, so that a key
+ * `t` does not turn `content-type` into `con[REDACTED]en...`).
  */
 
 /** What replaces a secret in captured data and reports. */
@@ -37,9 +41,36 @@ function formPattern(form: string): RegExp {
   );
 }
 
-/** Builds a redactor for `secrets`; empty secrets are ignored. */
+/**
+ * A form this long cannot pass for a word of the suite's own text, so mixed text loses it wherever it occurs;
+ * a shorter one only where it stands alone (no letter, digit or `_` on either side).
+ */
+export const FREE_FORM_LENGTH = 8;
+
+function boundedPattern(form: string): RegExp {
+  const inner = formPattern(form).source;
+  return new RegExp(`(?<![A-Za-z0-9_])${inner}(?![A-Za-z0-9_])`, 'g');
+}
+
+/** Builds a redactor for `secrets` that replaces every occurrence, for text a server sent; empty secrets are ignored. */
 export function createRedactor(secrets: readonly string[]): Redactor {
-  const patterns = secrets.flatMap(variants).map(formPattern);
+  return replacer(secrets.flatMap(variants).map(formPattern));
+}
+
+/**
+ * Builds a redactor for text that mixes the suite's own words with server values (check messages, reasons,
+ * transport errors, a base URL): forms of {@link FREE_FORM_LENGTH} characters or more go wherever they occur,
+ * shorter ones only where they stand alone.
+ */
+export function createTextRedactor(secrets: readonly string[]): Redactor {
+  return replacer(
+    secrets
+      .flatMap(variants)
+      .map((form) => (form.length >= FREE_FORM_LENGTH ? formPattern(form) : boundedPattern(form))),
+  );
+}
+
+function replacer(patterns: RegExp[]): Redactor {
   if (patterns.length === 0) return (text) => text;
   return (text) => {
     let out = text;

@@ -8,6 +8,8 @@ import type { Case, CaseResult, CheckResult, Outcome } from './types.ts';
 /** Options of {@link runCases}. */
 export interface RunCasesOptions extends CaseContextOptions {
   concurrency: number;
+  /** Called as each case ends, with how many have ended. */
+  onResult?: (result: CaseResult, done: number) => void;
 }
 
 function outcomeOf(
@@ -82,10 +84,12 @@ export async function runCase(c: Case, options: CaseContextOptions): Promise<Cas
 export async function runCases(cases: readonly Case[], options: RunCasesOptions): Promise<CaseResult[]> {
   const results: CaseResult[] = new Array(cases.length);
   let next = 0;
+  let done = 0;
   async function worker(): Promise<void> {
     while (next < cases.length) {
       const i = next++;
       results[i] = await runCase(cases[i]!, options);
+      options.onResult?.(results[i]!, ++done);
     }
   }
   await Promise.all(Array.from({ length: Math.max(1, Math.min(options.concurrency, cases.length)) }, worker));

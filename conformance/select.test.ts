@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { allCases } from './cases/index.ts';
+import { checkSelection } from './preflight.ts';
 import { matchesPattern, selectCases } from './select.ts';
 
 describe('selection', () => {
@@ -17,5 +18,28 @@ describe('selection', () => {
     expect(picked).toContain('getPet.existing');
     expect(picked).not.toContain('getPet.malformed');
     expect(picked.every((id) => id.startsWith('getPet.'))).toBe(true);
+  });
+});
+
+describe('checkSelection', () => {
+  const cases = allCases();
+  const run = (only: string[], skip: string[]): void =>
+    checkSelection(cases, selectCases(cases, { only, skip }), only, skip);
+
+  it('names every pattern that matches no case, even when others match', () => {
+    expect(() => run(['listPets', 'nosuch'], ['alsoNot'])).toThrow(
+      '--only nosuch, --skip alsoNot match no case (see --list for the case ids)',
+    );
+    expect(() => run(['nosuch'], [])).toThrow(
+      expect.objectContaining({ code: 'PETSTORE_CONFORMANCE_NOTHING_SELECTED' }),
+    );
+  });
+
+  it('refuses a selection that leaves nothing, and accepts one that leaves something', () => {
+    expect(() => run(['listPets.ok'], ['listPets'])).toThrow(
+      /^no case selected: --skip listPets leaves out every case/,
+    );
+    expect(() => run(['listPets'], ['listPets.ok'])).not.toThrow();
+    expect(() => run([], [])).not.toThrow();
   });
 });

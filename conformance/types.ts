@@ -36,7 +36,7 @@ export interface CaseRequest {
   contentType?: string | null;
 }
 
-/** The request as it went out, with the API key already redacted. */
+/** The request as it went out; the credentials of its Authorization header are never kept. */
 export interface ExchangeRequest {
   method: string;
   url: string;
@@ -44,7 +44,7 @@ export interface ExchangeRequest {
   body?: string;
 }
 
-/** The response as received, with the API key already redacted everywhere. */
+/** The response as received (the checks read it whole; a report hides the key in it). */
 export interface ExchangeResponse {
   status: number;
   headers: Record<string, string>;
@@ -64,6 +64,8 @@ export interface Exchange {
   /** Set when the exchange failed: timeout, reset, garbage, a body over the cap. */
   error?: { code: string; message: string };
   durationMs: number;
+  /** Set when the server asked the suite to wait (429, 503 with Retry-After) and it retried. */
+  retries?: { count: number; waitedMs: number };
 }
 
 /** The kinds of animal a run creates, at most one of each. */
@@ -129,8 +131,10 @@ export interface CoverageEntry {
   status: number;
   /** Cases that got this status from this operation. */
   caseIds: string[];
-  /** Cases that declare this status (`covers`) but did not get it in this run. */
+  /** Cases that declare this status (`covers`), did not get it in this run, and failed. */
   declaredOnly: string[];
+  /** Cases that declare this status but passed with another answer the interface allows (a 400 instead of a clamped 200). */
+  answeredOtherwise: string[];
 }
 
 /** Counts of outcomes. */
@@ -152,6 +156,26 @@ export interface BaselineResult {
   unexpected: string[];
 }
 
+/** How a run is going, after each case. */
+export interface Progress {
+  done: number;
+  total: number;
+  failed: number;
+}
+
+/** The answers that asked the suite to wait (429, 503 with Retry-After): counted apart, never failures by themselves. */
+export interface Throttling {
+  /** Such answers, by status. */
+  byStatus: Record<string, number>;
+  /** Waited out and retried. */
+  retried: number;
+  /** Came when the wait budget could not cover them: their case failed with that reason. */
+  exhausted: number;
+  /** Wall-clock time spent waiting, and the budget. */
+  waitedMs: number;
+  maxWaitMs: number;
+}
+
 /** Everything a run found; the API key appears nowhere in it. */
 export interface Report {
   tool: string;
@@ -166,6 +190,7 @@ export interface Report {
   summary: Summary;
   coverage: CoverageEntry[];
   created: { count: number; ids: number[]; namePrefix: string };
+  throttling: Throttling;
   baseline?: BaselineResult;
   /** True when no case failed (outside the baseline, if one was given). */
   ok: boolean;

@@ -2,6 +2,7 @@
  * Text pieces every reporter shares: a request as a curl command, body
  * excerpts, failed-check lines, the coverage table and the summary lines.
  */
+import { formatDuration } from '../duration.ts';
 import type { CaseResult, CoverageEntry, Exchange, ExchangeRequest, Report } from '../types.ts';
 
 /** Quotes a string for a POSIX shell. */
@@ -48,6 +49,8 @@ export function exchangeLines(ex: Exchange): string[] {
     );
     lines.push(`body: ${ex.response.body === '' ? '(empty)' : excerpt(ex.response.body)}`);
   }
+  if (ex.retries)
+    lines.push(`retried ${ex.retries.count} time(s) after being asked to wait ${formatDuration(ex.retries.waitedMs)}`);
   if (ex.error) lines.push(`error: ${ex.error.code}: ${ex.error.message}`);
   return lines;
 }
@@ -61,7 +64,11 @@ export function failedCheckLines(result: CaseResult): string[] {
 
 function coverageCell(e: CoverageEntry): string {
   const seen = e.caseIds.length === 0 ? 'NOT COVERED' : e.caseIds.join(', ');
-  return e.declaredOnly.length === 0 ? seen : `${seen} (expected but not answered: ${e.declaredOnly.join(', ')})`;
+  const notes = [
+    ...(e.answeredOtherwise.length === 0 ? [] : [`answered otherwise, as allowed: ${e.answeredOtherwise.join(', ')}`]),
+    ...(e.declaredOnly.length === 0 ? [] : [`expected but not answered: ${e.declaredOnly.join(', ')}`]),
+  ];
+  return notes.length === 0 ? seen : `${seen} (${notes.join('; ')})`;
 }
 
 /** The coverage table as aligned text rows (cases that got the status; then those that expected it and did not). */
@@ -84,12 +91,23 @@ export function footerLines(report: Report): string[] {
       `${report.summary.warned} advice case${report.summary.warned === 1 ? '' : 's'} not followed (warnings; --strict makes them failures)`,
     );
   if (report.deselected > 0) lines.push(`${report.deselected} cases not selected (--only/--skip)`);
+  const throttled = throttlingLine(report);
+  if (throttled) lines.push(throttled);
   const b = report.baseline;
   if (b) {
     lines.push(`Baseline: ${b.known.length} known failure(s), ${b.unexpected.length} new failure(s)`);
     if (b.fixed.length > 0) lines.push(`Fixed since the baseline: ${b.fixed.join(', ')}`);
   }
   return lines;
+}
+
+/** What the server's requests to slow down cost, or undefined when it made none. */
+export function throttlingLine(report: Report): string | undefined {
+  const t = report.throttling;
+  const statuses = Object.entries(t.byStatus).map(([status, n]) => `${n} × ${status}`);
+  if (statuses.length === 0) return undefined;
+  const spent = t.exhausted > 0 ? `; ${t.exhausted} came after the wait budget was spent and failed their case` : '';
+  return `The server asked the suite to wait ${statuses.join(', ')} (Retry-After): ${t.retried} retried, ${formatDuration(t.waitedMs)} waited of the ${formatDuration(t.maxWaitMs)} budget${spent}`;
 }
 
 /** The closing line, exactly `N passed, N failed, N skipped`. */

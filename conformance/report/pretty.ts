@@ -22,8 +22,13 @@ const LABELS: Record<Outcome, { text: string; style: Style }> = {
   skipped: { text: 'SKIP', style: 'gray' },
 };
 
-/** Colour only for a TTY, and never when `NO_COLOR` is set to a non-empty value (no-color.org). */
+/**
+ * Colour when `FORCE_COLOR` asks for it (any value but `0` or `false`: it wins, as in Node itself), never when
+ * it is `0`/`false` or `NO_COLOR` is set to a non-empty value (no-color.org), else only on a TTY.
+ */
 export function shouldColor(stream: { isTTY?: boolean }, env: NodeJS.ProcessEnv = process.env): boolean {
+  const force = env.FORCE_COLOR;
+  if (force !== undefined) return force !== '0' && force.toLowerCase() !== 'false';
   return stream.isTTY === true && !env.NO_COLOR && env.TERM !== 'dumb';
 }
 

@@ -1,6 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import type { CaseResult, Report } from '../types.ts';
-import { escapeXml, renderCurl, renderJson, renderJunit, renderPretty, shouldColor } from './index.ts';
+import {
+  escapeHtml,
+  escapeXml,
+  renderCurl,
+  renderHtml,
+  renderJson,
+  renderJunit,
+  renderPretty,
+  shouldColor,
+} from './index.ts';
 
 const failed: CaseResult = {
   id: 'createPet.full',
@@ -50,6 +59,7 @@ function report(cases: CaseResult[]): Report {
         status: 201,
         caseIds: ['createPet.full'],
         declaredOnly: [],
+        answeredOtherwise: [],
       },
       {
         operationId: 'getPet',
@@ -58,9 +68,11 @@ function report(cases: CaseResult[]): Report {
         status: 404,
         caseIds: [],
         declaredOnly: ['getPet.unknown'],
+        answeredOtherwise: [],
       },
     ],
     created: { count: 2, ids: [5, 6], namePrefix: 'conformance-r1-' },
+    throttling: { byStatus: {}, retried: 0, exhausted: 0, waitedMs: 0, maxWaitMs: 60000 },
     ok: false,
   };
 }
@@ -108,6 +120,8 @@ describe('pretty', () => {
     expect(shouldColor({ isTTY: true }, {})).toBe(true);
     expect(shouldColor({ isTTY: true }, { NO_COLOR: '1' })).toBe(false);
     expect(shouldColor({ isTTY: false }, {})).toBe(false);
+    expect(shouldColor({ isTTY: false }, { FORCE_COLOR: '1' })).toBe(true);
+    expect(shouldColor({ isTTY: true }, { FORCE_COLOR: '0' })).toBe(false);
   });
 });
 
@@ -137,5 +151,50 @@ describe('json', () => {
     const parsed = JSON.parse(renderJson(report([failed]))) as Report;
     expect(parsed.coverage).toHaveLength(2);
     expect(parsed.created.count).toBe(2);
+  });
+});
+
+describe('html', () => {
+  const throttled = {
+    ...report([failed, ...others]),
+    throttling: { byStatus: { 429: 3 }, retried: 3, exhausted: 0, waitedMs: 1500, maxWaitMs: 60000 },
+  };
+  const html = renderHtml(throttled);
+
+  it('is one self-contained page: no script, no external asset', () => {
+    expect(html.startsWith('<!doctype html>')).toBe(true);
+    expect(html).not.toMatch(/<script|<link|\bsrc=|url\(|@import|https?:\/\/(?!h\/v1)/);
+  });
+
+  it('escapes what it shows, and shows a failure with its checks, curl line and body excerpt', () => {
+    expect(escapeHtml(`<a b="c">&'`)).toBe('&lt;a b=&quot;c&quot;&gt;&amp;&#39;');
+    expect(html).toContain('create &lt;it&gt; &amp; &quot;echo&quot;');
+    expect(html).not.toContain('<it>');
+    expect(html).toContain('<b>status</b>: expected 201, got 200');
+    expect(html).toContain('<li>/id must be integer</li>');
+    expect(html).toContain(`$ curl -sS -i -X POST &#39;http://h/v1/pets&#39;`);
+    expect(html).toContain('{&quot;id&quot;:&quot;1&quot;}\\u0000');
+  });
+
+  it('draws the coverage matrix and names the throttling', () => {
+    expect(html).toMatch(
+      /<tr><th scope="row">createPet<small>POST \/pets<\/small><\/th><td class="hit"[^>]*><b>1 case<\/b><\/td>/,
+    );
+    expect(html).toMatch(
+      /<td class="miss"[^>]*><b>not covered<\/b><br><small class="bad">1 expected, failed<\/small><\/td>/,
+    );
+    expect(html).toContain(
+      'The server asked the suite to wait 3 × 429 (Retry-After): 3 retried, 1.5 s waited of the 60 s budget',
+    );
+  });
+});
+
+describe('the coverage cell', () => {
+  it('says when a case got another answer it accepts, apart from a failure', () => {
+    const r = report([failed]);
+    r.coverage[0] = { ...r.coverage[0]!, answeredOtherwise: ['listPets.limit.outOfRange'] };
+    expect(renderPretty(r)).toMatch(
+      /createPet\s+POST \/pets\s+201\s+createPet\.full \(answered otherwise, as allowed: listPets\.limit\.outOfRange\)/,
+    );
   });
 });

@@ -1,10 +1,12 @@
 /**
  * A small configurable Petstore for tests: the fake handler behind plain
- * node:http on port 0, in memory, plus the transport misbehaviours (hang,
- * garbage, reset, a huge body) a handler cannot express.
+ * node:http (or TLS) on port 0, in memory, plus the transport behaviours a
+ * handler cannot express: hang, garbage, reset, a huge body, added latency on
+ * every answer, and a rate limiter that answers every Nth request 429.
  */
 import { once } from 'node:events';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer as createTlsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import type { Pet } from '../../spec/index.ts';
 import { createFakeHandler, type FakeChoices, type FakeResult, type Violation } from './fake-handler.ts';
@@ -18,6 +20,12 @@ export interface FakePetstoreOptions {
   count?: number;
   violations?: readonly Violation[];
   choices?: FakeChoices;
+  /** Every answer waits this long first (a server far away). */
+  latencyMs?: number;
+  /** Every Nth request is answered 429 with `Retry-After` (a conforming, rate-limiting staging). */
+  rateLimit?: { every: number; retryAfter: string };
+  /** Serve HTTPS with this key and certificate (PEM) instead of plain HTTP. */
+  tls?: { key: string; cert: string };
 }
 
 /** A running fake. */
@@ -57,25 +65,33 @@ export async function startFakePetstore(options: FakePetstoreOptions = {}): Prom
     choices: options.choices ?? {},
   });
   const requests: string[] = [];
-  const server = createServer((req, res) => {
+  const answer = (req: IncomingMessage, res: ServerResponse, body: string): void => {
+    requests.push(`${req.method} ${req.url}`);
+    const limit = options.rateLimit;
+    if (limit && requests.length % limit.every === 0) {
+      const error = { code: 'rate_limited', message: 'slow down', status: 429 };
+      res.writeHead(429, { 'content-type': 'application/json', 'retry-after': limit.retryAfter });
+      return void res.end(JSON.stringify(error));
+    }
+    perform(handler.handle({ method: req.method ?? 'GET', url: req.url ?? '/', headers: req.headers, body }), req, res);
+  };
+  const listener = (req: IncomingMessage, res: ServerResponse): void => {
     res.on('error', () => {});
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
-      requests.push(`${req.method} ${req.url}`);
       const body = Buffer.concat(chunks).toString('utf8');
-      perform(
-        handler.handle({ method: req.method ?? 'GET', url: req.url ?? '/', headers: req.headers, body }),
-        req,
-        res,
-      );
+      if (!options.latencyMs) return answer(req, res, body);
+      const timer = setTimeout(() => answer(req, res, body), options.latencyMs);
+      res.on('close', () => clearTimeout(timer));
     });
-  });
+  };
+  const server = options.tls ? createTlsServer(options.tls, listener) : createServer(listener);
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');
   const { port } = server.address() as AddressInfo;
   return {
-    url: `http://127.0.0.1:${port}/v1`,
+    url: `${options.tls ? 'https' : 'http'}://127.0.0.1:${port}/v1`,
     apiKey,
     pets: handler.pets,
     requests,

@@ -1,13 +1,16 @@
 /**
- * The conformance suite against targets that break HTTP: every case they
- * affect fails (or, for advice, warns) with a clear reason, no request
- * outlives its timeout, redirects are never followed, and the process sees no
- * unhandled rejection. The CLI exits 1, or 2 when nothing listens.
+ * The conformance suite against targets that break HTTP. One that answers,
+ * badly: every case it affects fails (or, for advice, warns) with a clear
+ * reason, no request outlives its timeout, redirects are never followed, and
+ * the process sees no unhandled rejection; the CLI exits 1. One that never
+ * gives a usable answer (hangs, resets, closes mid-body, drips, is not HTTP,
+ * dies after its first answer) could not be tested: the run ends with a
+ * ConformanceError soon after the first timeout, and the CLI exits 2 with one line.
  */
 import { once } from 'node:events';
 import { type AddressInfo, createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Report, runConformance } from '../../conformance/index.ts';
+import { ConformanceError, type ConformanceErrorCode, type Report, runConformance } from '../../conformance/index.ts';
 import { runProcess, tsxEntry } from '../support/processes.ts';
 import { type HostileKind, startHostileTarget } from './support/hostile-targets.ts';
 
@@ -15,17 +18,35 @@ const TIMEOUT_MS = 500;
 const CONCURRENCY = 16;
 const KEY = 'suite-hostile-key-4e1d';
 
-/** What a clear reason looks like for each kind of breakage. */
-const REASONS: Record<Exclude<HostileKind, 'echoKey' | 'echoKeyLowerHex'>, RegExp> = {
-  hang: /PETSTORE_TIMEOUT: no complete response within 500 ms/,
-  reset: /ECONNRESET|UND_ERR_SOCKET/,
+/** What a clear reason looks like for each target that answers, badly. */
+const REASONS = {
   nonJson: /media type: expected application\/json, got "text\/html"|not JSON|expected [\d ,or]+, got 200/,
   // Reading a capped 10 MB answer can also outlast a 500 ms timeout on a busy machine.
   huge: /PETSTORE_BODY_TOO_LARGE|PETSTORE_TIMEOUT/,
   redirect: /expected [\d ,or]+, got 30[27]/,
-  closeMidBody: /UND_ERR_SOCKET|other side closed|ECONNRESET/,
-  slowBody: /PETSTORE_TIMEOUT/,
-  slowHeaders: /PETSTORE_TIMEOUT/,
+} satisfies Partial<Record<HostileKind, RegExp>>;
+
+/** Targets that never give a usable answer: the code and the one line that end the run. */
+const DEAD: Partial<Record<HostileKind, [ConformanceErrorCode, RegExp]>> = {
+  hang: [
+    'PETSTORE_CONFORMANCE_NO_ANSWER',
+    /^no answer within 500 ms to the first request \(GET http:\/\/127\.0\.0\.1:\d+\/v1\/pets\?limit=1\)/,
+  ],
+  slowHeaders: ['PETSTORE_CONFORMANCE_NO_ANSWER', /^no answer within 500 ms/],
+  slowBody: ['PETSTORE_CONFORMANCE_NO_ANSWER', /^no answer within 500 ms/],
+  reset: ['PETSTORE_CONFORMANCE_TRANSPORT_FAILED', /^the first request .* failed in transport twice: ECONNRESET/],
+  closeMidBody: [
+    'PETSTORE_CONFORMANCE_TRANSPORT_FAILED',
+    /^the first request .* failed in transport twice: UND_ERR_SOCKET: other side closed/,
+  ],
+  notHttp: [
+    'PETSTORE_CONFORMANCE_PROTOCOL_MISMATCH',
+    /^127\.0\.0\.1:\d+ does not answer in HTTP\/1\.1 .*check the port and the scheme$/,
+  ],
+  diesAfterFirst: [
+    'PETSTORE_CONFORMANCE_TRANSPORT_FAILED',
+    /^the first request was answered, then all \d+ others failed in transport/,
+  ],
 };
 
 const unhandled: unknown[] = [];
@@ -99,6 +120,34 @@ describe('runConformance against hostile targets', () => {
   );
 });
 
+describe('runConformance against targets that never answer usably', () => {
+  it.concurrent.each(Object.keys(DEAD) as HostileKind[])(
+    '%s: rejects with one line and a stable code, soon after the first timeout',
+    async (kind) => {
+      const target = await startHostileTarget(kind);
+      try {
+        const started = performance.now();
+        const error = await runConformance({ baseUrl: target.url, apiKey: KEY, timeoutMs: TIMEOUT_MS }).then(
+          () => undefined,
+          (e: unknown) => e,
+        );
+        const elapsed = performance.now() - started;
+        const [code, line] = DEAD[kind]!;
+        expect(error).toBeInstanceOf(ConformanceError);
+        expect((error as ConformanceError).code).toBe(code);
+        expect((error as ConformanceError).message).toMatch(line);
+        expect((error as ConformanceError).message).not.toContain('\n');
+        // A timeout and a retried first request at most; not one timeout per case.
+        expect(elapsed).toBeLessThan(2 * TIMEOUT_MS + 3_000);
+        expect(unhandled).toEqual([]);
+      } finally {
+        await target.close();
+      }
+    },
+    30_000,
+  );
+});
+
 describe('a case whose exchange failed in transport', () => {
   // Regression: auth.bearerLowercase checks only the status, so a 200 whose body was cut at the 1 MiB cap
   // (PETSTORE_BODY_TOO_LARGE) used to pass; the runner now fails any case with an exchange that failed in transport.
@@ -149,7 +198,26 @@ async function closedPort(): Promise<number> {
 }
 
 describe('the conformance CLI against hostile targets', () => {
-  it.concurrent.each(['hang', 'reset', 'huge', 'redirect', 'closeMidBody'] as const)(
+  it.concurrent.each(['hang', 'reset', 'closeMidBody', 'notHttp', 'diesAfterFirst'] as const)(
+    '%s: exits 2 with its one line on stderr, nothing on stdout',
+    async (kind) => {
+      const target = await startHostileTarget(kind);
+      try {
+        const run = await cli(['--base-url', target.url, '--reporter', 'json']);
+        expect(run.code).toBe(2);
+        expect(run.stdout).toBe('');
+        const lines = run.stderr.trimEnd().split('\n');
+        expect(lines).toHaveLength(1);
+        expect(lines[0]).toMatch(new RegExp(`^petstore-conformance: ${DEAD[kind]![1].source.replace(/^\^/, '')}`));
+        expect(run.stderr).not.toContain(KEY);
+      } finally {
+        await target.close();
+      }
+    },
+    30_000,
+  );
+
+  it.concurrent.each(['huge', 'redirect'] as const)(
     '%s: exits 1 within its timeouts, with a report and no crash',
     async (kind) => {
       const target = await startHostileTarget(kind);

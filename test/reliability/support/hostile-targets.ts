@@ -1,8 +1,8 @@
 /**
  * Small servers on 127.0.0.1 that break HTTP in one way each, for running the
  * conformance suite against: hang, reset, non-JSON, 10 MB, redirect, close
- * mid-body, slow body, slow headers; and one that echoes the API key back in
- * every spelling it can. Each keeps track of its sockets and timers so that
+ * mid-body, slow body, slow headers, not HTTP at all (an SSH banner), answer
+ * once then reset; and one that echoes the API key back in every spelling it can. Each keeps track of its sockets and timers so that
  * close() leaves nothing behind.
  */
 import { once } from 'node:events';
@@ -19,6 +19,8 @@ export type HostileKind =
   | 'closeMidBody'
   | 'slowBody'
   | 'slowHeaders'
+  | 'notHttp'
+  | 'diesAfterFirst'
   | 'echoKey'
   | 'echoKeyLowerHex';
 
@@ -132,11 +134,17 @@ export async function startHostileTarget(kind: HostileKind, key = ''): Promise<H
   };
 
   let server: Server;
-  if (kind === 'reset') {
+  if (kind === 'reset' || kind === 'diesAfterFirst' || kind === 'notHttp') {
     server = createNetServer((socket) => {
       track(sockets, socket);
-      socket.once('data', () => {
+      if (kind === 'notHttp') socket.write('SSH-2.0-OpenSSH_9.6\r\n');
+      socket.on('data', () => {
         target.requests++;
+        if (kind === 'notHttp') return;
+        if (kind === 'diesAfterFirst' && target.requests === 1)
+          return void socket.end(
+            'HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: 2\r\nconnection: close\r\n\r\n[]',
+          );
         socket.resetAndDestroy();
       });
     });

@@ -1,0 +1,71 @@
+/**
+ * The report as it leaves the library: the one place the key is hidden. The
+ * checks have already read every exchange as the server sent it; here what
+ * the server sent loses every spelling of the key, text that mixes the
+ * suite's words with server values loses it where it stands alone (or
+ * anywhere, when it is long), and the suite's own words (ids, titles, check
+ * names, the paths it requested, counts) are left as they are.
+ */
+import { createRedactor, createTextRedactor, type Redactor, redactDeep } from './redact.ts';
+import type { CaseResult, CheckResult, Exchange, ExchangeResponse, Report } from './types.ts';
+
+/** The two redactors of the output edge. */
+export interface OutputRedactors {
+  /** For what a server sent: every occurrence goes. */
+  data: Redactor;
+  /** For mixed text: see createTextRedactor. */
+  text: Redactor;
+}
+
+/** Both redactors for `secrets`. */
+export function outputRedactors(secrets: readonly string[]): OutputRedactors {
+  return { data: createRedactor(secrets), text: createTextRedactor(secrets) };
+}
+
+function redactResponse(res: ExchangeResponse, r: OutputRedactors): ExchangeResponse {
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(res.headers)) headers[r.data(name)] = r.data(value);
+  return {
+    ...res,
+    headers,
+    body: r.data(res.body),
+    ...(res.json === undefined ? {} : { json: redactDeep(res.json, r.data) }),
+    ...(res.jsonError === undefined ? {} : { jsonError: r.text(res.jsonError) }),
+  };
+}
+
+/** The base URL part of `url` goes through the text redactor (the user typed it); the suite's path stays. */
+function redactUrl(url: string, baseUrl: string, r: OutputRedactors): string {
+  return url.startsWith(baseUrl) ? r.text(baseUrl) + url.slice(baseUrl.length) : r.text(url);
+}
+
+function redactExchange(ex: Exchange, baseUrl: string, r: OutputRedactors): Exchange {
+  return {
+    ...ex,
+    request: { ...ex.request, url: redactUrl(ex.request.url, baseUrl, r) },
+    ...(ex.response ? { response: redactResponse(ex.response, r) } : {}),
+    ...(ex.error ? { error: { code: ex.error.code, message: r.text(ex.error.message) } } : {}),
+  };
+}
+
+function redactCheck(c: CheckResult, r: OutputRedactors): CheckResult {
+  return { ...c, message: r.text(c.message), ...(c.details ? { details: c.details.map(r.text) } : {}) };
+}
+
+function redactCase(c: CaseResult, baseUrl: string, r: OutputRedactors): CaseResult {
+  return {
+    ...c,
+    ...(c.reason === undefined ? {} : { reason: r.text(c.reason) }),
+    checks: c.checks.map((k) => redactCheck(k, r)),
+    exchanges: c.exchanges.map((ex) => redactExchange(ex, baseUrl, r)),
+  };
+}
+
+/** A copy of `report` with the key hidden as described above; `requestBase` is the origin and path every request URL starts with. */
+export function redactReport(report: Report, requestBase: string, r: OutputRedactors): Report {
+  return {
+    ...report,
+    baseUrl: r.text(report.baseUrl),
+    cases: report.cases.map((c) => redactCase(c, requestBase, r)),
+  };
+}

@@ -1,0 +1,156 @@
+/**
+ * The HTML reporter: one self-contained page for QA (styles inline, no script,
+ * no external asset), readable from disk: the verdict and counts, the coverage
+ * matrix (operation x documented status), each failure with its checks, curl
+ * line and body excerpt, the advice not followed, and every case.
+ */
+import type { CaseResult, CheckResult, CoverageEntry, Exchange, Outcome, Report } from '../types.ts';
+import { excerpt, footerLines, renderCurl, summaryLine } from './format.ts';
+import { HTML_STYLE } from './html-style.ts';
+
+/** Escapes text for HTML content and attribute values. */
+export function escapeHtml(text: string): string {
+  return text
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+    .replace(/'/g, '&#39;');
+}
+
+const e = escapeHtml;
+
+const LABEL: Record<Outcome, string> = { passed: 'PASS', failed: 'FAIL', warned: 'WARN', skipped: 'SKIP' };
+
+function verdict(report: Report): string {
+  const s = report.summary;
+  const state = report.ok ? 'ok' : 'bad';
+  const cards = (
+    [
+      ['passed', s.passed],
+      ['failed', s.failed],
+      ['warned', s.warned],
+      ['skipped', s.skipped],
+      ['total', s.total],
+    ] as const
+  )
+    .map(([name, n]) => `<div class="card ${name}"><b>${n}</b><span>${name}</span></div>`)
+    .join('');
+  const facts = [
+    `run <code>${e(report.runId)}</code>`,
+    e(new Date(report.startedAt).toUTCString()),
+    `${(report.durationMs / 1000).toFixed(1)} s`,
+    `timeout ${report.options.timeoutMs} ms`,
+    ...(report.options.strict ? ['strict'] : []),
+    ...(report.options.readOnly ? ['read-only'] : []),
+  ];
+  return `<header class="${state}">
+<h1>Petstore conformance <span class="badge">${report.ok ? 'PASSED' : 'FAILED'}</span></h1>
+<p class="target">${e(report.baseUrl)}</p>
+<p class="facts">${facts.join(' · ')}</p>
+<div class="cards">${cards}</div>
+<p class="summary">${e(summaryLine(report))}</p>
+<ul class="notes">${footerLines(report)
+    .map((l) => `<li>${e(l)}</li>`)
+    .join('')}</ul>
+</header>`;
+}
+
+function coverageCell(entry: CoverageEntry | undefined): string {
+  if (!entry) return '<td class="na">—</td>';
+  const kind = entry.caseIds.length > 0 ? 'hit' : 'miss';
+  const lines = [
+    entry.caseIds.length > 0
+      ? `<b>${entry.caseIds.length} case${entry.caseIds.length === 1 ? '' : 's'}</b>`
+      : '<b>not covered</b>',
+    ...(entry.answeredOtherwise.length > 0
+      ? [`<small>${entry.answeredOtherwise.length} answered otherwise, as allowed</small>`]
+      : []),
+    ...(entry.declaredOnly.length > 0
+      ? [`<small class="bad">${entry.declaredOnly.length} expected, failed</small>`]
+      : []),
+  ];
+  const title = [...entry.caseIds, ...entry.answeredOtherwise.map((id) => `${id} (answered otherwise)`)].join('\n');
+  return `<td class="${kind}" title="${e(title)}">${lines.join('<br>')}</td>`;
+}
+
+function coverageMatrix(report: Report): string {
+  const statuses = [...new Set(report.coverage.map((c) => c.status))].sort((a, b) => a - b);
+  const ops = [...new Map(report.coverage.map((c) => [c.operationId, c])).values()];
+  const rows = ops.map((op) => {
+    const cells = statuses.map((s) =>
+      coverageCell(report.coverage.find((c) => c.operationId === op.operationId && c.status === s)),
+    );
+    return `<tr><th scope="row">${e(op.operationId)}<small>${e(`${op.method} ${op.path}`)}</small></th>${cells.join('')}</tr>`;
+  });
+  return `<section><h2>Coverage <small>operation × documented status: the cases that got that answer</small></h2>
+<table class="matrix"><thead><tr><th>operation</th>${statuses.map((s) => `<th>${s}</th>`).join('')}</tr></thead>
+<tbody>${rows.join('\n')}</tbody></table></section>`;
+}
+
+function exchangeBlock(ex: Exchange): string {
+  const res = ex.response;
+  const status = res
+    ? `<p class="status"><b>${res.status}</b> · ${e(res.headers['content-type'] ?? 'no Content-Type')} · ${res.bytes} bytes · ${Math.round(ex.durationMs)} ms</p>
+<pre class="body">${e(res.body === '' ? '(empty body)' : excerpt(res.body, 600))}</pre>`
+    : '';
+  const error = ex.error ? `<p class="error">${e(`${ex.error.code}: ${ex.error.message}`)}</p>` : '';
+  return `<div class="exchange"><pre class="curl">$ ${e(renderCurl(ex.request))}</pre>${status}${error}</div>`;
+}
+
+function checkItem(c: CheckResult): string {
+  const details = c.details?.length ? `<ul>${c.details.map((d) => `<li>${e(d)}</li>`).join('')}</ul>` : '';
+  return `<li class="${c.ok ? 'ok' : 'ko'}"><span>${c.ok ? '✓' : '✗'}</span> <b>${e(c.name)}</b>: ${e(c.message)}${details}</li>`;
+}
+
+function caseBlock(r: CaseResult): string {
+  const failed = r.checks.filter((c) => !c.ok);
+  const passed = r.checks.filter((c) => c.ok);
+  const held =
+    passed.length === 0
+      ? ''
+      : `<details class="held"><summary>${passed.length} check${passed.length === 1 ? '' : 's'} held</summary><ul class="checks">${passed.map(checkItem).join('')}</ul></details>`;
+  return `<article class="case ${r.outcome}" id="${e(r.id)}">
+<h3><span class="tag ${r.outcome}">${LABEL[r.outcome]}</span> <code>${e(r.id)}</code> ${r.level === 'advice' ? '<span class="level">advice</span>' : ''}</h3>
+<p class="title">${e(r.title)} <small>${e(r.section)}</small></p>
+<ul class="checks">${failed.map(checkItem).join('')}</ul>${held}
+${r.exchanges.map(exchangeBlock).join('\n')}
+</article>`;
+}
+
+function caseSection(title: string, cases: CaseResult[], empty: string): string {
+  if (cases.length === 0)
+    return `<section><h2>${e(title)} <small>0</small></h2><p class="none">${e(empty)}</p></section>`;
+  const index = cases.map((r) => `<a href="#${encodeURIComponent(r.id)}">${e(r.id)}</a>`).join('');
+  return `<section><h2>${e(title)} <small>${cases.length}</small></h2><nav class="index">${index}</nav>
+${cases.map(caseBlock).join('\n')}</section>`;
+}
+
+function allCasesTable(report: Report): string {
+  const rows = report.cases.map(
+    (r) =>
+      `<tr class="${r.outcome}"><td><span class="tag ${r.outcome}">${LABEL[r.outcome]}</span></td><td><code>${e(r.id)}</code></td><td>${e(r.title)}${r.reason && r.outcome !== 'passed' ? `<br><small>${e(r.reason)}</small>` : ''}</td><td class="num">${Math.round(r.durationMs)} ms</td></tr>`,
+  );
+  return `<section><details><summary><h2>Every case <small>${report.cases.length}</small></h2></summary>
+<table class="all"><tbody>${rows.join('\n')}</tbody></table></details></section>`;
+}
+
+/** Renders the report as one self-contained HTML page. */
+export function renderHtml(report: Report): string {
+  const failed = report.cases.filter((r) => r.outcome === 'failed');
+  const warned = report.cases.filter((r) => r.outcome === 'warned');
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Petstore conformance: ${report.ok ? 'passed' : 'failed'} · ${e(report.baseUrl)}</title>
+<style>${HTML_STYLE}</style></head>
+<body><main>
+${verdict(report)}
+${coverageMatrix(report)}
+${caseSection('Failures', failed, 'No required case failed.')}
+${caseSection('Advice not followed', warned, 'Every advice case was followed.')}
+${allCasesTable(report)}
+<footer>petstore-conformance · the API key is never shown in this report</footer>
+</main></body></html>
+`;
+}
