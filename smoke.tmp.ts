@@ -1,0 +1,14 @@
+import { setupServer } from 'msw/node';
+import { createMswHandlers } from './mock/msw/index.ts';
+import { runConformance } from './conformance/index.ts';
+import { createFetchDispatcher } from './test/support/fetch-dispatcher.ts';
+const petstore = createMswHandlers({ baseUrl: 'https://api.example.test/v1', apiKeys: ['k'] });
+const server = setupServer(...petstore.handlers);
+server.listen({ onUnhandledRequest: 'error' });
+const r = await fetch('https://api.example.test/v1/pets?limit=2', { headers: { authorization: 'Bearer k' } });
+console.log(r.status, await r.text());
+const t0 = performance.now();
+const rep = await runConformance({ baseUrl: petstore.url, apiKey: 'k', strict: true, dispatcher: createFetchDispatcher() });
+console.log('suite', rep.ok, rep.summary, (performance.now() - t0).toFixed(1), 'ms');
+for (const c of rep.cases.filter((c) => c.outcome !== 'passed')) console.log(c.id, c.outcome, c.reason);
+server.close();
