@@ -102,6 +102,22 @@ describe('import boundaries', () => {
     expect(bad).toEqual([]);
   });
 
+  it('mock/msw, which runs in browsers too, imports no node: module and nothing of the repository but mock/core', () => {
+    const bad = offending('mock/msw', (spec, to) => {
+      if (spec.startsWith('node:')) return true;
+      return spec.startsWith('.') && !to.startsWith('mock/msw/') && !to.startsWith('mock/core/');
+    });
+    expect(bad).toEqual([]);
+  });
+
+  it.each(['mock/node', 'mock/msw', 'mock/undici'])('the adapter %s imports no other adapter', (folder) => {
+    const bad = offending(
+      folder,
+      (_spec, to) => to.startsWith('mock/') && !to.startsWith(`${folder}/`) && !to.startsWith('mock/core/'),
+    );
+    expect(bad).toEqual([]);
+  });
+
   it('mock/core is imported by the adapters, never the reverse', () => {
     expect(offending('mock/core', (_spec, to) => to.startsWith('mock/') && !to.startsWith('mock/core/'))).toEqual([]);
   });
