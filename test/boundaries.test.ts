@@ -10,7 +10,7 @@ import { dirname, join, relative, resolve, sep } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ROOT } from './support/processes.ts';
 
-const FOLDERS = ['spec', 'mock', 'conformance', 'prism', 'fixtures', 'test', 'bench'];
+const FOLDERS = ['spec', 'mock', 'conformance', 'prism', 'fixtures', 'test', 'bench', 'examples'];
 
 /** Every TypeScript file under a folder. */
 function sources(folder: string): string[] {
