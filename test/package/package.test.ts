@@ -150,7 +150,7 @@ describe.each(['20', '22', '24'])('installed, on Node %s', (major) => {
       cwd: project,
       env: env(),
     });
-    expect(run.stderr).toMatch(/Tests:\s+2 passed, 2 total/);
+    expect(run.stderr).toMatch(/Tests:\s+3 passed, 3 total/);
     expect(run.code).toBe(0);
   });
 
