@@ -4,6 +4,8 @@ import { defineConfig } from 'vitest/config';
 const UNIT = [
   'spec/**/*.test.ts',
   'mock/core/**/*.test.ts',
+  'mock/msw/*.test.ts',
+  'mock/undici/*.test.ts',
   'mock/node/fixtures.test.ts',
   'conformance/*.test.ts',
   'conformance/report/*.test.ts',
