@@ -1,3 +1,4 @@
+import { Readable } from 'node:stream';
 import { type Dispatcher, fetch, interceptors, MockAgent, request } from 'undici';
 import { describe, expect, it } from 'vitest';
 import { BODY_LIMIT } from '../core/index.ts';
@@ -46,7 +47,7 @@ describe('createMockDispatcher', () => {
       dispatcher: petstore,
       method: 'POST',
       headers: { ...KEY, 'content-type': 'application/json' },
-      body: chunks(),
+      body: Readable.from(chunks()),
     });
     expect(res.statusCode).toBe(413);
     expect(((await res.body.json()) as { code: string }).code).toBe('payload_too_large');
