@@ -19,7 +19,14 @@ execFileSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', 'ts
 });
 await build({
   absWorkingDir: root,
-  entryPoints: ['mock/node/index.ts', 'mock/core/index.ts', 'conformance/index.ts', 'spec/index.ts'],
+  entryPoints: [
+    'mock/node/index.ts',
+    'mock/core/index.ts',
+    'mock/msw/index.ts',
+    'mock/undici/index.ts',
+    'conformance/index.ts',
+    'spec/index.ts',
+  ],
   outdir: 'dist/cjs',
   outbase: '.',
   outExtension: { '.js': '.cjs' },
@@ -27,6 +34,9 @@ await build({
   platform: 'node',
   format: 'cjs',
   target: 'node20',
-  external: Object.keys(pkg.dependencies).filter((name) => name !== '@faker-js/faker'),
+  external: [
+    ...Object.keys(pkg.dependencies).filter((name) => name !== '@faker-js/faker'),
+    ...Object.keys(pkg.peerDependencies),
+  ],
   logLevel: 'warning',
 });

@@ -10,7 +10,7 @@ import { dirname, join, relative, resolve, sep } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ROOT } from './support/processes.ts';
 
-const FOLDERS = ['spec', 'mock', 'conformance', 'prism', 'fixtures', 'test', 'bench'];
+const FOLDERS = ['spec', 'mock', 'conformance', 'prism', 'fixtures', 'test', 'bench', 'examples'];
 
 /** Every TypeScript file under a folder. */
 function sources(folder: string): string[] {
@@ -98,6 +98,22 @@ describe('import boundaries', () => {
   it('no code outside tests imports a test helper', () => {
     const bad = FOLDERS.filter((f) => f !== 'test').flatMap((folder) =>
       offending(folder, (_spec, to) => to.startsWith('test/')).filter((line) => !/\.test\.ts ->|\/test\//.test(line)),
+    );
+    expect(bad).toEqual([]);
+  });
+
+  it('mock/msw, which runs in browsers too, imports no node: module and nothing of the repository but mock/core', () => {
+    const bad = offending('mock/msw', (spec, to) => {
+      if (spec.startsWith('node:')) return true;
+      return spec.startsWith('.') && !to.startsWith('mock/msw/') && !to.startsWith('mock/core/');
+    });
+    expect(bad).toEqual([]);
+  });
+
+  it.each(['mock/node', 'mock/msw', 'mock/undici'])('the adapter %s imports no other adapter', (folder) => {
+    const bad = offending(
+      folder,
+      (_spec, to) => to.startsWith('mock/') && !to.startsWith(`${folder}/`) && !to.startsWith('mock/core/'),
     );
     expect(bad).toEqual([]);
   });

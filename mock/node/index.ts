@@ -9,7 +9,7 @@ import { createHttpServer, type RequestLogEntry, type ServerTimeouts } from './s
 
 export * from '../core/index.ts';
 export { loadPetsFile } from './fixtures.ts';
-export { BODY_LIMIT, createHttpServer, DEFAULT_TIMEOUTS, type RequestLogEntry, type ServerTimeouts } from './server.ts';
+export { createHttpServer, DEFAULT_TIMEOUTS, type RequestLogEntry, type ServerTimeouts } from './server.ts';
 
 /** Hosts that keep the mock to this machine. */
 export const LOOPBACK_HOSTS: readonly string[] = ['127.0.0.1', 'localhost', '::1'];

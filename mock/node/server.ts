@@ -5,11 +5,12 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
+import { BODY_LIMIT } from '../core/adapter.ts';
 import type { Handler } from '../core/handler.ts';
 import { type ApiRequest, type ApiResponse, ErrorCode, errorResponse } from '../core/responses.ts';
 
-/** Largest request body read: 1 MiB. */
-export const BODY_LIMIT = 1024 * 1024;
+// One limit for every adapter: the core holds it.
+export { BODY_LIMIT };
 
 /** One finished request, for the request log (never carries the key). */
 export interface RequestLogEntry {

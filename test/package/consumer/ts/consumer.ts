@@ -3,6 +3,7 @@ import { type Report, runConformance } from 'petstore-toolkit/conformance';
 import { type MockServer, startMockServer } from 'petstore-toolkit/mock';
 import { createHandler, createPetStore, seedPets } from 'petstore-toolkit/mock/core';
 import { getValidator, type Pet } from 'petstore-toolkit/spec';
+import { createMockDispatcher, type MockDispatcher } from 'petstore-toolkit/undici';
 
 export async function check(): Promise<number> {
   const mock: MockServer = await startMockServer({ port: 0, seed: 1, count: 2, apiKeys: ['k'] });
@@ -12,5 +13,7 @@ export async function check(): Promise<number> {
   const pets: Pet[] = JSON.parse(answer.body) as Pet[];
   const valid: boolean = getValidator('Pets')(pets) as boolean;
   await mock.close();
-  return report.summary.failed + (valid ? 0 : 1);
+  const dispatcher: MockDispatcher = createMockDispatcher({ apiKeys: ['k'] });
+  const inProcess: Report = await runConformance({ baseUrl: dispatcher.url, apiKey: 'k', dispatcher });
+  return report.summary.failed + inProcess.summary.failed + (valid ? 0 : 1);
 }

@@ -1,0 +1,66 @@
+/**
+ * What a browser app carries for the mock: an entry bundled by esbuild as a
+ * browser app's bundler would (platform browser, minified, tree-shaken), its
+ * size raw and gzipped, and which of faker's locales came along. A `node:`
+ * import anywhere under the entry makes the build fail, which is the point.
+ */
+import { gzipSync } from 'node:zlib';
+import { build } from 'esbuild';
+
+/** Options for {@link measureBundle}. */
+export interface BundleOptions {
+  /** The entry, relative to `root` (say `mock/msw/index.ts`). */
+  entry: string;
+  /** The repository root (default: this file's parent folder). */
+  root?: string;
+  /** Packages the app brings itself and the bundle leaves out (say `msw`). */
+  external?: string[];
+}
+
+/** One entry's browser bundle. */
+export interface BundleFigures {
+  entry: string;
+  minifiedBytes: number;
+  gzippedBytes: number;
+  /** faker locale folders among the bundle's inputs (`base`, `en`...): the full set is 77 locales. */
+  fakerLocales: string[];
+  /** The five largest inputs, bytes in the output, for a reader hunting weight. */
+  largest: { path: string; bytes: number }[];
+}
+
+/** Bundles `entry` for the browser and measures it. Throws when it cannot be bundled for a browser (a `node:` import, say). */
+export async function measureBundle(options: BundleOptions): Promise<BundleFigures> {
+  const root = options.root ?? new URL('..', import.meta.url).pathname;
+  const result = await build({
+    absWorkingDir: root,
+    entryPoints: [options.entry],
+    bundle: true,
+    minify: true,
+    format: 'esm',
+    platform: 'browser',
+    target: 'es2022',
+    external: options.external ?? [],
+    write: false,
+    metafile: true,
+    logLevel: 'silent',
+  });
+  const code = result.outputFiles[0]!.contents;
+  const output = Object.values(result.metafile.outputs)[0]!;
+  const locales = new Set<string>();
+  for (const path of Object.keys(result.metafile.inputs)) {
+    // faker's definitions ship as one chunk per locale, `dist/<locale>-<hash>.js` (`base` holds the shared ones).
+    const match = /@faker-js\/faker\/dist\/([a-z]{2,3}(?:_[A-Za-z]+)*|base)-[\w-]+\.js$/.exec(path);
+    if (match) locales.add(match[1]!);
+  }
+  const largest = Object.entries(output.inputs)
+    .map(([path, { bytesInOutput }]) => ({ path, bytes: bytesInOutput }))
+    .sort((a, b) => b.bytes - a.bytes)
+    .slice(0, 5);
+  return {
+    entry: options.entry,
+    minifiedBytes: code.byteLength,
+    gzippedBytes: gzipSync(code, { level: 9 }).byteLength,
+    fakerLocales: [...locales].sort(),
+    largest,
+  };
+}

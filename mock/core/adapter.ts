@@ -1,0 +1,72 @@
+/**
+ * What every adapter shares, so each stays a few lines of translation: the
+ * body limit, where a base URL mounts the mock, and an answer that never
+ * throws. Plain JavaScript (URL is global in browsers and Node alike).
+ */
+import { type ApiRequest, type ApiResponse, ErrorCode, errorResponse } from './responses.ts';
+
+/** Largest request body the mock reads: 1 MiB; a bigger one is answered 413 unread. */
+export const BODY_LIMIT = 1024 * 1024;
+
+/** The base URL a socketless adapter answers when none is given. `.test` is reserved (RFC 2606): it never reaches a real host. */
+export const DEFAULT_BASE_URL = 'http://petstore.test/v1';
+
+/** Where a base URL puts the mock: `https://host/api/v1` serves the API at `/api/v1` and the controls at `/api/__control`. */
+export interface Mount {
+  /** `https://host`, or '' for a path-only base URL (a browser app's own origin). */
+  origin: string;
+  /** The path before the API's `/v1` (`/api`, or '' at the root). */
+  prefix: string;
+  /** The base URL as given, without a trailing slash. */
+  baseUrl: string;
+}
+
+/** Error thrown for an adapter option the mock cannot use; `code` is stable. */
+export class MockOptionError extends Error {
+  readonly code = 'PETSTORE_MOCK_BAD_OPTION';
+  constructor(message: string) {
+    super(message);
+    this.name = 'MockOptionError';
+  }
+}
+
+/** Parses a base URL ending in `/v1` (absolute, or a path such as `/v1` in a browser app). */
+export function mountOf(baseUrl: string = DEFAULT_BASE_URL): Mount {
+  const trimmed = baseUrl.replace(/\/+$/, '');
+  const absolute = /^https?:\/\//i.test(trimmed);
+  let url: URL;
+  try {
+    url = new URL(trimmed, 'http://path-only.invalid');
+  } catch {
+    throw new MockOptionError(`baseUrl is not a URL: ${JSON.stringify(baseUrl)}`);
+  }
+  if ((!absolute && !trimmed.startsWith('/')) || url.search || url.hash || !url.pathname.endsWith('/v1')) {
+    throw new MockOptionError(`baseUrl must be http(s)://host[/path]/v1 or /[path/]v1, got ${JSON.stringify(baseUrl)}`);
+  }
+  return { origin: absolute ? url.origin : '', prefix: url.pathname.slice(0, -'/v1'.length), baseUrl: trimmed };
+}
+
+/** The request's path and query as the core expects them (`/v1/pets?x`), or undefined when it is outside the mount. */
+export function pathInMount(mount: Mount, pathAndQuery: string): string | undefined {
+  if (mount.prefix === '') return pathAndQuery;
+  if (!pathAndQuery.startsWith(mount.prefix)) return undefined;
+  const rest = pathAndQuery.slice(mount.prefix.length);
+  return rest.startsWith('/') ? rest : undefined;
+}
+
+/** Runs the handler (sync or async); a throw, which would be a bug in the mock, becomes a 500 Error rather than a dropped request. */
+export async function answer(
+  handle: (request: ApiRequest) => ApiResponse | Promise<ApiResponse>,
+  request: ApiRequest,
+): Promise<ApiResponse> {
+  try {
+    return await handle(request);
+  } catch {
+    return errorResponse(500, ErrorCode.internalError, 'internal error in the mock');
+  }
+}
+
+/** True when the response must carry no body on the wire (HEAD, 204, 304). */
+export function bodyless(method: string, status: number): boolean {
+  return method === 'HEAD' || status === 204 || status === 304;
+}

@@ -1,0 +1,61 @@
+/**
+ * The MSW adapter: request handlers that translate a Fetch `Request` into the
+ * core's ApiRequest and its ApiResponse back into a `Response`. The same
+ * handlers run in a browser (service worker) and in Node (`setupServer`).
+ */
+import { type HttpHandler, http } from 'msw';
+import { answer, BODY_LIMIT, bodyless, type Mount, mountOf, pathInMount } from '../core/adapter.ts';
+import { createMock, type Mock, type MockOptions } from '../core/mock.ts';
+import type { ApiRequest, ApiResponse } from '../core/responses.ts';
+
+/** Options for {@link createMswHandlers}: the mock's own, and where it answers. */
+export interface MswHandlersOptions extends MockOptions {
+  /** Base URL ending in `/v1`: `https://api.example.test/v1`, or a path (`/v1`) on the page's own origin. Default `http://petstore.test/v1`. */
+  baseUrl?: string;
+}
+
+/** The mock as MSW handlers, with the same state and controls as the server's. */
+export type MswPetstore = Mock & {
+  /** The handlers to give `setupServer(...)` or `setupWorker(...)`: the API under `baseUrl`, the controls beside it. */
+  handlers: HttpHandler[];
+  /** The base URL the handlers answer, without a trailing slash. */
+  url: string;
+};
+
+/** Builds the mock and MSW handlers for its API (`{baseUrl}/*`) and its control endpoints (`/__control/*` beside `/v1`). */
+export function createMswHandlers(options: MswHandlersOptions = {}): MswPetstore {
+  const { baseUrl, ...mockOptions } = options;
+  const mount = mountOf(baseUrl);
+  const mock = createMock(mockOptions);
+  const resolve = async ({ request }: { request: Request }): Promise<Response> => {
+    const response = await answer(mock.handle, await toApiRequest(mount, request));
+    return toResponse(request.method, response);
+  };
+  const at = `${mount.origin}${mount.prefix}`;
+  const handlers = [`${at}/v1`, `${at}/v1/*`, `${at}/__control/*`].map((path) => http.all(path, resolve));
+  return { ...mock, handlers, url: mount.baseUrl };
+}
+
+async function toApiRequest(mount: Mount, request: Request): Promise<ApiRequest> {
+  const url = new URL(request.url);
+  const headers: Record<string, string> = {};
+  request.headers.forEach((value, name) => {
+    headers[name] = value;
+  });
+  // MSW only calls these handlers inside the mount, so the path is always there.
+  const path = pathInMount(mount, url.pathname + url.search) ?? url.pathname + url.search;
+  const apiRequest: ApiRequest = { method: request.method, url: path, headers };
+  if (request.body === null) return apiRequest;
+  const body = new Uint8Array(await request.arrayBuffer());
+  if (body.byteLength > BODY_LIMIT) apiRequest.bodyTooLarge = true;
+  else apiRequest.body = body;
+  return apiRequest;
+}
+
+function toResponse(method: string, response: ApiResponse): Response {
+  const headers = new Headers(response.headers);
+  // As the node server does: the length of the body, which a HEAD answer states without sending.
+  if (response.body !== '') headers.set('content-length', String(new TextEncoder().encode(response.body).byteLength));
+  const empty = bodyless(method, response.status) || response.body === '';
+  return new Response(empty ? null : response.body, { status: response.status, headers });
+}

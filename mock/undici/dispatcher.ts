@@ -1,0 +1,124 @@
+/**
+ * The undici adapter: a Dispatcher that answers from the pure mock, with no
+ * socket, in the spirit of undici's MockAgent. Give it to `setGlobalDispatcher`
+ * (Node's own fetch and undici's), to one call (`{ dispatcher }`), or to
+ * `runConformance({ dispatcher })`.
+ */
+import { Dispatcher, errors } from 'undici';
+import { answer, bodyless, type Mount, mountOf, pathInMount } from '../core/adapter.ts';
+import { createMock, type Mock, type MockOptions } from '../core/mock.ts';
+import type { ApiRequest } from '../core/responses.ts';
+import { headerRecord, portFor, readBody, type WireResponse } from './wire.ts';
+
+/** Options for {@link createMockDispatcher}: the mock's own, where it answers, and what to do with other origins. */
+export interface MockDispatcherOptions extends MockOptions {
+  /** Base URL ending in `/v1` (default `http://petstore.test/v1`); requests to its origin are answered by the mock. */
+  baseUrl?: string;
+  /** Where requests to any other origin go (say, the previous global dispatcher); without it they fail with `PETSTORE_MOCK_UNKNOWN_ORIGIN`. */
+  fallback?: Dispatcher;
+}
+
+/** Error given to a request the dispatcher cannot take; `code` is stable. */
+export class MockDispatchError extends Error {
+  readonly code: 'PETSTORE_MOCK_UNKNOWN_ORIGIN' | 'PETSTORE_MOCK_CLOSED';
+  constructor(code: MockDispatchError['code'], message: string) {
+    super(message);
+    this.name = 'MockDispatchError';
+    this.code = code;
+  }
+}
+
+/** The mock as an undici Dispatcher; its state and controls are those of the mock it carries. */
+export class MockDispatcher extends Dispatcher {
+  /** The mock behind it: handler, store, keys, reset. */
+  readonly mock: Mock;
+  /** The base URL it answers, without a trailing slash. */
+  readonly url: string;
+  readonly #mount: Mount;
+  readonly #fallback: Dispatcher | undefined;
+  #closed = false;
+
+  constructor(options: MockDispatcherOptions = {}) {
+    super();
+    const { baseUrl, fallback, ...mockOptions } = options;
+    this.#mount = mountOf(baseUrl);
+    if (this.#mount.origin === '') throw new errors.InvalidArgumentError('baseUrl must be absolute (http://host/v1)');
+    this.#fallback = fallback;
+    this.mock = createMock(mockOptions);
+    this.url = this.#mount.baseUrl;
+  }
+
+  /** The seeded store, for reading in tests. */
+  get store(): Mock['store'] {
+    return this.mock.store;
+  }
+
+  /** Back to the seeded pets. */
+  reset(): void {
+    this.mock.reset();
+  }
+
+  /** Takes one request (undici's dispatch protocol) and answers it from the mock, asynchronously. */
+  override dispatch(options: Dispatcher.DispatchOptions, handler: Dispatcher.DispatchHandler): boolean {
+    const origin = options.origin === undefined ? '' : new URL(String(options.origin)).origin;
+    if (origin !== this.#mount.origin && this.#fallback && !this.#closed)
+      return this.#fallback.dispatch(options, handler);
+    const port = portFor(handler);
+    let settled = false;
+    port.start((reason) => {
+      if (settled) return;
+      settled = true;
+      port.fail(reason ?? new errors.RequestAbortedError());
+    });
+    const refused = this.#refusal(origin);
+    const work = refused ? Promise.reject(refused) : this.#respond(options);
+    work.then(
+      (response) => {
+        if (!settled) (settled = true), port.respond(response);
+      },
+      (error: Error) => {
+        if (!settled) (settled = true), port.fail(error);
+      },
+    );
+    return true;
+  }
+
+  /** Resolves at once: there is no connection to wait for. Later requests fail with `PETSTORE_MOCK_CLOSED`. */
+  override async close(): Promise<void> {
+    this.#closed = true;
+  }
+
+  /** The same as {@link close}: nothing is in flight that could be cut. */
+  override async destroy(): Promise<void> {
+    this.#closed = true;
+  }
+
+  #refusal(origin: string): MockDispatchError | undefined {
+    if (this.#closed) return new MockDispatchError('PETSTORE_MOCK_CLOSED', 'the mock dispatcher is closed');
+    if (origin === this.#mount.origin) return undefined;
+    return new MockDispatchError(
+      'PETSTORE_MOCK_UNKNOWN_ORIGIN',
+      `the mock answers ${this.#mount.origin}, not ${origin || 'a request with no origin'} (give a fallback dispatcher for other origins)`,
+    );
+  }
+
+  async #respond(options: Dispatcher.DispatchOptions): Promise<WireResponse> {
+    const query = options.query ? `${options.path.includes('?') ? '&' : '?'}${new URLSearchParams(options.query)}` : '';
+    const path = options.path + query;
+    const request: ApiRequest = { method: options.method, url: pathInMount(this.#mount, path) ?? path, headers: {} };
+    request.headers = headerRecord(options.headers);
+    const { bytes, tooLarge } = await readBody(options.body);
+    if (tooLarge) request.bodyTooLarge = true;
+    else if (bytes) request.body = bytes;
+    const response = await answer(this.mock.handle, request);
+    const headers: Record<string, string> = { ...response.headers };
+    if (response.body !== '') headers['content-length'] = String(Buffer.byteLength(response.body));
+    const body = bodyless(options.method, response.status) ? Buffer.alloc(0) : Buffer.from(response.body);
+    return { status: response.status, headers, body };
+  }
+}
+
+/** Seeds a mock and wraps it in a {@link MockDispatcher}. */
+export function createMockDispatcher(options: MockDispatcherOptions = {}): MockDispatcher {
+  return new MockDispatcher(options);
+}

@@ -1,0 +1,86 @@
+/**
+ * The browser example as a person sees it: built with Vite (MSW's worker
+ * copied in), served by Vite's preview server on a free port, and driven in
+ * headless Chromium (Debian's, through playwright-core). The page must list
+ * the seeded pets, add one, and show the error a refused key gets; the
+ * screenshot stays in artifacts/browser/ (gitignored) for a reader to look at.
+ */
+import { mkdirSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type Browser, chromium } from 'playwright-core';
+import { build, type PreviewServer, preview } from 'vite';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { seedPets } from '../mock/core/index.ts';
+import { ROOT } from './support/processes.ts';
+
+const CONFIG = join(ROOT, 'examples', 'browser', 'vite.config.ts');
+const ARTIFACTS = join(ROOT, 'artifacts', 'browser');
+const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
+
+let server: PreviewServer | undefined;
+let browser: Browser | undefined;
+let url = '';
+
+beforeAll(async () => {
+  const outDir = mkdtempSync(join(tmpdir(), 'petstore-browser-example-'));
+  await build({ configFile: CONFIG, logLevel: 'silent', build: { outDir, emptyOutDir: true } });
+  server = await preview({
+    configFile: CONFIG,
+    logLevel: 'silent',
+    build: { outDir },
+    preview: { host: '127.0.0.1', port: 0, strictPort: true },
+  });
+  url = server.resolvedUrls!.local[0]!;
+  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+it('lists the seeded pets, adds one, and shows the error a refused key gets', async () => {
+  const page = await browser!.newPage({ viewport: { width: 900, height: 720 } });
+  const pageErrors: string[] = [];
+  page.on('pageerror', (error) => pageErrors.push(error.message));
+  await page.goto(url);
+
+  const seeded = seedPets({ seed: 42, count: 8 });
+  const rows = page.locator('#pets tr');
+  await expect.poll(() => rows.count(), { timeout: 15_000 }).toBe(8);
+  expect(await page.locator('#pets tr td:nth-child(2)').allTextContents()).toEqual(seeded.map((p) => p.name));
+  await expect.poll(() => page.locator('#mock-state').textContent()).toMatch(/service worker/);
+  // Answered by MSW's worker, not by the preview server (which has no /v1 and would 404).
+  expect(await page.evaluate('navigator.serviceWorker.controller?.scriptURL')).toBe(`${url}mockServiceWorker.js`);
+
+  await page.fill('input[name=name]', 'Rex the browser dog');
+  await page.fill('input[name=categoryId]', '3');
+  await page.selectOption('select[name=status]', 'available');
+  await page.click('button[type=submit]');
+  await expect.poll(() => rows.count()).toBe(9);
+  expect(await page.locator('#pets tr.created td').allTextContents()).toEqual([
+    '9',
+    'Rex the browser dog',
+    '3',
+    'available',
+  ]);
+
+  // The error state, forced with a key the mock refuses (a control scenario will force a 503 the same way).
+  await page.fill('#key', 'revoked-key');
+  await page.click('#reload');
+  const alert = page.locator('[role=alert]');
+  await expect.poll(() => alert.textContent()).toMatch(/^Could not load pets: 401 unauthorized: /);
+  expect(await rows.count()).toBe(9);
+
+  mkdirSync(ARTIFACTS, { recursive: true });
+  await page.screenshot({ path: join(ARTIFACTS, 'petstore-example.png'), fullPage: true });
+  expect(pageErrors).toEqual([]);
+}, 60_000);
