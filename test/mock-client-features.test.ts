@@ -50,7 +50,7 @@ async function failure(path: string, prefer: string): Promise<Error & { code?: s
     const res = await request(`${mock.url}${path}`, { headers: { ...AUTH, prefer }, dispatcher: agent });
     await res.body.text();
   } catch (error) {
-    return error as Error & { code?: string };
+    return error as Error & { code?: string; cause?: { code?: string } };
   }
   throw new Error(`${prefer} gave a whole answer`);
 }
