@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { loadProfile } from '../../spec/index.ts';
+import { listOperations, loadProfile } from '../../spec/index.ts';
+import { FORCEABLE_STATUSES } from './forced.ts';
 import { createMock } from './mock.ts';
 import { MockOptionsError, parseLatency } from './options.ts';
 import { seedPets } from './seed.ts';
@@ -204,5 +205,19 @@ describe('rate limit, chaos, latency options', () => {
     expect(parseLatency('250')).toBe(250);
     expect(parseLatency('100-500')).toEqual({ min: 100, max: 500 });
     expect(() => parseLatency('fast')).toThrow(expect.objectContaining({ code: 'PETSTORE_MOCK_BAD_OPTIONS' }));
+  });
+});
+
+describe('the profile the mock serves', () => {
+  const profile = loadProfile();
+  const statuses = (path: string, method: string) => Object.keys(profile.paths[path]![method].responses).map(Number);
+
+  it('documents every status the mock can answer on each operation, forced ones included', () => {
+    const own: Record<string, number[]> = { listPets: [400], createPet: [413, 415], getPet: [400] };
+    for (const op of listOperations()) {
+      const documented = statuses(op.path, op.method.toLowerCase());
+      const answered = [...op.statuses, ...own[op.operationId]!, ...FORCEABLE_STATUSES.filter((s) => s >= 429)];
+      expect(documented.sort(), op.operationId).toEqual([...new Set(answered)].sort());
+    }
   });
 });
