@@ -56,7 +56,11 @@ async function memory(): Promise<Memory> {
 }
 
 async function control(method: string, path: string, body?: unknown): Promise<unknown> {
-  const response = await pool.request({ method, path: `/__control/${path}`, body: body === undefined ? undefined : JSON.stringify(body) });
+  const response = await pool.request({
+    method,
+    path: `/__control/${path}`,
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
   const text = await response.body.text();
   return text === '' ? undefined : JSON.parse(text);
 }
