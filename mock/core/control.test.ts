@@ -20,6 +20,14 @@ describe('CORS layer', () => {
     expect(response.headers['access-control-allow-methods']).toBe('GET, HEAD, POST');
   });
 
+  it('never delays or fails a preflight: scenarios, chaos and the rate limit leave OPTIONS alone', async () => {
+    const { call, mock } = setupMock({ chaos: 1, rateLimit: 1, now: () => 5_000 });
+    mock.scenarios.add({ path: '/v1/pets', status: 503 });
+    const preflight = { origin: 'http://app', 'access-control-request-method': 'GET' };
+    for (let i = 0; i < 3; i++) expect((await call('OPTIONS', '/v1/pets', preflight)).status).toBe(204);
+    expect((await call('GET', '/v1/pets')).status).toBe(503);
+  });
+
   it('exposes Retry-After, Preference-Applied and the RateLimit headers on every answer; none when off', async () => {
     const { call } = setupMock();
     const forced = await call('GET', '/v1/pets', { ...AUTH, prefer: 'code=429' });

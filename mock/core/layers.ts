@@ -88,8 +88,17 @@ export function sleep(ms: number): Promise<void> {
   return ms <= 0 ? Promise.resolve() : new Promise((resolve) => setTimeout(resolve, ms));
 }
 
-/** The first value of a header that may have been sent twice. */
+/** A header's value; one sent more than once is joined with `, ` (RFC 9110 §5.3). */
 export function headerValue(request: ApiRequest, name: string): string | undefined {
   const value = request.headers[name];
   return Array.isArray(value) ? value.join(', ') : value;
+}
+
+/**
+ * Whether latency, the rate limit, scenarios, Prefer and chaos apply: API
+ * requests other than OPTIONS, so that a browser's CORS preflight is never
+ * delayed or failed (the page would see a CORS error, not the answer).
+ */
+export function isShaped(context: RequestContext): boolean {
+  return context.api && context.request.method !== 'OPTIONS';
 }

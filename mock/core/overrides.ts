@@ -6,7 +6,7 @@
  * @see ../../docs/mock.md "Prefer", "Scenarios", "Latency and chaos"
  */
 import { forceableFor, forcedResponse, malformedResponse, operationOf, SERVICE_FAILURES } from './forced.ts';
-import { headerValue, type Layer, sleep } from './layers.ts';
+import { headerValue, isShaped, type Layer, sleep } from './layers.ts';
 import { parsePrefer } from './prefer.ts';
 import { ErrorCode, errorResponse } from './responses.ts';
 import type { ScenarioStore } from './scenarios.ts';
@@ -14,7 +14,7 @@ import type { ScenarioStore } from './scenarios.ts';
 /** The first scenario matching an API request answers it. */
 export function scenarioLayer(scenarios: ScenarioStore): Layer {
   return (context, next) => {
-    if (!context.api || context.override) return next(context);
+    if (!isShaped(context) || context.override) return next(context);
     const found = scenarios.take(context.request.method, context.path);
     if (found) {
       context.applied.scenario = found.id;
@@ -32,7 +32,7 @@ export function scenarioLayer(scenarios: ScenarioStore): Layer {
 /** `Prefer: code=, delay=, fault=` on an API request; a bad value is a 400 Error naming what is supported. */
 export function preferLayer(basePath: string): Layer {
   return async (context, next) => {
-    const header = context.api && !context.override ? headerValue(context.request, 'prefer') : undefined;
+    const header = isShaped(context) && !context.override ? headerValue(context.request, 'prefer') : undefined;
     if (header === undefined) return next(context);
     const operation = operationOf(context.request.method, context.path, basePath);
     const prefs = parsePrefer(header, forceableFor(operation));
@@ -58,7 +58,7 @@ export interface ChaosOptions {
 /** That share of API requests (none already forced) fails with one of the service failures. */
 export function chaosLayer({ rate, random }: ChaosOptions): Layer {
   return (context, next) => {
-    if (!context.api || context.override || rate <= 0) return next(context);
+    if (!isShaped(context) || context.override || rate <= 0) return next(context);
     if (random() < rate) {
       const status = SERVICE_FAILURES[Math.floor(random() * SERVICE_FAILURES.length)]!;
       context.applied.chaos = status;
@@ -78,7 +78,7 @@ export interface AnswerOptions {
 /** Waits (the forced delay, else the latency), then answers: the forced status, the fault, or the handler. */
 export function answerLayer({ basePath, latency }: AnswerOptions): Layer {
   return async (context, next) => {
-    if (!context.api) return next(context);
+    if (!isShaped(context)) return next(context);
     const override = context.override;
     await sleep(override?.delayMs ?? latency());
     if (override?.status !== undefined) {

@@ -4,7 +4,7 @@
  * headers of the IETF httpapi draft on every API answer.
  * @see https://datatracker.ietf.org/doc/draft-ietf-httpapi-ratelimit-headers/
  */
-import { headerValue, type Layer } from './layers.ts';
+import { headerValue, isShaped, type Layer } from './layers.ts';
 import { ErrorCode, errorResponse } from './responses.ts';
 
 /** Options of {@link rateLimitLayer}. */
@@ -22,7 +22,7 @@ export function rateLimitLayer({ perSecond, now = Date.now }: RateLimitOptions):
   const counts = new Map<string, number>();
   const policy = `"default";q=${perSecond};w=1`;
   return async (context, next) => {
-    if (!context.api) return next(context);
+    if (!isShaped(context)) return next(context);
     const time = now();
     const current = Math.floor(time / 1000);
     if (current !== window) {
