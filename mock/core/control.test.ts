@@ -1,10 +1,12 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { listOperations, loadProfile } from '../../spec/index.ts';
 import { FORCEABLE_STATUSES } from './forced.ts';
 import { createMock } from './mock.ts';
 import { MockOptionsError, parseLatency } from './options.ts';
 import { seedPets } from './seed.ts';
 import { AUTH, expectError, JSON_HEADERS, json, KEY, setupMock } from './test-support.ts';
+
+afterEach(() => void vi.useRealTimers());
 
 describe('CORS layer', () => {
   it('answers a preflight without a key, naming Authorization, Content-Type and Prefer, then what it asked for', async () => {
@@ -199,6 +201,31 @@ describe('rate limit, chaos, latency options', () => {
     expect(failed.status).toBeGreaterThanOrEqual(429);
     expect(all.mock.requests()[0]!.applied.chaos).toBe(failed.status);
     expect((await all.call('GET', '/__control/pets', {})).status).toBe(200);
+  });
+
+  it('--latency: every API answer waits the fixed delay, or a seeded draw from the range; control answers do not', async () => {
+    vi.useFakeTimers();
+    /** Milliseconds of (fake) time until `answer` settles. */
+    const waited = async (answer: Promise<unknown>): Promise<number> => {
+      let done = false;
+      void answer.then(() => (done = true));
+      let ms = 0;
+      for (await vi.advanceTimersByTimeAsync(0); !done; ms++) await vi.advanceTimersByTimeAsync(1);
+      return ms;
+    };
+    const fixed = setupMock({ latency: 120 });
+    expect(await waited(fixed.call('GET', '/v1/pets'))).toBe(120);
+    expect(await waited(fixed.call('GET', '/__control/health', {}))).toBe(0);
+    const draws = async (seed: number) => {
+      const { call } = setupMock({ latency: { min: 50, max: 90 }, seed });
+      const out: number[] = [];
+      for (let i = 0; i < 6; i++) out.push(await waited(call('GET', '/v1/pets/1')));
+      return out;
+    };
+    const first = await draws(9);
+    expect(await draws(9)).toEqual(first);
+    for (const ms of first) expect(ms >= 50 && ms <= 90, `${ms}`).toBe(true);
+    expect(new Set(first).size).toBeGreaterThan(1);
   });
 
   it('refuses bad options with a MockOptionsError, and parses MS and MIN-MAX latencies', () => {
