@@ -6,6 +6,7 @@
  */
 import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
 import { document } from './generated/document.ts';
+import { profile } from './generated/profile.ts';
 import type { components } from './generated/types.ts';
 import { validators } from './generated/validators.ts';
 
@@ -51,6 +52,15 @@ export interface OperationInfo {
 /** The parsed OpenAPI document, the same object every time (treat it as read-only). */
 export function loadSpec(): OpenApiDocument {
   return document;
+}
+
+/**
+ * The mock's OpenAPI profile: the contract with spec/mock.overlay.yaml applied
+ * (the statuses, headers, bounds and examples the mock adds), the same object
+ * every time (treat it as read-only). Check servers against the contract, not this.
+ */
+export function loadProfile(): OpenApiDocument {
+  return profile;
 }
 
 /** Lists every operation in the spec with its documented response statuses. */

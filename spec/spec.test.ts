@@ -6,8 +6,18 @@ import spectralRulesets from '@stoplight/spectral-rulesets';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { describe, expect, it } from 'vitest';
 import { artifactUrl, readSpecYaml, renderArtifacts } from './build/generate.ts';
+import { applyMockOverlay } from './build/profile.ts';
 import { SPEC_PATH } from './files.ts';
-import { getValidator, listOperations, listPetsLimit, loadSpec, petStatuses, sunsetOf } from './index.ts';
+import {
+  getValidator,
+  listOperations,
+  listPetsLimit,
+  loadProfile,
+  loadSpec,
+  type OpenApiDocument,
+  petStatuses,
+  sunsetOf,
+} from './index.ts';
 
 const text = readFileSync(SPEC_PATH, 'utf8');
 
@@ -35,6 +45,7 @@ describe('spec/petstore.openapi.yaml', () => {
     expect(Object.keys(artifacts).sort()).toEqual([
       'docs/contract.md',
       'spec/generated/document.ts',
+      'spec/generated/profile.ts',
       'spec/generated/types.ts',
       'spec/generated/validators.ts',
     ]);
@@ -134,6 +145,43 @@ describe('validators compiled from the spec', () => {
     expect(getValidator('Pet', { closed: true })({ id: 7, name: 'Rex', categoryId: 1, colour: 'brown' })).toBe(false);
     expect(getValidator('Pets', { closed: true })([{ id: 7, name: 'Rex', categoryId: 1, colour: 'brown' }])).toBe(
       false,
+    );
+  });
+});
+
+describe("the mock's profile (spec/mock.overlay.yaml applied to the contract)", () => {
+  const profile = loadProfile();
+  const statuses = (doc: OpenApiDocument, path: string, method: string) =>
+    Object.keys(doc.paths[path]![method].responses).map(Number);
+
+  it('is valid OpenAPI 3.1, leaves the contract unchanged, and keeps every status the contract documents', async () => {
+    const result = await new Validator().validate(structuredClone(profile) as never);
+    expect(result.errors ?? []).toEqual([]);
+    expect(loadSpec()).toEqual(readSpecYaml());
+    expect(profile.info.title).toBe('Petstore (reference mock profile)');
+    for (const op of listOperations())
+      expect(statuses(profile, op.path, op.method.toLowerCase())).toEqual(expect.arrayContaining(op.statuses));
+  });
+
+  it("writes the mock's headers and bounds: Location, deprecation headers, challenge, Retry-After, categoryId", () => {
+    const headersOf = (path: string, status: string) =>
+      Object.keys(profile.paths[path]!.get?.responses[status]?.headers ?? {});
+    expect(Object.keys(profile.paths['/pets']!.post.responses['201'].headers)).toEqual(['Location']);
+    expect(headersOf('/pets/{petId}', '200')).toEqual(['Deprecation', 'Sunset', 'Link']);
+    expect(Object.keys(profile.components.responses.Unauthorized.headers)).toEqual(['WWW-Authenticate']);
+    expect(Object.keys(profile.components.responses.TooManyRequests.headers)).toEqual([
+      'Retry-After',
+      'RateLimit-Policy',
+      'RateLimit',
+    ]);
+    expect(profile.components.schemas.NewPet.properties.categoryId).toMatchObject({ maximum: Number.MAX_SAFE_INTEGER });
+  });
+
+  it('fails the build when an overlay action matches nothing', async () => {
+    const contract = structuredClone(loadSpec());
+    delete contract.paths['/pets/{petId}'];
+    await expect(applyMockOverlay(contract)).rejects.toThrow(
+      /actions matched nothing: \$\.paths\['\/pets\/\{petId\}'\]\.get/,
     );
   });
 });

@@ -115,6 +115,11 @@ describe('the mock CLI', () => {
     [['--port', 'x'], /--port must be an integer/],
     [['--fixtures', '/nonexistent.json'], /cannot read pets/],
     [['--bogus'], /Unknown option/],
+    [['--latency', '500-100'], /--latency must be MS or MIN-MAX/],
+    [['--latency', 'fast'], /--latency must be MS or MIN-MAX \(like 200 or 100-500\)/],
+    [['--rate-limit', '0'], /--rate-limit must be an integer from 1 to 1000000/],
+    [['--chaos', '1.5'], /--chaos must be a number from 0 to 1/],
+    [['--journal-size=-1'], /--journal-size must be an integer from 0 to 100000/],
   ])('exits 2 with a clear message for %j', async (args, message) => {
     const { code, stderr } = await runCli(args);
     expect(code).toBe(2);
@@ -126,5 +131,28 @@ describe('the mock CLI', () => {
     expect(code).toBe(0);
     for (const flag of ['--port', '--host', '--seed', '--count', '--api-key', '--fixtures', '--quiet'])
       expect(stdout).toContain(flag);
+    for (const flag of ['--latency', '--rate-limit', '--chaos', '--journal-size', 'Prefer', '/__control/scenarios'])
+      expect(stdout).toContain(flag);
+  });
+
+  it('takes --rate-limit, --latency, --chaos and --journal-size from PETSTORE_* variables, and logs faults', async () => {
+    const started = await startCli(['--port', '0'], {
+      PETSTORE_RATE_LIMIT: '1',
+      PETSTORE_LATENCY: '1-5',
+      PETSTORE_CHAOS: '0',
+      PETSTORE_JOURNAL_SIZE: '2',
+    });
+    const get = (prefer = '') =>
+      fetch(`${started.url}/pets?limit=1`, { headers: { authorization: 'Bearer petstore-dev-key', prefer } });
+    // Three requests in a few milliseconds cross at most one second boundary: two share a window, one is refused.
+    const statuses = [];
+    for (let i = 0; i < 3; i++) statuses.push((await get()).status);
+    expect(statuses.filter((s) => s === 429).length).toBeGreaterThanOrEqual(1);
+    const origin = started.url.replace(/\/v1$/, '');
+    expect((await (await fetch(`${origin}/__control/requests`)).json()) as unknown[]).toHaveLength(2);
+    await new Promise((r) => setTimeout(r, 1_100));
+    await get('fault=close').catch(() => undefined);
+    await new Promise((r) => setTimeout(r, 100));
+    expect(started.stderr()).toMatch(/GET \/v1\/pets\?limit=1 - fault=close \d/);
   });
 });

@@ -1,7 +1,8 @@
 /**
  * The mock's own traffic for the Prism proxy test: happy paths and every
  * negative case the mock answers (invalid bodies, bad limit, status and petId,
- * each 401 variant), each with the status the mock is expected to give.
+ * each 401 variant, each answer a `Prefer` header forces), each with the
+ * status the mock is expected to give.
  * @see ../docs/contract.md "Endpoints", "Authentication", "Errors"
  */
 import { readFileSync } from 'node:fs';
@@ -93,7 +94,25 @@ function unauthorized(): TrafficItem[] {
   );
 }
 
-/** The whole table: happy paths first, then every negative case. */
+/** Forced answers (`Prefer`): each operation's documented errors and the service failures, with and without a delay. */
+function forced(): TrafficItem[] {
+  const ops: [Omit<TrafficItem, 'label' | 'auth' | 'status' | 'headers'>, number[]][] = [
+    [{ method: 'GET', path: '/pets' }, [401]],
+    [{ method: 'POST', path: '/pets', body: '{"name":"Forced","categoryId":1}' }, [400, 401]],
+    [{ method: 'GET', path: '/pets/1' }, [401, 404]],
+  ];
+  return ops.flatMap(([op, documented]) =>
+    [...documented, 429, 500, 502, 503, 504].map((status) => ({
+      ...op,
+      label: `${op.method} ${op.path} with Prefer: code=${status}`,
+      auth: 'key' as const,
+      headers: { prefer: status === 503 ? 'code=503, delay=5' : `code=${status}` },
+      status,
+    })),
+  );
+}
+
+/** The whole table: happy paths first, then every negative case, then forced answers. */
 export function mockTraffic(): TrafficItem[] {
   return [
     list('', 200),
@@ -150,6 +169,15 @@ export function mockTraffic(): TrafficItem[] {
         'access-control-request-headers': 'authorization, content-type',
       },
       status: 204,
+    },
+    ...forced(),
+    {
+      label: 'unsupported Prefer code',
+      method: 'GET',
+      path: '/pets',
+      auth: 'key',
+      headers: { prefer: 'code=418' },
+      status: 400,
     },
   ];
 }

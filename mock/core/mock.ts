@@ -1,19 +1,33 @@
 /**
  * One mock, whatever carries its requests: the seeded store, the accepted keys
- * and the handler over them. Every adapter (mock/node, and the MSW and undici
- * adapters) is built over {@link createMock}, so each behaves the same.
+ * and the handler over them, wrapped in its layers (CORS, control endpoints,
+ * journal, rate limit, scenarios, Prefer, chaos, latency). Every adapter
+ * (mock/node, and the MSW and undici adapters) is built over
+ * {@link createMock}, so each behaves the same.
  */
-import type { Pet } from '../../spec/index.ts';
-import { createHandler, type Handler } from './handler.ts';
+import { loadProfile, type Pet } from '../../spec/index.ts';
+import { controlLayer } from './control.ts';
+import { corsLayer } from './cors.ts';
+import { createHandler } from './handler.ts';
+import { createJournal, type JournalEntry, type JournalFilter, journalLayer } from './journal.ts';
+import { type AsyncHandler, compose, type Layer } from './layers.ts';
+import { checkChaos, checkJournalSize, checkLatency, checkRateLimit, type Latency } from './options.ts';
+import { answerLayer, chaosLayer, preferLayer, scenarioLayer } from './overrides.ts';
+import { seededRandom } from './random.ts';
+import { rateLimitLayer } from './rate-limit.ts';
+import { validatePets } from './replace-pets.ts';
+import { createScenarioStore, type Scenario, type ScenarioInput } from './scenarios.ts';
 import { DEFAULT_COUNT, DEFAULT_SEED, seedPets } from './seed.ts';
 import { createPetStore, type PetStore } from './store.ts';
 
 /** The development key used when no key is configured. Printed at start; never use it outside a local mock. */
 export const DEFAULT_API_KEY = 'petstore-dev-key';
 
+const BASE_PATH = '/v1';
+
 /** Options for {@link createMock}. */
 export interface MockOptions {
-  /** Faker seed; the same seed gives the same pets. */
+  /** Faker seed; the same seed gives the same pets (and the same latency and chaos draws). */
   seed?: number;
   /** Number of pets to seed (0 to 1,000,000; default 50). */
   count?: number;
@@ -23,29 +37,80 @@ export interface MockOptions {
   apiKeys?: readonly string[];
   /** CORS headers and preflights (default on). */
   cors?: boolean;
+  /** Delay on every API answer: ms, or `{ min, max }` drawn from the seed (at most 60000). */
+  latency?: Latency;
+  /** API requests per second per key; beyond it, 429 with Retry-After (default: no limit). */
+  rateLimit?: number;
+  /** Share of API requests, 0 to 1, answered with a random 429, 500, 502, 503 or 504 (seeded). */
+  chaos?: number;
+  /** API requests the journal keeps, oldest dropped first (default 1000; 0 keeps none). */
+  journalSize?: number;
+  /** The rate limit's clock in ms (default Date.now), for tests. */
+  now?: () => number;
 }
 
-/** A mock with no transport: hand it requests, read and reset its state. */
+/** The scenarios of a mock, in process: the same as `/__control/scenarios`. */
+export interface ScenarioControls {
+  /** Adds one; throws a MockInputError (code `PETSTORE_MOCK_INVALID_SCENARIO`) naming a bad field. */
+  add(input: ScenarioInput): Scenario;
+  /** Removes one by id; false when there was none. */
+  remove(id: string): boolean;
+  clear(): void;
+  list(): Scenario[];
+}
+
+/** A mock with no transport: hand it requests, read and control its state. */
 export interface Mock {
-  /** Answers one request. */
-  handle: Handler;
+  /** Answers one request (after any delay): what adapters call. */
+  handle: AsyncHandler;
   /** The state, for reading in tests. */
   store: PetStore;
   /** The accepted keys. */
   apiKeys: readonly string[];
-  /** Back to the seeded pets. */
+  scenarios: ScenarioControls;
+  /** The journal of API requests, oldest first, optionally only those of a method and path (or template). */
+  requests(filter?: JournalFilter): JournalEntry[];
+  clearRequests(): void;
+  /** Holds exactly these pets; throws a MockInputError (`PETSTORE_MOCK_INVALID_PETS`) naming a bad item's index and field. */
+  replacePets(pets: readonly Pet[]): void;
+  /** Back to the seeded pets, with no scenarios and an empty journal. */
   reset(): void;
 }
 
-/** Seeds a store and builds the handler over it. */
+/** Seeds a store and builds the handler, wrapped in its layers, over it. */
 export function createMock(options: MockOptions = {}): Mock {
+  const latency = checkLatency(options.latency);
+  checkRateLimit(options.rateLimit);
+  checkChaos(options.chaos);
+  checkJournalSize(options.journalSize);
+  const seed = options.seed ?? DEFAULT_SEED;
   const apiKeys = options.apiKeys && options.apiKeys.length > 0 ? [...options.apiKeys] : [DEFAULT_API_KEY];
-  const pets = options.pets ?? seedPets({ seed: options.seed ?? DEFAULT_SEED, count: options.count ?? DEFAULT_COUNT });
-  const store = createPetStore(pets);
+  const store = createPetStore(options.pets ?? seedPets({ seed, count: options.count ?? DEFAULT_COUNT }));
+  const scenarios = createScenarioStore();
+  const journal = createJournal(options.journalSize);
+  const reset = () => (store.reset(), scenarios.clear(), journal.clear());
+  const replacePets = (input: unknown) => store.replace(validatePets(input));
+  const profile = () => JSON.stringify(loadProfile());
+  const latencyRandom = seededRandom(seed);
+  const draw = () => latency.min + Math.floor(latencyRandom() * (latency.max - latency.min + 1));
+  const layers: Layer[] = [
+    ...(options.cors === false ? [] : [corsLayer()]),
+    controlLayer({ store, scenarios, journal, reset, replacePets, profile }),
+    journalLayer(journal, apiKeys),
+    ...(options.rateLimit === undefined ? [] : [rateLimitLayer({ perSecond: options.rateLimit, now: options.now })]),
+    scenarioLayer(scenarios),
+    preferLayer(BASE_PATH),
+    ...(options.chaos ? [chaosLayer({ rate: options.chaos, random: seededRandom(seed ^ 0x5eed) })] : []),
+    answerLayer({ basePath: BASE_PATH, latency: latency.max === 0 ? () => 0 : draw }),
+  ];
   return {
-    handle: createHandler({ store, apiKeys, cors: options.cors ?? true }),
+    handle: compose(layers, createHandler({ store, apiKeys, basePath: BASE_PATH }), BASE_PATH),
     store,
     apiKeys,
-    reset: () => store.reset(),
+    scenarios: { add: scenarios.add, remove: scenarios.remove, clear: scenarios.clear, list: scenarios.list },
+    requests: (filter) => journal.list(filter),
+    clearRequests: () => journal.clear(),
+    replacePets,
+    reset,
   };
 }

@@ -15,12 +15,34 @@ export interface ApiRequest {
   bodyTooLarge?: boolean;
 }
 
-/** A response as the handler makes it; `body` is already serialised. */
+/**
+ * A response as the handler makes it; `body` is already serialised.
+ *
+ * The fault contract, for every adapter: when `fault` is set, the response is
+ * not delivered as it is. `reset`: the connection is reset (TCP RST), nothing
+ * is sent. `close`: the connection is closed cleanly (FIN), nothing is sent.
+ * `truncated`: the status line and headers go out with the full
+ * Content-Length, then the first half of the body, then the connection is
+ * closed. `hang`: nothing is sent until the client gives up, or the adapter's
+ * request timeout ends the connection. An adapter that cannot carry a fault
+ * out (no socket) must fail the request as a network error would.
+ */
 export interface ApiResponse {
   status: number;
   headers: Record<string, string>;
   body: string;
+  /** A transport fault the adapter carries out instead of sending the response normally. */
+  fault?: TransportFault;
 }
+
+/** Faults an adapter carries out on the connection (see {@link ApiResponse}). */
+export type TransportFault = 'reset' | 'close' | 'truncated' | 'hang';
+
+/** Every fault a client may ask for: the transport faults, and `malformed` (a 200 whose body is not JSON), made in core. */
+export const FAULTS = ['reset', 'close', 'truncated', 'malformed', 'hang'] as const;
+
+/** One of {@link FAULTS}. */
+export type Fault = (typeof FAULTS)[number];
 
 /**
  * The mock's error codes: a small stable set, one per kind of failure.
@@ -40,6 +62,12 @@ export const ErrorCode = {
   headersTooLarge: 'headers_too_large',
   requestTimeout: 'request_timeout',
   internalError: 'internal_error',
+  rateLimited: 'rate_limited',
+  badGateway: 'bad_gateway',
+  serviceUnavailable: 'service_unavailable',
+  gatewayTimeout: 'gateway_timeout',
+  invalidPreference: 'invalid_preference',
+  invalidScenario: 'invalid_scenario',
 } as const;
 
 /** One of the mock's error codes. */

@@ -28,6 +28,8 @@ export interface PetStore {
   all(): Pet[];
   /** Drops every change since the store was made: back to the seeded pets. */
   reset(): void;
+  /** Holds exactly `pets` instead (ids must be unique safe integers); the next id follows the largest. */
+  replace(pets: readonly Pet[]): void;
 }
 
 const STATUSES = petStatuses();
@@ -53,12 +55,13 @@ export function createPetStore(initial: readonly Pet[]): PetStore {
     if (entry.pet.status !== undefined) byStatus.get(entry.pet.status)!.push(entry);
   }
 
-  function reset(): void {
+  function load(entries: readonly StoredPet[]): void {
     ordered = [];
     byStatus = new Map(STATUSES.map((s) => [s, []]));
-    for (const entry of seeded) index(entry);
-    nextId = seeded.length === 0 ? 1 : seeded[seeded.length - 1]!.pet.id + 1;
+    for (const entry of entries) index(entry);
+    nextId = entries.length === 0 ? 1 : entries[entries.length - 1]!.pet.id + 1;
   }
+  const reset = () => load(seeded);
   reset();
 
   return {
@@ -77,6 +80,7 @@ export function createPetStore(initial: readonly Pet[]): PetStore {
     },
     all: () => ordered.map((e) => e.pet),
     reset,
+    replace: (pets) => load(sortedById(pets.map((p) => new StoredPet(toPet(p.id, p))))),
   };
 }
 

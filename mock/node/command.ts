@@ -10,9 +10,14 @@ import type { Pet } from '../../spec/index.ts';
 import {
   DEFAULT_API_KEY,
   DEFAULT_COUNT,
+  DEFAULT_JOURNAL_SIZE,
   DEFAULT_SEED,
+  type Latency,
   loadPetsFile,
   MAX_COUNT,
+  MAX_JOURNAL_SIZE,
+  type MockOptionsError,
+  parseLatency,
   type RequestLogEntry,
   startMockServer,
 } from './index.ts';
@@ -31,10 +36,30 @@ Options (environment variable in brackets):
   --fixtures FILE   start from a JSON array of pets instead  [PETSTORE_FIXTURES]
   --no-cors         no CORS headers or preflight answers     [PETSTORE_CORS=off]
   --quiet           no request log on stderr                 [PETSTORE_QUIET=1]
+  --latency MS      delay every API answer: MS, or MIN-MAX   [PETSTORE_LATENCY]   default none
+                    drawn from the seed (at most 60000)
+  --rate-limit N    API requests per second per key; beyond  [PETSTORE_RATE_LIMIT] default none
+                    it 429 with Retry-After and RateLimit headers
+  --chaos RATE      share of API requests (0 to 1) failing   [PETSTORE_CHAOS]     default 0
+                    with a seeded 429, 500, 502, 503 or 504
+  --journal-size N  API requests the journal keeps, 0 to     [PETSTORE_JOURNAL_SIZE] default ${DEFAULT_JOURNAL_SIZE}
+                    ${MAX_JOURNAL_SIZE} (0: no journal)
   -h, --help        show this text
   --version         print the version
 
-Control endpoints (no key needed): POST /__control/reset, GET /__control/pets, GET /__control/health.`;
+Per request, the Prefer header (RFC 7240): code=NNN (a documented error, or 429, 500,
+502, 503, 504), delay=MS, fault=reset|close|truncated|malformed|hang; combine them
+with commas (Prefer: code=503, delay=2000). Unknown preferences are ignored.
+
+Control endpoints (no key needed), each also a method of startMockServer's result:
+  POST /__control/reset                 seeded pets again, no scenarios, empty journal
+  GET, PUT /__control/pets              the whole state; PUT replaces it (a JSON array of Pets)
+  GET, POST, DELETE /__control/scenarios, DELETE /__control/scenarios/{id}
+                                        canned answers: {method?, path?, times?, status?, delayMs?, fault?}
+  GET, DELETE /__control/requests       the request journal (?method=POST&path=/v1/pets/{petId})
+  GET /__control/openapi.json           the mock's OpenAPI profile
+  GET /__control/health
+Details: docs/mock.md.`;
 
 class UsageError extends Error {}
 
@@ -57,6 +82,10 @@ function parseOptions(argv: string[], env: NodeJS.ProcessEnv) {
       'api-key': { type: 'string', multiple: true },
       fixtures: { type: 'string' },
       'no-cors': { type: 'boolean' },
+      latency: { type: 'string' },
+      'rate-limit': { type: 'string' },
+      chaos: { type: 'string' },
+      'journal-size': { type: 'string' },
       quiet: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
       version: { type: 'boolean' },
@@ -82,11 +111,43 @@ function parseOptions(argv: string[], env: NodeJS.ProcessEnv) {
     apiKeys,
     cors: values['no-cors'] !== true && env.PETSTORE_CORS !== 'off',
     quiet: values.quiet === true || env.PETSTORE_QUIET === '1',
+    ...behaviour(values, env),
+  };
+}
+
+/** --latency, --rate-limit, --chaos and --journal-size, each with its PETSTORE_* variable. */
+function behaviour(values: Record<string, unknown>, env: NodeJS.ProcessEnv) {
+  const pick = (flag: string, variable: string) => (values[flag] as string | undefined) ?? (env[variable] || undefined);
+  const latencyText = pick('latency', 'PETSTORE_LATENCY');
+  let latency: Latency | undefined;
+  try {
+    latency = latencyText === undefined ? undefined : parseLatency(latencyText);
+  } catch (error) {
+    throw new UsageError(`--${(error as MockOptionsError).message}`);
+  }
+  const rateText = pick('rate-limit', 'PETSTORE_RATE_LIMIT');
+  const chaosText = pick('chaos', 'PETSTORE_CHAOS');
+  const chaos =
+    chaosText === undefined ? undefined : /^\s*(0|1|0?\.[0-9]+|1\.0*)\s*$/.test(chaosText) ? Number(chaosText) : NaN;
+  if (Number.isNaN(chaos))
+    throw new UsageError(`--chaos must be a number from 0 to 1, got ${JSON.stringify(chaosText)}`);
+  return {
+    latency,
+    rateLimit: rateText === undefined ? undefined : integer('rate-limit', rateText, 0, 1, 1_000_000),
+    chaos,
+    journalSize: integer(
+      'journal-size',
+      pick('journal-size', 'PETSTORE_JOURNAL_SIZE'),
+      DEFAULT_JOURNAL_SIZE,
+      0,
+      MAX_JOURNAL_SIZE,
+    ),
   };
 }
 
 function logLine(entry: RequestLogEntry): void {
-  process.stderr.write(`${entry.method} ${entry.path} ${entry.status} ${entry.ms.toFixed(1)}ms\n`);
+  const outcome = entry.fault === undefined ? entry.status : `${entry.status || '-'} fault=${entry.fault}`;
+  process.stderr.write(`${entry.method} ${entry.path} ${outcome} ${entry.ms.toFixed(1)}ms\n`);
 }
 
 /**

@@ -1,15 +1,22 @@
 /**
  * The mock in Node (`petstore-toolkit/mock`): start a seeded, stateful Petstore on a port
- * (0 picks a free one) and get back its URL, keys, store and controls.
+ * (0 picks a free one) and get back its URL, keys, store and its typed controls (scenarios,
+ * the request journal, the state), the same as the control endpoints.
  */
 import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
-import { createMock, type MockOptions, type PetStore } from '../core/index.ts';
+import { createMock, type Mock, type MockOptions } from '../core/index.ts';
 import { createHttpServer, type RequestLogEntry, type ServerTimeouts } from './server.ts';
 
 export * from '../core/index.ts';
 export { loadPetsFile } from './fixtures.ts';
-export { createHttpServer, DEFAULT_TIMEOUTS, type RequestLogEntry, type ServerTimeouts } from './server.ts';
+export {
+  createHttpServer,
+  DEFAULT_TIMEOUTS,
+  type RequestLogEntry,
+  type ServerHandler,
+  type ServerTimeouts,
+} from './server.ts';
 
 /** Hosts that keep the mock to this machine. */
 export const LOOPBACK_HOSTS: readonly string[] = ['127.0.0.1', 'localhost', '::1'];
@@ -28,16 +35,12 @@ export interface MockServerOptions extends MockOptions {
   timeouts?: ServerTimeouts;
 }
 
-/** A running mock. */
-export interface MockServer {
+/** A running mock: its addresses, and the in-process controls of {@link Mock} (mirroring `/__control/...`). */
+export interface MockServer extends Omit<Mock, 'handle'> {
   /** Base URL of the API, ending in `/v1`. */
   url: string;
   /** Origin of the server, for the control endpoints (`/__control/...`). */
   origin: string;
-  apiKeys: readonly string[];
-  store: PetStore;
-  /** Back to the seeded pets. */
-  reset(): void;
   /** Stops listening and closes every connection. */
   close(): Promise<void>;
 }
@@ -46,8 +49,8 @@ export interface MockServer {
 export async function startMockServer(options: MockServerOptions = {}): Promise<MockServer> {
   const { port = 0, host = '127.0.0.1', log } = options;
   const mock = createMock(options);
-  const { apiKeys, store } = mock;
-  const server = createHttpServer({ handler: mock.handle, log, secrets: apiKeys, timeouts: options.timeouts });
+  const { handle, ...controls } = mock;
+  const server = createHttpServer({ handler: handle, log, secrets: mock.apiKeys, timeouts: options.timeouts });
   server.listen(port, host);
   await once(server, 'listening');
   if (!LOOPBACK_HOSTS.includes(host)) {
@@ -59,11 +62,9 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
   const hostPart = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   const origin = `http://${hostPart}:${address.port}`;
   return {
+    ...controls,
     url: `${origin}/v1`,
     origin,
-    apiKeys,
-    store,
-    reset: mock.reset,
     close: () =>
       new Promise<void>((resolve, reject) => {
         server.close((error) => (error ? reject(error) : resolve()));

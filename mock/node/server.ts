@@ -1,12 +1,12 @@
 /**
  * The node:http adapter: the only socket code of the mock. It reads the body
- * up to a limit, calls the pure handler, writes the response, and logs one
- * line per request.
+ * up to a limit, awaits the handler, writes the response or carries out its
+ * fault (reset, close, truncated, hang: see ApiResponse in mock/core), and
+ * logs one line per request.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { BODY_LIMIT } from '../core/adapter.ts';
-import type { Handler } from '../core/handler.ts';
 import { type ApiRequest, type ApiResponse, ErrorCode, errorResponse } from '../core/responses.ts';
 
 // One limit for every adapter: the core holds it.
@@ -17,13 +17,19 @@ export interface RequestLogEntry {
   method: string;
   /** Path and query, with every configured API key replaced by `[REDACTED]`. */
   path: string;
+  /** The status sent; 0 when a fault sent none. */
   status: number;
+  /** The fault carried out, if any. */
+  fault?: string;
   ms: number;
 }
 
+/** What the adapter calls: the pure handler, or a mock's layered (async) one. */
+export type ServerHandler = (request: ApiRequest) => ApiResponse | Promise<ApiResponse>;
+
 /** Options for {@link createHttpServer}. */
 export interface HttpServerOptions {
-  handler: Handler;
+  handler: ServerHandler;
   bodyLimit?: number;
   /** Called once per finished request. */
   log?: (entry: RequestLogEntry) => void;
@@ -59,28 +65,31 @@ export function createHttpServer({
     { headersTimeout: headersMs, requestTimeout: requestMs, connectionsCheckingInterval: checkEvery },
     (req, res) => {
       const started = log ? performance.now() : 0;
-      const finish = (response: ApiResponse, closeAfter: boolean): void => {
-        send(res, response, closeAfter);
+      const finish = async (request: ApiRequest, closeAfter: boolean): Promise<void> => {
+        const response = await safeHandle(handler, request);
+        if (response.fault) carryOut(res, response, requestMs);
+        else send(res, response, closeAfter);
         if (log)
           log({
             method: req.method ?? '',
             path: redact(req.url ?? '', secrets),
-            status: response.status,
+            status: response.fault && response.fault !== 'truncated' ? 0 : response.status,
+            ...(response.fault ? { fault: response.fault } : {}),
             ms: performance.now() - started,
           });
       };
-      if (req.method !== 'POST') {
+      if (req.method !== 'POST' && req.method !== 'PUT') {
         // No handler reads a body here; one declared over the limit is not drained either: the connection closes after the answer.
         const overLimit = Number(req.headers['content-length']) > bodyLimit;
         if (!overLimit) discardBody(req, bodyLimit);
-        finish(safeHandle(handler, toApiRequest(req)), overLimit);
+        void finish(toApiRequest(req), overLimit);
         return;
       }
       readBody(req, bodyLimit, (body, tooLarge) => {
         const request = toApiRequest(req);
         if (tooLarge) request.bodyTooLarge = true;
         else request.body = body;
-        finish(safeHandle(handler, request), tooLarge);
+        void finish(request, tooLarge);
       });
     },
   );
@@ -128,9 +137,9 @@ function toApiRequest(req: IncomingMessage): ApiRequest {
   return { method: req.method ?? 'GET', url: req.url ?? '/', headers: req.headers };
 }
 
-function safeHandle(handler: Handler, request: ApiRequest): ApiResponse {
+async function safeHandle(handler: ServerHandler, request: ApiRequest): Promise<ApiResponse> {
   try {
-    return handler(request);
+    return await handler(request);
   } catch {
     // A bug, not bad input: answer with an Error body rather than drop the connection.
     return errorResponse(500, ErrorCode.internalError, 'internal error in the mock');
@@ -190,6 +199,32 @@ function send(res: ServerResponse, response: ApiResponse, closeAfter: boolean): 
   res.writeHead(response.status, headers);
   res.end(response.body);
   if (closeAfter) res.on('finish', () => res.socket?.destroySoon());
+}
+
+/** Carries out a response's fault on its connection (the contract is documented on ApiResponse). */
+function carryOut(res: ServerResponse, response: ApiResponse, hangMs: number): void {
+  const socket = res.socket;
+  if (res.destroyed || !socket) return;
+  switch (response.fault) {
+    case 'reset':
+      socket.resetAndDestroy();
+      return;
+    case 'close':
+      socket.end();
+      return;
+    case 'truncated': {
+      const body = Buffer.from(response.body);
+      res.writeHead(response.status, { ...response.headers, 'content-length': body.length, connection: 'close' });
+      res.write(body.subarray(0, Math.floor(body.length / 2)), () => socket.destroy());
+      return;
+    }
+    case 'hang': {
+      // Nothing is sent; the connection ends when the client gives up, the server closes, or the request timeout passes.
+      const timer = setTimeout(() => socket.destroy(), hangMs);
+      socket.once('close', () => clearTimeout(timer));
+      return;
+    }
+  }
 }
 
 function redact(text: string, secrets: readonly string[]): string {

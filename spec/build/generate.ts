@@ -1,7 +1,8 @@
 /**
  * `npm run spec:generate`: writes every artifact derived from the OpenAPI
  * document: into spec/generated/ the parsed document, the ajv standalone
- * validators and the TypeScript types, and docs/contract.md, the contract page.
+ * validators, the TypeScript types and the mock's profile (the contract with
+ * spec/mock.overlay.yaml applied), and docs/contract.md, the contract page.
  * A test (spec/spec.test.ts) fails when a committed artifact differs from what
  * this would write.
  */
@@ -12,6 +13,7 @@ import { parse as parseYaml } from 'yaml';
 import { SPEC_PATH } from '../files.ts';
 import type { OpenApiDocument } from '../index.ts';
 import { renderContract } from './contract.ts';
+import { applyMockOverlay } from './profile.ts';
 import { standaloneValidatorsSource } from './validators.ts';
 
 const ROOT = new URL('../../', import.meta.url);
@@ -32,6 +34,10 @@ export async function renderArtifacts(): Promise<Record<string, string>> {
       `/** The OpenAPI document, parsed. */\nexport const document: OpenApiDocument = ${JSON.stringify(doc, null, 2)};\n`,
     'spec/generated/validators.ts': `${BANNER}// @ts-nocheck\n${standaloneValidatorsSource(doc)}`,
     'spec/generated/types.ts': `${BANNER}${types}`,
+    'spec/generated/profile.ts':
+      `${BANNER.replace('.yaml.', '.yaml and spec/mock.overlay.yaml.')}import type { OpenApiDocument } from '../index.ts';\n\n` +
+      `/** The mock's profile: the contract with spec/mock.overlay.yaml applied. */\n` +
+      `export const profile: OpenApiDocument = ${JSON.stringify(await applyMockOverlay(structuredClone(doc)), null, 2)};\n`,
     'docs/contract.md': renderContract(doc),
   };
 }

@@ -178,7 +178,9 @@ export function checkExchange(
         ? ['GET', 'HEAD']
         : route.name === 'reset'
           ? ['POST']
-          : ['GET', 'HEAD'];
+          : route.name === 'pets'
+            ? ['GET', 'HEAD', 'PUT']
+            : ['GET', 'HEAD'];
   if (req.method === 'OPTIONS') {
     if (res.status !== 204) fail('OPTIONS not answered 204');
     if (!header(res, 'allow')) fail('OPTIONS without Allow');
@@ -189,6 +191,7 @@ export function checkExchange(
     return undefined;
   }
   if (route.kind === 'control') {
+    if (req.method === 'PUT') return checkReplace(req, res, model, fail);
     if (res.status !== 200) fail('control endpoint not 200');
     if (route.name === 'reset') model.reset();
     return undefined;
@@ -328,4 +331,24 @@ function checkCreate(
   model.pets.push(pet);
   model.created.set(pet.id, res.body);
   return pet;
+}
+
+/** `PUT /__control/pets`: a valid array of Pets replaces the model; anything else is a 400 or 413 and changes nothing. */
+function checkReplace(
+  req: SentRequest,
+  res: ReceivedResponse,
+  model: PetModel,
+  fail: (why: string) => never,
+): undefined {
+  if (res.status === 400 || res.status === 413) return undefined;
+  if (res.status !== 200) fail(`PUT /__control/pets answered ${res.status}`);
+  const text = typeof req.body === 'string' ? req.body : utf8.decode(req.body ?? new Uint8Array());
+  const pets = (JSON.parse(text) as Pet[]).map((p) => {
+    const pet: Pet = { id: p.id, name: p.name, categoryId: p.categoryId };
+    if (p.status !== undefined) pet.status = p.status;
+    return pet;
+  });
+  model.pets = pets.sort((a, b) => a.id - b.id);
+  model.created.clear();
+  return undefined;
 }

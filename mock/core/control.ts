@@ -1,0 +1,120 @@
+/**
+ * The control endpoints under `/__control`, outside the API and with no key:
+ * state (reset, pets), scenarios, the request journal, health and the mock's
+ * OpenAPI profile. Each mirrors an in-process method of the mock.
+ * @see ../../docs/mock.md "Control endpoints"
+ */
+import type { Journal } from './journal.ts';
+import type { Layer, RequestContext } from './layers.ts';
+import { type ApiResponse, ErrorCode, errorResponse, jsonResponse } from './responses.ts';
+import { MockInputError, type ScenarioStore } from './scenarios.ts';
+import type { PetStore } from './store.ts';
+
+/** Path prefix of the control endpoints. */
+export const CONTROL_PREFIX = '/__control';
+
+/** What the control endpoints act on. */
+export interface ControlTargets {
+  store: PetStore;
+  scenarios: ScenarioStore;
+  journal: Journal;
+  /** Back to the seeded pets, no scenarios, an empty journal. */
+  reset(): void;
+  /** Validates and replaces the whole state; throws MockInputError. */
+  replacePets(input: unknown): void;
+  /** The mock's OpenAPI profile, as JSON text. */
+  profile(): string;
+}
+
+type Run = (context: RequestContext) => ApiResponse;
+
+const ok = (value: unknown, status = 200): ApiResponse => jsonResponse(status, JSON.stringify(value));
+const noContent = (): ApiResponse => ({ status: 204, headers: {}, body: '' });
+
+function routes(t: ControlTargets): Record<string, Record<string, Run>> {
+  return {
+    reset: { POST: () => (t.reset(), ok({ reset: true, pets: t.store.size })) },
+    pets: {
+      GET: () => ok(t.store.all()),
+      PUT: (c) => withJson(c, (pets) => (t.replacePets(pets), ok({ replaced: true, pets: t.store.size }))),
+    },
+    health: { GET: () => jsonResponse(200, '{"status":"ok"}') },
+    scenarios: {
+      GET: () => ok(t.scenarios.list()),
+      POST: (c) => withJson(c, (input) => ok(t.scenarios.add(input as never), 201)),
+      DELETE: () => (t.scenarios.clear(), noContent()),
+    },
+    requests: {
+      GET: (c) => {
+        const query = new URLSearchParams(c.query);
+        return ok(t.journal.list({ method: query.get('method') ?? undefined, path: query.get('path') ?? undefined }));
+      },
+      DELETE: () => (t.journal.clear(), noContent()),
+    },
+    'openapi.json': { GET: () => jsonResponse(200, t.profile()) },
+  };
+}
+
+/** Answers `/__control/...` itself; passes every other request on. */
+export function controlLayer(targets: ControlTargets): Layer {
+  const table = routes(targets);
+  return async (context, next) => {
+    if (!context.path.startsWith(`${CONTROL_PREFIX}/`)) return next(context);
+    const [name = '', id, ...more] = context.path.slice(CONTROL_PREFIX.length + 1).split('/');
+    const methods: Record<string, Run> | undefined =
+      id === undefined
+        ? table[name]
+        : name === 'scenarios' && id !== '' && more.length === 0
+          ? scenarioItem(targets, id)
+          : undefined;
+    if (!methods || !Object.hasOwn(table, name)) return next(context);
+    return dispatch(methods, context);
+  };
+}
+
+function scenarioItem(t: ControlTargets, id: string): Record<string, Run> {
+  return {
+    DELETE: () => (t.scenarios.remove(id) ? noContent() : errorResponse(404, ErrorCode.notFound, `no scenario ${id}`)),
+  };
+}
+
+function dispatch(methods: Record<string, Run>, context: RequestContext): ApiResponse {
+  const allow = Object.keys(methods);
+  if (allow.includes('GET')) allow.splice(allow.indexOf('GET') + 1, 0, 'HEAD');
+  const method = context.request.method === 'HEAD' ? 'GET' : context.request.method;
+  if (context.request.method === 'OPTIONS')
+    return { status: 204, headers: { allow: [...allow, 'OPTIONS'].join(', ') }, body: '' };
+  const run = Object.hasOwn(methods, method) ? methods[method] : undefined;
+  if (!run)
+    return errorResponse(
+      405,
+      ErrorCode.methodNotAllowed,
+      `${context.request.method} is not allowed on ${context.path}; allowed: ${allow.join(', ')}`,
+      {
+        allow: allow.join(', '),
+      },
+    );
+  try {
+    return run(context);
+  } catch (error) {
+    if (!(error instanceof MockInputError)) throw error;
+    const code = error.code === 'PETSTORE_MOCK_INVALID_SCENARIO' ? ErrorCode.invalidScenario : ErrorCode.invalidBody;
+    return errorResponse(400, code, error.message);
+  }
+}
+
+/** Parses the body as JSON and hands it to `use`; a missing or malformed body is a 400 Error. */
+function withJson(context: RequestContext, use: (value: unknown) => ApiResponse): ApiResponse {
+  const { body } = context.request;
+  if (context.request.bodyTooLarge)
+    return errorResponse(413, ErrorCode.payloadTooLarge, 'request body is larger than the limit');
+  if (body === undefined || body.length === 0)
+    return errorResponse(400, ErrorCode.invalidBody, 'a JSON body is required');
+  let value: unknown;
+  try {
+    value = JSON.parse(typeof body === 'string' ? body : new TextDecoder('utf-8', { fatal: true }).decode(body));
+  } catch (error) {
+    return errorResponse(400, ErrorCode.malformedJson, `request body is not valid JSON: ${(error as Error).message}`);
+  }
+  return use(value);
+}

@@ -1,0 +1,61 @@
+/**
+ * CORS as a layer: `Access-Control-Allow-Origin: *` on every answer, the
+ * useful headers exposed to pages, and a preflight (the handler's 204 to
+ * OPTIONS, with its `Allow`) turned into a CORS answer that names
+ * `Authorization` and `Prefer` explicitly (a `*` does not cover Authorization).
+ */
+import type { Layer } from './layers.ts';
+
+/** Response headers a page may read. */
+export const EXPOSED_HEADERS = [
+  'Location',
+  'Deprecation',
+  'Sunset',
+  'Link',
+  'WWW-Authenticate',
+  'Retry-After',
+  'Preference-Applied',
+  'RateLimit-Policy',
+  'RateLimit',
+];
+
+/** Request headers every preflight allows, before those it asks for. */
+export const ALLOWED_HEADERS = ['Authorization', 'Content-Type', 'Prefer'];
+
+/** Adds CORS headers to every answer and answers preflights. */
+export function corsLayer(): Layer {
+  const exposed = EXPOSED_HEADERS.join(', ');
+  return async (context, next) => {
+    const response = await next(context);
+    const { request } = context;
+    const allow = response.headers.allow;
+    if (request.method === 'OPTIONS' && response.status === 204 && allow !== undefined) {
+      if (request.headers['access-control-request-method'] !== undefined) {
+        response.headers['access-control-allow-methods'] = allow
+          .split(', ')
+          .filter((m) => m !== 'OPTIONS')
+          .join(', ');
+        response.headers['access-control-allow-headers'] = allowedHeaders(
+          request.headers['access-control-request-headers'],
+        );
+        response.headers['access-control-max-age'] = '600';
+      }
+    }
+    response.headers['access-control-allow-origin'] = '*';
+    response.headers['access-control-expose-headers'] = exposed;
+    return response;
+  };
+}
+
+/** {@link ALLOWED_HEADERS}, then every other header name a preflight asked for. */
+function allowedHeaders(requested: string | string[] | undefined): string {
+  const names = [...ALLOWED_HEADERS];
+  const asked = (Array.isArray(requested) ? requested.join(',') : (requested ?? '')).split(',');
+  for (const raw of asked) {
+    const name = raw.trim();
+    // Only header-name characters (RFC 9110 token) are echoed.
+    if (/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name) && !names.some((n) => n.toLowerCase() === name.toLowerCase()))
+      names.push(name);
+  }
+  return names.join(', ');
+}

@@ -1,0 +1,104 @@
+/**
+ * The mock's cross-cutting concerns (CORS, control endpoints, the journal,
+ * rate limit, scenarios, Prefer, chaos, latency) are layers around the pure
+ * handler: each takes the request's context and the next step, and may answer
+ * itself, change the answer, or pass it on.
+ */
+import type { Handler } from './handler.ts';
+import type { ApiRequest, ApiResponse, Fault } from './responses.ts';
+
+/** A response forced on one request, by a scenario, a `Prefer` header or chaos. */
+export interface Override {
+  status?: number;
+  delayMs?: number;
+  fault?: Fault;
+  /** Who forced it, for Error messages (`Prefer: code=503`, `scenario 2`, `chaos`). */
+  source: string;
+}
+
+/** What shaped an answer besides the request itself, as the journal records it. */
+export interface Applied {
+  /** Id of the scenario that answered. */
+  scenario?: string;
+  /** The `Preference-Applied` value sent. */
+  preferences?: string;
+  /** The status chaos answered with. */
+  chaos?: number;
+  /** True when the rate limit refused the request. */
+  rateLimited?: boolean;
+}
+
+/** One request on its way through the layers. */
+export interface RequestContext {
+  readonly request: ApiRequest;
+  /** The path in origin form, without the query (`/v1/pets/7`). */
+  readonly path: string;
+  /** The raw query, without `?` (empty when none). */
+  readonly query: string;
+  /** True under the API's base path: only these get latency, chaos, limits, scenarios and the journal. */
+  readonly api: boolean;
+  applied: Applied;
+  override?: Override;
+}
+
+/** The rest of the chain, from one layer's point of view. */
+export type Next = (context: RequestContext) => Promise<ApiResponse>;
+
+/** One cross-cutting concern around the handler. */
+export type Layer = (context: RequestContext, next: Next) => Promise<ApiResponse>;
+
+/** A handler that may take its time (delays): what adapters call. */
+export type AsyncHandler = (request: ApiRequest) => Promise<ApiResponse>;
+
+/** Wraps `inner` in `layers`, the first outermost. */
+export function compose(layers: readonly Layer[], inner: Handler, basePath = '/v1'): AsyncHandler {
+  let chain: Next = async (context) => inner(context.request);
+  for (const layer of [...layers].reverse()) {
+    const next = chain;
+    chain = (context) => layer(context, next);
+  }
+  return (request) => chain(createContext(request, basePath));
+}
+
+function createContext(request: ApiRequest, basePath: string): RequestContext {
+  const url = originForm(request.url);
+  const queryAt = url.indexOf('?');
+  const path = queryAt === -1 ? url : url.slice(0, queryAt);
+  const query = queryAt === -1 ? '' : url.slice(queryAt + 1);
+  return { request, path, query, api: path === basePath || path.startsWith(`${basePath}/`), applied: {} };
+}
+
+/** `http://host/v1/pets?x` (absolute form, RFC 9112 §3.2.2) as `/v1/pets?x`. */
+export function originForm(url: string): string {
+  if (url.startsWith('/')) return url;
+  const match = /^https?:\/\/[^/?#]*(.*)$/i.exec(url);
+  return match ? match[1]! || '/' : url;
+}
+
+/** Whether `path` is `pattern` exactly, or fits it where `pattern` has `{name}` segments. */
+export function matchesPath(pattern: string, path: string): boolean {
+  if (!pattern.includes('{')) return pattern === path;
+  const want = pattern.split('/');
+  const got = path.split('/');
+  return want.length === got.length && want.every((w, i) => (/^\{[^/{}]+\}$/.test(w) ? got[i] !== '' : w === got[i]));
+}
+
+/** Resolves after `ms` milliseconds (global setTimeout: in Node and in browsers). */
+export function sleep(ms: number): Promise<void> {
+  return ms <= 0 ? Promise.resolve() : new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** A header's value; one sent more than once is joined with `, ` (RFC 9110 §5.3). */
+export function headerValue(request: ApiRequest, name: string): string | undefined {
+  const value = request.headers[name];
+  return Array.isArray(value) ? value.join(', ') : value;
+}
+
+/**
+ * Whether latency, the rate limit, scenarios, Prefer and chaos apply: API
+ * requests other than OPTIONS, so that a browser's CORS preflight is never
+ * delayed or failed (the page would see a CORS error, not the answer).
+ */
+export function isShaped(context: RequestContext): boolean {
+  return context.api && context.request.method !== 'OPTIONS';
+}

@@ -1,0 +1,94 @@
+/**
+ * The layers that decide and carry out a forced answer: a matching scenario,
+ * else the request's `Prefer` header, else chaos; then the delay (the
+ * request's own, else the mock's latency), then the forced status, the fault,
+ * or the handler's own answer.
+ * @see ../../docs/mock.md "Prefer", "Scenarios", "Latency and chaos"
+ */
+import { forceableFor, forcedResponse, malformedResponse, operationOf, SERVICE_FAILURES } from './forced.ts';
+import { headerValue, isShaped, type Layer, sleep } from './layers.ts';
+import { parsePrefer } from './prefer.ts';
+import { ErrorCode, errorResponse } from './responses.ts';
+import type { ScenarioStore } from './scenarios.ts';
+
+/** The first scenario matching an API request answers it. */
+export function scenarioLayer(scenarios: ScenarioStore): Layer {
+  return (context, next) => {
+    if (!isShaped(context) || context.override) return next(context);
+    const found = scenarios.take(context.request.method, context.path);
+    if (found) {
+      context.applied.scenario = found.id;
+      context.override = {
+        ...(found.status === undefined ? {} : { status: found.status }),
+        ...(found.delayMs === undefined ? {} : { delayMs: found.delayMs }),
+        ...(found.fault === undefined ? {} : { fault: found.fault }),
+        source: `scenario ${found.id}`,
+      };
+    }
+    return next(context);
+  };
+}
+
+/** `Prefer: code=, delay=, fault=` on an API request; a bad value is a 400 Error naming what is supported. */
+export function preferLayer(basePath: string): Layer {
+  return async (context, next) => {
+    const header = isShaped(context) && !context.override ? headerValue(context.request, 'prefer') : undefined;
+    if (header === undefined) return next(context);
+    const operation = operationOf(context.request.method, context.path, basePath);
+    const prefs = parsePrefer(header, forceableFor(operation));
+    if (typeof prefs === 'string') return errorResponse(400, ErrorCode.invalidPreference, prefs);
+    if (prefs.applied === '') return next(context);
+    const { applied, ...asked } = prefs;
+    context.override = { ...asked, source: `Prefer: ${applied}` };
+    context.applied.preferences = applied;
+    const response = await next(context);
+    response.headers['preference-applied'] = applied;
+    return response;
+  };
+}
+
+/** Options of {@link chaosLayer}. */
+export interface ChaosOptions {
+  /** Share of API requests that fail, 0 to 1. */
+  rate: number;
+  /** Seeded numbers in [0, 1). */
+  random: () => number;
+}
+
+/** That share of API requests (none already forced) fails with one of the service failures. */
+export function chaosLayer({ rate, random }: ChaosOptions): Layer {
+  return (context, next) => {
+    if (!isShaped(context) || context.override || rate <= 0) return next(context);
+    if (random() < rate) {
+      const status = SERVICE_FAILURES[Math.floor(random() * SERVICE_FAILURES.length)]!;
+      context.applied.chaos = status;
+      context.override = { status, source: `chaos (rate ${rate})` };
+    }
+    return next(context);
+  };
+}
+
+/** Options of {@link answerLayer}. */
+export interface AnswerOptions {
+  basePath: string;
+  /** The mock's latency for one API request, in ms (0 when none). */
+  latency: () => number;
+}
+
+/** Waits (the forced delay, else the latency), then answers: the forced status, the fault, or the handler. */
+export function answerLayer({ basePath, latency }: AnswerOptions): Layer {
+  return async (context, next) => {
+    if (!isShaped(context)) return next(context);
+    const override = context.override;
+    await sleep(override?.delayMs ?? latency());
+    if (override?.status !== undefined) {
+      const operation = operationOf(context.request.method, context.path, basePath);
+      return forcedResponse(override.status, override.source, operation);
+    }
+    const fault = override?.fault;
+    if (fault === 'malformed') return malformedResponse();
+    if (fault === 'truncated') return { ...(await next(context)), fault };
+    if (fault !== undefined) return { status: 0, headers: {}, body: '', fault };
+    return next(context);
+  };
+}

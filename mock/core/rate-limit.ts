@@ -1,0 +1,53 @@
+/**
+ * `--rate-limit N`: at most N API requests per second per key (per
+ * Authorization value), in fixed one-second windows, with the RateLimit
+ * headers of the IETF httpapi draft on every API answer.
+ * @see https://datatracker.ietf.org/doc/draft-ietf-httpapi-ratelimit-headers/
+ */
+import { headerValue, isShaped, type Layer } from './layers.ts';
+import { ErrorCode, errorResponse } from './responses.ts';
+
+/** Options of {@link rateLimitLayer}. */
+export interface RateLimitOptions {
+  /** Requests per second per key. */
+  perSecond: number;
+  /** The clock, in ms (default Date.now). */
+  now?: () => number;
+}
+
+/** Refuses, with a 429 Error and `Retry-After`, the requests of a key beyond its share of the current second. */
+export function rateLimitLayer({ perSecond, now = Date.now }: RateLimitOptions): Layer {
+  let window = -1;
+  // Only this second's keys are held: the map is emptied when the window moves, so it cannot grow without bound.
+  const counts = new Map<string, number>();
+  const policy = `"default";q=${perSecond};w=1`;
+  return async (context, next) => {
+    if (!isShaped(context)) return next(context);
+    const time = now();
+    const current = Math.floor(time / 1000);
+    if (current !== window) {
+      window = current;
+      counts.clear();
+    }
+    const key = headerValue(context.request, 'authorization') ?? '';
+    const used = (counts.get(key) ?? 0) + 1;
+    counts.set(key, used);
+    const resetSeconds = Math.max(1, Math.ceil(((current + 1) * 1000 - time) / 1000));
+    const headers = {
+      'ratelimit-policy': policy,
+      ratelimit: `"default";r=${Math.max(0, perSecond - used)};t=${resetSeconds}`,
+    };
+    if (used > perSecond) {
+      context.applied.rateLimited = true;
+      return errorResponse(
+        429,
+        ErrorCode.rateLimited,
+        `rate limit of ${perSecond} requests per second exceeded; retry after ${resetSeconds} s`,
+        { ...headers, 'retry-after': String(resetSeconds) },
+      );
+    }
+    const response = await next(context);
+    Object.assign(response.headers, headers);
+    return response;
+  };
+}

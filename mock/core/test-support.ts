@@ -1,0 +1,38 @@
+/**
+ * Helpers for the mock's socket-free tests: a mock and a `call` that sends
+ * one request through all its layers.
+ */
+import { expect } from 'vitest';
+import { getValidator } from '../../spec/index.ts';
+import { createMock, type MockOptions } from './mock.ts';
+import type { ApiRequest, ApiResponse } from './responses.ts';
+
+/** The key the test mocks accept. */
+export const KEY = 'test-key-0123456789';
+/** An Authorization header with {@link KEY}. */
+export const AUTH = { authorization: `Bearer ${KEY}` };
+/** {@link AUTH} and a JSON Content-Type. */
+export const JSON_HEADERS = { ...AUTH, 'content-type': 'application/json' };
+
+/** A mock over three seeded pets (unless told otherwise), and a way to call it. */
+export function setupMock(options: MockOptions = {}) {
+  const mock = createMock({ seed: 1, count: 3, apiKeys: [KEY], ...options });
+  const call = (method: string, url: string, headers: ApiRequest['headers'] = AUTH, body?: string) =>
+    mock.handle({ method, url, headers, ...(body === undefined ? {} : { body }) });
+  return { mock, call };
+}
+
+/** The parsed body. */
+export function json(response: ApiResponse): any {
+  return JSON.parse(response.body);
+}
+
+/** Asserts the documented Error shape, with `status` equal to the HTTP status, and returns its message. */
+export function expectError(response: ApiResponse, status: number, code: string): string {
+  expect(response.status).toBe(status);
+  expect(response.headers['content-type']).toBe('application/json');
+  const body = json(response);
+  expect(getValidator('Error')(body)).toBe(true);
+  expect(body).toMatchObject({ status, code });
+  return body.message;
+}

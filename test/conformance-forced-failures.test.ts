@@ -1,0 +1,108 @@
+/**
+ * Proof that the mock's failures are real: the conformance suite, run against
+ * the mock with each Prefer failure forced on getPet through a control
+ * scenario, fails exactly the cases that call getPet, and says why (the
+ * forced status, or the broken connection or body); the one advice case on
+ * getPet (the deprecation headers) warns instead; every other case passes.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type CaseResult, type Report, runConformance } from '../conformance/index.ts';
+import { type MockServer, startMockServer } from '../mock/node/index.ts';
+
+const GET_PET = /^GET .*\/v1\/pets\/[^/?]+$/;
+
+let mock: MockServer;
+/** Ids of the cases that send getPet at least once, from a clean run. */
+let callsGetPet: string[];
+
+beforeAll(async () => {
+  mock = await startMockServer({ port: 0 });
+  const clean = await run();
+  expect(clean.cases.filter((c) => c.outcome === 'failed').map((c) => c.id)).toEqual([]);
+  callsGetPet = clean.cases.filter(sendsGetPet).map((c) => c.id);
+  expect(callsGetPet.length).toBeGreaterThan(5);
+  expect(callsGetPet.length).toBeLessThan(clean.cases.length - 10);
+});
+afterAll(async () => {
+  await mock?.close();
+});
+
+function sendsGetPet(c: CaseResult): boolean {
+  return c.exchanges.some((e) => GET_PET.test(`${e.request.method} ${e.request.url}`));
+}
+
+/** The suite with no budget to wait out a 429 or 503 (so a forced one fails at once), unless given one. */
+function run(timeoutMs = 5_000, maxWaitMs = 0): Promise<Report> {
+  return runConformance({ baseUrl: mock.url, apiKey: mock.apiKeys[0]!, timeoutMs, maxWaitMs });
+}
+
+/** Everything a failed case says about why: its reason, its failed checks and its exchanges' errors. */
+function why(c: CaseResult): string {
+  const checks = c.checks.filter((k) => !k.ok).map((k) => `${k.name}: ${k.message} ${(k.details ?? []).join(' ')}`);
+  const errors = c.exchanges.map((e) => `${e.response?.status ?? ''} ${e.error?.code ?? ''} ${e.error?.message ?? ''}`);
+  return [c.reason ?? '', ...checks, ...errors].join(' | ');
+}
+
+async function runWith(scenario: { status?: number; fault?: string }, timeoutMs?: number): Promise<Report> {
+  mock.reset();
+  const added = await fetch(`${mock.origin}/__control/scenarios`, {
+    method: 'POST',
+    body: JSON.stringify({ method: 'GET', path: '/v1/pets/{petId}', ...scenario }),
+  });
+  expect(added.status).toBe(201);
+  const { id } = (await added.json()) as { id: string };
+  const report = await run(timeoutMs);
+  const getPets = mock.requests({ path: '/v1/pets/{petId}' });
+  expect(getPets.length).toBeGreaterThan(0);
+  expect(getPets.filter((e) => e.applied.scenario !== id)).toEqual([]);
+  return report;
+}
+
+function expectOnlyGetPetCasesFail(report: Report, because: RegExp): void {
+  const notPassed = report.cases.filter((c) => c.outcome !== 'passed' && c.outcome !== 'skipped');
+  expect(notPassed.map((c) => c.id).sort()).toEqual([...callsGetPet].sort());
+  const failed = notPassed.filter((c) => c.outcome === 'failed');
+  for (const c of failed) expect(why(c), c.id).toMatch(because);
+  // Advice is never a failure: only the deprecation-headers case, which reads getPet's headers, warns.
+  expect(notPassed.filter((c) => c.outcome === 'warned').map((c) => c.id)).toEqual(['getPet.deprecationHeaders']);
+  expect(failed.length).toBe(callsGetPet.length - 1);
+}
+
+describe('the conformance suite against the mock with a failure forced on getPet', () => {
+  it.each([429, 500, 502, 503, 504])('code=%i: every getPet case fails on that status', async (status) => {
+    expectOnlyGetPetCasesFail(await runWith({ status }), new RegExp(`\\b${status}\\b`));
+  });
+
+  it.each([
+    ['reset', /ECONNRESET|UND_ERR_SOCKET|socket|closed/i],
+    ['close', /UND_ERR_SOCKET|socket|closed/i],
+    ['truncated', /UND_ERR|length|socket|closed|terminated/i],
+    ['malformed', /JSON|parse|got 200/i],
+  ])('fault=%s: every getPet case fails, saying what broke', async (fault, because) => {
+    expectOnlyGetPetCasesFail(await runWith({ fault }), because);
+  });
+
+  it('fault=hang: every getPet case fails on the client timeout', async () => {
+    expectOnlyGetPetCasesFail(await runWith({ fault: 'hang' }, 500), /timeout|timed out|TIMEOUT/i);
+  }, 60_000);
+
+  it('times=1 with a wait budget: the one 503 is waited out (Retry-After) and retried, so every case passes', async () => {
+    mock.reset();
+    const { id } = mock.scenarios.add({ method: 'GET', path: '/v1/pets/{petId}', status: 503, times: 1 });
+    const report = await run(5_000, 10_000);
+    expect(report.cases.filter((c) => c.outcome === 'failed')).toEqual([]);
+    expect(report.throttling).toMatchObject({ retried: 1, exhausted: 0, byStatus: { 503: 1 } });
+    expect(mock.requests().filter((e) => e.applied.scenario === id)).toHaveLength(1);
+  });
+
+  it('times=1: exactly one getPet request is refused, so exactly one case fails (or warns)', async () => {
+    mock.reset();
+    const { id } = mock.scenarios.add({ method: 'GET', path: '/v1/pets/{petId}', status: 500, times: 1 });
+    const report = await run();
+    const hit = report.cases.filter((c) => c.outcome === 'failed' || c.outcome === 'warned');
+    expect(hit).toHaveLength(1);
+    expect(callsGetPet).toContain(hit[0]!.id);
+    expect(mock.requests().filter((e) => e.applied.scenario === id)).toHaveLength(1);
+    expect(mock.scenarios.list()).toEqual([]);
+  });
+});
