@@ -7,6 +7,7 @@
  */
 import { setupServer } from 'msw/node';
 import mswPackage from 'msw/package.json' with { type: 'json' };
+import { fetch as undiciFetch } from 'undici';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ConformanceError, type Report, runConformance } from '../conformance/index.ts';
 import { createMswHandlers } from '../mock/msw/index.ts';
@@ -21,6 +22,8 @@ const MOCK = { seed: 7, count: 20, apiKeys: [KEY] };
 interface Reach {
   baseUrl: string;
   dispatcher?: Parameters<typeof runConformance>[0]['dispatcher'];
+  /** How an application's own code reaches it: global fetch, or undici's fetch with the dispatcher. */
+  fetch(url: string, init: RequestInit): Promise<Response>;
   stop(): Promise<void>;
 }
 
@@ -29,14 +32,23 @@ const TRANSPORTS: [string, () => Promise<Reach>][] = [
     'the node server (a port)',
     async () => {
       const server = await startMockServer({ ...MOCK, port: 0 });
-      return { baseUrl: server.url, stop: server.close };
+      return { baseUrl: server.url, fetch, stop: server.close };
     },
   ],
   [
     'the undici dispatcher (no socket)',
     async () => {
       const dispatcher = createMockDispatcher({ ...MOCK, baseUrl: 'http://petstore.test/v1' });
-      return { baseUrl: dispatcher.url, dispatcher, stop: () => dispatcher.close() };
+      return {
+        baseUrl: dispatcher.url,
+        dispatcher,
+        fetch: (url, init) =>
+          undiciFetch(url, {
+            ...(init as Parameters<typeof undiciFetch>[1]),
+            dispatcher,
+          }) as unknown as Promise<Response>,
+        stop: () => dispatcher.close(),
+      };
     },
   ],
   [
@@ -46,7 +58,7 @@ const TRANSPORTS: [string, () => Promise<Reach>][] = [
       const server = setupServer(...petstore.handlers);
       // The default for a request no handler takes: a warning, then the real network, where api.example.test fails.
       server.listen();
-      return { baseUrl: petstore.url, dispatcher: createFetchDispatcher(), stop: async () => server.close() };
+      return { baseUrl: petstore.url, dispatcher: createFetchDispatcher(), fetch, stop: async () => server.close() };
     },
   ],
 ];
@@ -97,5 +109,45 @@ describe.each(TRANSPORTS)('the conformance suite through %s', (_name, open) => {
     });
     await expect(run).rejects.toBeInstanceOf(ConformanceError);
     await expect(run).rejects.toMatchObject({ code: 'PETSTORE_CONFORMANCE_KEY_REJECTED' });
+  });
+});
+
+/** A GET of pet 1 with `Prefer: prefer`, through the transport's own client path. */
+function getWithPrefer(reach: Reach, prefer: string, signal?: AbortSignal): Promise<Response> {
+  const init = { headers: { authorization: `Bearer ${KEY}`, prefer }, ...(signal ? { signal } : {}) };
+  return reach.fetch(`${reach.baseUrl}/pets/1`, init);
+}
+
+describe.each(TRANSPORTS)('forced answers and transport faults through %s', (_name, open) => {
+  it('code=503 is a 503 Error with Retry-After; malformed is a 200 whose body is not JSON', async () => {
+    reach = await open();
+    const forced = await getWithPrefer(reach, 'code=503');
+    expect(forced.status).toBe(503);
+    expect(forced.headers.get('retry-after')).toMatch(/^\d+$/);
+    expect(await forced.json()).toMatchObject({ status: 503 });
+    const malformed = await getWithPrefer(reach, 'fault=malformed');
+    expect(malformed.status).toBe(200);
+    const text = await malformed.text();
+    expect(() => JSON.parse(text)).toThrow();
+  });
+
+  it.each(['reset', 'close'])('fault=%s fails the request as a network error, with no response', async (fault) => {
+    reach = await open();
+    await expect(getWithPrefer(reach, `fault=${fault}`)).rejects.toThrow();
+  });
+
+  it('fault=truncated gives the status and headers, then the body fails part way', async () => {
+    reach = await open();
+    const response = await getWithPrefer(reach, 'fault=truncated');
+    expect(response.status).toBe(200);
+    expect(Number(response.headers.get('content-length'))).toBeGreaterThan(10);
+    await expect(response.text()).rejects.toThrow();
+  });
+
+  it('fault=hang answers nothing until the client gives up', async () => {
+    reach = await open();
+    const started = performance.now();
+    await expect(getWithPrefer(reach, 'fault=hang', AbortSignal.timeout(300))).rejects.toThrow();
+    expect(performance.now() - started).toBeGreaterThanOrEqual(250);
   });
 });

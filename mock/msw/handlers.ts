@@ -29,6 +29,7 @@ export function createMswHandlers(options: MswHandlersOptions = {}): MswPetstore
   const mock = createMock(mockOptions);
   const resolve = async ({ request }: { request: Request }): Promise<Response> => {
     const response = await answer(mock.handle, await toApiRequest(mount, request));
+    if (response.fault !== undefined) return faultResponse(request, response);
     return toResponse(request.method, response);
   };
   const at = `${mount.origin}${mount.prefix}`;
@@ -58,4 +59,28 @@ function toResponse(method: string, response: ApiResponse): Response {
   if (response.body !== '') headers.set('content-length', String(new TextEncoder().encode(response.body).byteLength));
   const empty = bodyless(method, response.status) || response.body === '';
   return new Response(empty ? null : response.body, { status: response.status, headers });
+}
+
+/**
+ * A transport fault (see ApiResponse) as the Fetch API shows one, since there is
+ * no socket to cut: a network error for `reset` and `close`; for `truncated`,
+ * the headers and half the body, then the stream errors; for `hang`, nothing
+ * until the request is aborted.
+ */
+async function faultResponse(request: Request, response: ApiResponse): Promise<Response> {
+  if (response.fault === 'hang') {
+    await new Promise((resolve) => request.signal.addEventListener('abort', resolve, { once: true }));
+    return Response.error();
+  }
+  if (response.fault !== 'truncated') return Response.error();
+  const bytes = new TextEncoder().encode(response.body);
+  const body = new ReadableStream<Uint8Array>({
+    start(controller) {
+      controller.enqueue(bytes.subarray(0, bytes.byteLength >> 1));
+      controller.error(new TypeError('terminated: the connection closed before the whole body arrived'));
+    },
+  });
+  const headers = new Headers(response.headers);
+  headers.set('content-length', String(bytes.byteLength));
+  return new Response(body, { status: response.status, headers });
 }

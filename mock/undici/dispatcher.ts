@@ -8,7 +8,7 @@ import { Dispatcher, errors } from 'undici';
 import { answer, bodyless, type Mount, mountOf, pathInMount } from '../core/adapter.ts';
 import { createMock, type Mock, type MockOptions } from '../core/mock.ts';
 import type { ApiRequest } from '../core/responses.ts';
-import { headerRecord, portFor, readBody, type WireResponse } from './wire.ts';
+import { closedByPeer, headerRecord, portFor, readBody, type WireResponse } from './wire.ts';
 
 /** Options for {@link createMockDispatcher}: the mock's own, where it answers, and what to do with other origins. */
 export interface MockDispatcherOptions extends MockOptions {
@@ -111,9 +111,13 @@ export class MockDispatcher extends Dispatcher {
     if (tooLarge) request.bodyTooLarge = true;
     else if (bytes) request.body = bytes;
     const response = await answer(this.mock.handle, request);
+    // Transport faults (see ApiResponse): a hang never answers (the caller's timeout or signal ends it).
+    if (response.fault === 'hang') return new Promise<never>(() => {});
+    if (response.fault === 'reset' || response.fault === 'close') throw closedByPeer();
     const headers: Record<string, string> = { ...response.headers };
     if (response.body !== '') headers['content-length'] = String(Buffer.byteLength(response.body));
     const body = bodyless(options.method, response.status) ? Buffer.alloc(0) : Buffer.from(response.body);
+    if (response.fault === 'truncated') return { status: response.status, headers, body, cutAt: body.length >> 1 };
     return { status: response.status, headers, body };
   }
 }

@@ -5,7 +5,7 @@
  * Node 20's own fetch and `undici.request` use).
  */
 import { STATUS_CODES } from 'node:http';
-import type { Dispatcher } from 'undici';
+import { type Dispatcher, errors } from 'undici';
 import { BODY_LIMIT } from '../core/adapter.ts';
 
 type Headers = Record<string, string | string[] | undefined>;
@@ -63,6 +63,13 @@ export interface WireResponse {
   status: number;
   headers: Record<string, string>;
   body: Buffer;
+  /** The `truncated` fault: deliver this many bytes of the body, then fail as a closed connection would. */
+  cutAt?: number;
+}
+
+/** The error a connection closed by the other side gives: undici's own. */
+export function closedByPeer(): Error {
+  return new errors.SocketError('other side closed');
 }
 
 /** Talks to a handler in whichever protocol it speaks; `abort` is how the caller cancels (its timeout or signal). */
@@ -81,22 +88,28 @@ export function portFor(handler: Dispatcher.DispatchHandler): HandlerPort {
         controller = makeController(abort);
         handler.onRequestStart?.(controller, {});
       },
-      respond: ({ status, headers, body }) => {
+      respond: ({ status, headers, body, cutAt }) => {
         handler.onResponseStart?.(controller, status, headers, STATUS_CODES[status] ?? '');
-        if (body.length > 0 && !controller.aborted) handler.onResponseData?.(controller, body);
-        if (!controller.aborted) handler.onResponseEnd?.(controller, {});
+        const sent = cutAt === undefined ? body : body.subarray(0, cutAt);
+        if (sent.length > 0 && !controller.aborted) handler.onResponseData?.(controller, sent);
+        if (controller.aborted) return;
+        if (cutAt === undefined) handler.onResponseEnd?.(controller, {});
+        else setTimeout(() => handler.onResponseError?.(controller, closedByPeer()), 1);
       },
       fail: (error) => handler.onResponseError?.(controller, error),
     };
   }
   return {
     start: (abort) => handler.onConnect?.(abort),
-    respond: ({ status, headers, body }) => {
+    respond: ({ status, headers, body, cutAt }) => {
       handler.onResponseStarted?.();
       const raw = Object.entries(headers).flatMap(([name, value]) => [Buffer.from(name), Buffer.from(value, 'latin1')]);
       handler.onHeaders?.(status, raw, () => {}, STATUS_CODES[status] ?? '');
-      if (body.length > 0) handler.onData?.(body);
-      handler.onComplete?.([]);
+      const sent = cutAt === undefined ? body : body.subarray(0, cutAt);
+      if (sent.length > 0) handler.onData?.(sent);
+      if (cutAt === undefined) handler.onComplete?.([]);
+      // As a socket would: the close comes after the bytes, once the reader has them.
+      else setTimeout(() => handler.onError?.(closedByPeer()), 1);
     },
     fail: (error) => handler.onError?.(error),
   };
