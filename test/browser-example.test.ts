@@ -2,7 +2,7 @@
  * The browser example as a person sees it: built with Vite (MSW's worker
  * copied in), served by Vite's preview server on a free port, and driven in
  * headless Chromium (Debian's, through playwright-core). The page must list
- * the seeded pets, add one, and show the error a refused key gets; the
+ * the seeded pets, add one, and show the error a control scenario forces; the
  * screenshot stays in artifacts/browser/ (gitignored) for a reader to look at.
  */
 import { mkdirSync, mkdtempSync } from 'node:fs';
@@ -47,7 +47,7 @@ afterAll(async () => {
   await server?.close();
 });
 
-it('lists the seeded pets, adds one, and shows the error a refused key gets', async () => {
+it('lists the seeded pets, adds one, and shows the error a scenario forces', async () => {
   const page = await browser!.newPage({ viewport: { width: 900, height: 720 } });
   const pageErrors: string[] = [];
   page.on('pageerror', (error) => pageErrors.push(error.message));
@@ -73,14 +73,24 @@ it('lists the seeded pets, adds one, and shows the error a refused key gets', as
     'available',
   ]);
 
-  // The error state, forced with a key the mock refuses (a control scenario will force a 503 the same way).
-  await page.fill('#key', 'revoked-key');
+  // The error state, forced the way an end-to-end test does it: a control scenario, posted from the page to the
+  // mock in its service worker, makes the next list answer 503; the one after is served normally again.
+  const added = await page.evaluate(async () => {
+    const scenario = { method: 'GET', path: '/v1/pets', status: 503, times: 1 };
+    const response = await fetch('/__control/scenarios', { method: 'POST', body: JSON.stringify(scenario) });
+    return response.status;
+  });
+  expect(added).toBe(201);
   await page.click('#reload');
   const alert = page.locator('[role=alert]');
-  await expect.poll(() => alert.textContent()).toMatch(/^Could not load pets: 401 unauthorized: /);
+  await expect.poll(() => alert.textContent()).toMatch(/^Could not load pets: 503 service_unavailable: /);
   expect(await rows.count()).toBe(9);
 
   mkdirSync(ARTIFACTS, { recursive: true });
   await page.screenshot({ path: join(ARTIFACTS, 'petstore-example.png'), fullPage: true });
+  // The scenario said once: the next reload is answered normally again.
+  await page.click('#reload');
+  await expect.poll(() => alert.textContent()).toBe('');
+  expect(await rows.count()).toBe(9);
   expect(pageErrors).toEqual([]);
 }, 60_000);
