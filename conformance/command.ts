@@ -8,7 +8,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { parseArgs } from 'node:util';
 import { packageVersion } from '../spec/files.ts';
-import { ConformanceError, type ConformanceOptions, parseBaseline, runConformance } from './index.ts';
+import { ConformanceError, type ConformanceOptions, DEFAULT_SEED, parseBaseline, runConformance } from './index.ts';
 import { createRedactor } from './redact.ts';
 import { REPORTERS, type ReporterName, render, shouldColor } from './report/index.ts';
 
@@ -32,6 +32,12 @@ Run:
   --allow-writes        allow creating animals with --env production
   --strict              advice becomes failure; Pets may carry no extra fields
   --run-id ID           name created animals conformance-ID-... (default: random)
+Generated requests (for a disposable server, not production):
+  --generate N          add N generated requests per operation, each failure shrunk to
+                        the smallest reproduction (default 0: off; reads only when read-only)
+  --seed S              seed of the generated requests (default ${DEFAULT_SEED}); always reported
+  --prefix-names        generated names carry the run prefix, and the empty name is
+                        skipped (implied by --env)
 Reports:
   --reporter R[=FILE]   pretty, json or junit; repeatable; without =FILE to stdout
                         (default: pretty to stdout)
@@ -64,6 +70,12 @@ function parsePositive(flag: string, text: string): number {
   return Number(text);
 }
 
+function parseCount(flag: string, text: string): number {
+  if (!/^\d{1,10}$/.test(text) || Number(text) >= 2 ** 31)
+    throw new UsageError(`${flag} must be an integer from 0 to ${2 ** 31 - 1}, got ${JSON.stringify(text)}`);
+  return Number(text);
+}
+
 function parseReporter(spec: string): ReporterTarget {
   const [name, ...rest] = spec.split('=');
   if (!REPORTERS.includes(name as ReporterName))
@@ -92,6 +104,9 @@ const OPTIONS = {
   'allow-writes': { type: 'boolean' },
   strict: { type: 'boolean' },
   'run-id': { type: 'string' },
+  generate: { type: 'string' },
+  seed: { type: 'string' },
+  'prefix-names': { type: 'boolean' },
   reporter: { type: 'string', multiple: true },
   baseline: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
@@ -149,6 +164,9 @@ export function planFromArgs(args: string[], env: NodeJS.ProcessEnv): CliPlan {
   if (v.timeout !== undefined) options.timeoutMs = parseTimeout(v.timeout);
   if (v.concurrency !== undefined) options.concurrency = parsePositive('--concurrency', v.concurrency);
   if (v['run-id'] !== undefined) options.runId = v['run-id'];
+  if (v.generate !== undefined) options.generate = parseCount('--generate', v.generate);
+  if (v.seed !== undefined) options.seed = parseCount('--seed', v.seed);
+  if (v['prefix-names'] || v.env !== undefined) options.prefixNames = true;
   if (v.baseline !== undefined) options.baseline = readBaseline(v.baseline);
   const reporters = (v.reporter ?? ['pretty']).map(parseReporter);
   return { help: false, options, reporters };

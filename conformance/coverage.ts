@@ -34,12 +34,13 @@ function answered(operations: readonly OperationInfo[], r: CaseResult, basePath:
 /**
  * Each (operation, documented status) of the spec with the ids of the cases that actually got that status
  * from that operation, and of those that declare it (`covers`) but did not get it; skipped cases do not count.
- * `basePath` is the base URL's path (`/v1`).
+ * `basePath` is the base URL's path (`/v1`); `generated` counts generated requests by `operation status`.
  */
 export function buildCoverage(
   operations: readonly OperationInfo[],
   results: readonly CaseResult[],
   basePath: string,
+  generated?: ReadonlyMap<string, number>,
 ): CoverageEntry[] {
   const ran = results
     .filter((r) => r.outcome !== 'skipped')
@@ -54,6 +55,7 @@ export function buildCoverage(
         status,
         caseIds: own.filter(({ got }) => got.has(status)).map(({ r }) => r.id),
         declaredOnly: own.filter(({ r, got }) => r.covers.includes(status) && !got.has(status)).map(({ r }) => r.id),
+        ...(generated ? { generated: generated.get(`${op.operationId} ${status}`) ?? 0 } : {}),
       };
     }),
   );

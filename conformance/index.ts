@@ -10,6 +10,13 @@ import { allCases } from './cases/index.ts';
 import { type Client, createClient, UNREACHABLE_CODES } from './client.ts';
 import { createShared, namePrefix } from './context.ts';
 import { buildCoverage } from './coverage.ts';
+import {
+  DEFAULT_SEED,
+  type GenerationOutcome,
+  generatedChecks,
+  runGeneration,
+  selectGeneratedChecks,
+} from './generate/index.ts';
 import { type Redactor, redactDeep } from './redact.ts';
 import { runCases } from './runner.ts';
 import { selectCases } from './select.ts';
@@ -17,6 +24,7 @@ import type { CaseResult, Report, Summary } from './types.ts';
 
 export { parseBaseline } from './baseline.ts';
 export { allCases } from './cases/index.ts';
+export { DEFAULT_SEED, generatedChecks } from './generate/index.ts';
 export { matchesPattern } from './select.ts';
 export type * from './types.ts';
 
@@ -45,6 +53,12 @@ export interface ConformanceOptions {
   baseline?: string[];
   /** Response bodies longer than this fail their case (default 1 MiB). */
   maxBodyBytes?: number;
+  /** Generated requests per operation, after the fixed cases (default 0: none). */
+  generate?: number;
+  /** Seed of the generated requests (default DEFAULT_SEED): the same seed sends the same requests. */
+  seed?: number;
+  /** Every generated name carries the run prefix, and values that cannot (the empty name) are skipped (shared environments). */
+  prefixNames?: boolean;
 }
 
 /** Why a run could not happen at all; `code` is stable. */
@@ -82,6 +96,10 @@ function validate(options: ConformanceOptions): void {
     if (v !== undefined && (!Number.isInteger(v) || v < min))
       throw badOptions(`${name} must be a positive integer, got ${v}`);
   }
+  if (options.generate !== undefined && (!Number.isInteger(options.generate) || options.generate < 0))
+    throw badOptions(`generate must be a non-negative integer, got ${options.generate}`);
+  if (options.seed !== undefined && !(Number.isInteger(options.seed) && options.seed >= 0 && options.seed < 2 ** 31))
+    throw badOptions(`seed must be an integer from 0 to ${2 ** 31 - 1}, got ${options.seed}`);
   if (options.runId !== undefined && !/^[A-Za-z0-9_-]{1,40}$/.test(options.runId))
     throw badOptions('runId may hold only letters, digits, _ and - (at most 40)');
 }
@@ -129,6 +147,8 @@ interface RunFacts {
   results: CaseResult[];
   deselected: number;
   client: Client;
+  generation: GenerationOutcome | undefined;
+  seed: number;
 }
 
 function buildReport(f: RunFacts): Report {
@@ -146,9 +166,16 @@ function buildReport(f: RunFacts): Report {
     cases: f.results.map((r) => redactCaptured(r, f.client.redact)),
     deselected: f.deselected,
     summary,
-    coverage: buildCoverage(listOperations(), f.results, new URL(f.options.baseUrl).pathname.replace(/\/+$/, '')),
+    coverage: buildCoverage(
+      listOperations(),
+      f.results,
+      new URL(f.options.baseUrl).pathname.replace(/\/+$/, ''),
+      f.generation?.statuses,
+    ),
     created: { count: stats.created, ids: stats.createdIds, namePrefix: namePrefix(f.runId) },
     ...(baseline ? { baseline } : {}),
+    seed: f.seed,
+    ...(f.generation ? { generation: f.generation.summary } : {}),
     ok: baseline ? baseline.unexpected.length === 0 : summary.failed === 0,
   };
   return report;
@@ -167,6 +194,10 @@ export async function runConformance(options: ConformanceOptions): Promise<Repor
   };
   const all = allCases();
   const cases = selectCases(all, { only: options.only ?? [], skip: options.skip ?? [] });
+  const seed = options.seed ?? DEFAULT_SEED;
+  const generated = options.generate
+    ? selectGeneratedChecks({ only: options.only ?? [], skip: options.skip ?? [] })
+    : [];
   const client = createClient({
     baseUrl: options.baseUrl,
     apiKey: options.apiKey,
@@ -176,10 +207,23 @@ export async function runConformance(options: ConformanceOptions): Promise<Repor
     ...(options.maxBodyBytes ? { maxBodyBytes: options.maxBodyBytes } : {}),
   });
   let results: CaseResult[];
+  let generation: GenerationOutcome | undefined;
   try {
     await preflight(client, client.redact(options.baseUrl));
     const shared = createShared({ client, runId });
     results = await runCases(cases, { client, shared, runId, ...settings });
+    if (generated.length > 0) {
+      const prefix = options.prefixNames ? namePrefix(runId) : undefined;
+      generation = await runGeneration({
+        client,
+        requests: options.generate!,
+        seed,
+        prefix,
+        checks: generated,
+        ...settings,
+      });
+      results.push(...generation.results);
+    }
   } finally {
     await client.close();
   }
@@ -190,5 +234,6 @@ export async function runConformance(options: ConformanceOptions): Promise<Repor
       `the API key was rejected (401) on all ${stats.keyRequests} requests that sent it`,
     );
   }
-  return buildReport({ options, runId, started, settings, results, deselected: all.length - cases.length, client });
+  const deselected = all.length - cases.length + (options.generate ? generatedChecks().length - generated.length : 0);
+  return buildReport({ options, runId, started, settings, results, deselected, client, generation, seed });
 }

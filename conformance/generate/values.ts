@@ -1,0 +1,253 @@
+/**
+ * The generated values, as fast-check arbitraries built from the spec: valid
+ * NewPets across the whole domain of each property, bodies that break the
+ * NewPet schema each way it can be broken, `limit` across and beyond its
+ * bounds, every status and unknown ones, and petIds valid or not.
+ * @see ../../docs/contract.md "Resources NewPet", "Endpoints §1 List animals", "Limits"
+ */
+import fc from 'fast-check';
+import { getValidator, type LimitBounds, listPetsLimit, petStatuses } from '../../spec/index.ts';
+import { type BodyValue, INT64, type PropertyInfo, schemaProperties, toJsonText } from './schema.ts';
+
+/** A valid NewPet as generated: each property of the schema, integers as BigInt. */
+export type NewPetValue = Record<string, string | bigint>;
+
+/** A body that breaks the NewPet schema: `kind` says how (`missing.name`, `type.categoryId`, `malformed`, ...). */
+export interface InvalidBody {
+  kind: string;
+  value: BodyValue;
+  /** For `malformed`: the JSON text is cut to this many characters (modulo its length). */
+  cut?: number;
+}
+
+/** The query of a generated listPets request; an absent key is an absent parameter. */
+export interface ListQuery {
+  limit?: string;
+  status?: string;
+}
+
+/** Which animal a generated getPet asks for: one this sequence created, one listed before, or a raw path segment. */
+export type PetRef =
+  | { kind: 'created'; index: number }
+  | { kind: 'existing'; index: number }
+  | { kind: 'raw'; id: string };
+
+const P53 = 2n ** 53n;
+const SAFE = P53 - 1n;
+/** Characters that break naive servers: path and query syntax, quotes, escapes, markup, emoji, combining marks, controls. */
+const SPECIAL = [
+  '/',
+  '"',
+  "'",
+  '\\',
+  '<',
+  '>',
+  '&',
+  '%',
+  '?',
+  '#',
+  ';',
+  '`',
+  '$',
+  '{',
+  '}',
+  ' ',
+  '\u00a0',
+  'é',
+  'e\u0301',
+  'ß',
+  '中',
+  '🐶',
+  '👩‍👩‍👧',
+  '\u202e',
+  '\u200b',
+  '\n',
+  '\t',
+  '\u0000',
+  '\u007f',
+];
+const PLAIN = [...'abcdefghijklmnopqrstuvwxyz0123456789-_'];
+
+/**
+ * One character (or grapheme) of a generated name: mostly plain, often special, sometimes any code point.
+ * Cross-shrinking tries `a` first for each character, so one that does not matter to a failure shrinks in one step.
+ */
+const nameUnit = fc.oneof(
+  { withCrossShrink: true },
+  { weight: 1, arbitrary: fc.constant('a') },
+  { weight: 5, arbitrary: fc.constantFrom(...PLAIN) },
+  { weight: 3, arbitrary: fc.constantFrom(...SPECIAL) },
+  { weight: 1, arbitrary: fc.string({ unit: 'binary', minLength: 1, maxLength: 1 }) },
+);
+
+const FILL = 'abcdefghijklmnopqrstuvwxyz0123456789';
+
+/** `length` characters of plain filler. */
+function filler(length: number): string {
+  let out = '';
+  for (let i = 0; i < length; i++) out += FILL[i % FILL.length];
+  return out;
+}
+
+/**
+ * Any string: empty, short, long (up to 328 characters), unicode, quotes, slashes, controls. A long name is
+ * two short ones around a run of filler whose length is one integer: fast-check shrinks a long string one
+ * character at a time (hundreds of requests per step), an integer in a few steps, so a length bug shrinks fast.
+ */
+export function nameArb(): fc.Arbitrary<string> {
+  const short = fc.string({ unit: nameUnit, maxLength: 24 });
+  const long = fc.tuple(short, fc.nat({ max: 280 }), short).map(([head, n, tail]) => head + filler(n) + tail);
+  return fc.oneof({ weight: 5, arbitrary: short }, { weight: 2, arbitrary: long });
+}
+
+/** Any int64, biased to zero, small values and the edges (±1, 2^53 and around it, the int64 limits). */
+export function int64Arb(): fc.Arbitrary<bigint> {
+  const edges = [0n, 1n, -1n, SAFE, -SAFE, P53, -P53, P53 + 1n, -(P53 + 1n), INT64.max, INT64.min];
+  return fc.oneof(
+    { weight: 6, arbitrary: fc.bigInt({ min: -1000n, max: 1000n }) },
+    { weight: 2, arbitrary: fc.constantFrom(...edges) },
+    { weight: 1, arbitrary: fc.bigInt(INT64) },
+  );
+}
+
+function propertyArb(p: PropertyInfo): fc.Arbitrary<string | bigint> {
+  if (p.enum) return fc.constantFrom(...p.enum);
+  if (p.type === 'string') return nameArb();
+  return p.format === 'int64' ? int64Arb() : fc.bigInt({ min: -SAFE, max: SAFE });
+}
+
+/** Valid NewPets: every property across its domain, optional ones sometimes absent. */
+export function newPetArb(props: readonly PropertyInfo[] = schemaProperties()): fc.Arbitrary<NewPetValue> {
+  const model = Object.fromEntries(props.map((p) => [p.name, propertyArb(p)]));
+  return fc.record(model, {
+    requiredKeys: props.filter((p) => p.required).map((p) => p.name),
+  }) as fc.Arbitrary<NewPetValue>;
+}
+
+/** Strings outside an enumeration: near misses (case, spaces, cut short), the empty string, anything else. */
+function notInEnumArb(values: readonly string[]): fc.Arbitrary<string> {
+  const variants = values.flatMap((v) => [
+    v.toUpperCase(),
+    v[0]!.toUpperCase() + v.slice(1),
+    ` ${v}`,
+    `${v} `,
+    v.slice(0, -1),
+    values.join(','),
+    '',
+  ]);
+  return fc.oneof(fc.constantFrom(...variants), fc.string({ maxLength: 12 })).filter((s) => !values.includes(s));
+}
+
+/** A JSON value of another type than the property's. */
+function wrongTypeArb(p: PropertyInfo): fc.Arbitrary<BodyValue> {
+  const common = [fc.constant(null), fc.boolean(), fc.constant({}), fc.constant([])];
+  if (p.type === 'string') return fc.oneof(fc.bigInt({ min: -1000n, max: 1000n }), ...common);
+  return fc.oneof(fc.bigInt({ min: -1000n, max: 1000n }).map(String), fc.constantFrom(1.5, -0.5, 0.1), ...common);
+}
+
+/** Far enough beyond int64 that a double still shows it (the next double after 2^63 is 2^63 + 2048). */
+const beyondInt64 = fc.oneof(
+  fc.bigInt({ min: INT64.max + 4097n, max: 2n ** 70n }),
+  fc.bigInt({ min: -(2n ** 70n), max: INT64.min - 4097n }),
+);
+
+function mutations(props: readonly PropertyInfo[], valid: fc.Arbitrary<NewPetValue>): fc.Arbitrary<InvalidBody>[] {
+  const withValue = (kind: string, name: string, bad: fc.Arbitrary<BodyValue>) =>
+    fc.tuple(valid, bad).map(([v, b]): InvalidBody => ({ kind, value: { ...v, [name]: b } }));
+  const out: fc.Arbitrary<InvalidBody>[] = [
+    fc
+      .oneof(
+        fc.constantFrom<BodyValue>(null, true, 42n, 'text', []),
+        valid.map((v): BodyValue => [v]),
+      )
+      .map((value) => ({ kind: 'notObject', value })),
+    fc.tuple(valid, fc.nat()).map(([value, cut]) => ({ kind: 'malformed', value, cut })),
+  ];
+  for (const p of props) {
+    if (p.required) out.push(valid.map((v) => ({ kind: `missing.${p.name}`, value: withoutKey(v, p.name) })));
+    out.push(withValue(`type.${p.name}`, p.name, wrongTypeArb(p)));
+    if (p.enum) out.push(withValue(`enum.${p.name}`, p.name, notInEnumArb(p.enum)));
+    if (p.format === 'int64') out.push(withValue(`range.${p.name}`, p.name, beyondInt64));
+  }
+  return out;
+}
+
+function withoutKey(v: NewPetValue, key: string): BodyValue {
+  return Object.fromEntries(Object.entries(v).filter(([k]) => k !== key));
+}
+
+/** The text an invalid body is sent as. */
+export function invalidBodyText(b: InvalidBody): string {
+  const text = toJsonText(b.value);
+  return b.cut === undefined ? text : text.slice(0, b.cut % Math.max(1, text.length));
+}
+
+/** Whether the spec's own validator refuses the body (or it is not JSON at all). */
+export function isInvalidNewPet(text: string): boolean {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    return true;
+  }
+  return !getValidator('NewPet')(parsed);
+}
+
+/** Bodies that break the NewPet schema each way it can be broken, checked against the spec's validator. */
+export function invalidBodyArb(props: readonly PropertyInfo[] = schemaProperties()): fc.Arbitrary<InvalidBody> {
+  return fc.oneof(...mutations(props, newPetArb(props))).filter((b) => isInvalidNewPet(invalidBodyText(b)));
+}
+
+/** `limit` values: inside the bounds (mostly), the bounds and just beyond, far beyond, and not integers at all. */
+export function limitArb(bounds: LimitBounds = listPetsLimit()): fc.Arbitrary<string> {
+  const { minimum: min, maximum: max } = bounds;
+  return fc.oneof(
+    { weight: 6, arbitrary: fc.integer({ min, max }).map(String) },
+    { weight: 2, arbitrary: fc.constantFrom(min, max, bounds.default, min - 1, max + 1).map(String) },
+    {
+      weight: 2,
+      arbitrary: fc
+        .oneof(
+          fc.bigInt({ min: -(2n ** 70n), max: BigInt(min - 1) }),
+          fc.bigInt({ min: BigInt(max + 1), max: 2n ** 70n }),
+        )
+        .map(String),
+    },
+    { weight: 1, arbitrary: fc.constantFrom('', 'abc', '1.5', '1e1', '+5', ' 5', '0x10', '05', '٣', '-0', 'null') },
+  );
+}
+
+/** `status` values: each documented one (mostly) and ones outside the enumeration. */
+export function statusArb(): fc.Arbitrary<string> {
+  const statuses = petStatuses();
+  return fc.oneof(
+    { weight: 4, arbitrary: fc.constantFrom(...statuses) },
+    { weight: 1, arbitrary: notInEnumArb(statuses) },
+  );
+}
+
+/** listPets queries: each parameter absent or drawn from its domain, in every combination. */
+export function listQueryArb(): fc.Arbitrary<ListQuery> {
+  return fc.record({ limit: limitArb(), status: statusArb() }, { requiredKeys: [] });
+}
+
+/** petIds: created or listed animals, any int64, and malformed path segments. */
+export function petRefArb(): fc.Arbitrary<PetRef> {
+  const malformed = fc.oneof(
+    fc.constantFrom('abc', '1.5', '1e3', '+1', ' 1', '0x1A', '١٢', '-0', '9223372036854775808', '-9223372036854775809'),
+    fc.string({ unit: 'grapheme', minLength: 1, maxLength: 8 }).filter((s) => s !== '.' && s !== '..'),
+  );
+  return fc.oneof(
+    { weight: 3, arbitrary: fc.nat().map((index): PetRef => ({ kind: 'created', index })) },
+    { weight: 1, arbitrary: fc.nat().map((index): PetRef => ({ kind: 'existing', index })) },
+    { weight: 2, arbitrary: int64Arb().map((n): PetRef => ({ kind: 'raw', id: String(n) })) },
+    { weight: 1, arbitrary: malformed.map((id): PetRef => ({ kind: 'raw', id })) },
+  );
+}
+
+/** The limit a canonical in-range value asks for, or undefined when the value is absent, out of range or not canonical. */
+export function validLimit(raw: string | undefined, bounds: LimitBounds = listPetsLimit()): number | undefined {
+  if (raw === undefined || !/^(0|[1-9][0-9]*)$/.test(raw)) return undefined;
+  const n = Number(raw);
+  return n >= bounds.minimum && n <= bounds.maximum ? n : undefined;
+}
