@@ -3,16 +3,19 @@
  * function of the fake's state: correct unless a violation or choice says otherwise.
  */
 import { listPetsLimit, type Pet, petStatuses } from '../../spec/index.ts';
-import type { FakeChoices, FakeRequest, FakeResult, Violation } from './fake-handler.ts';
+import type { FakeChoices, FakeRequest, FakeResult, GeneratedBug, Violation } from './fake-handler.ts';
 import { parseKeepingBigInts, toJson } from './fake-json.ts';
 
 /** What the fake's operations share: its key, switches and store. */
 export interface FakeState {
   apiKey: string;
   broken: ReadonlySet<Violation>;
+  bugs: ReadonlySet<GeneratedBug>;
   c: FakeChoices;
   pets: Map<number, Pet>;
   nextId: number;
+  /** The id of the last animal created (for the evictWhenCrowded bug). */
+  lastCreated?: number;
 }
 
 const STATUSES: readonly string[] = petStatuses();
@@ -79,8 +82,12 @@ export function listPets(s: FakeState, query: URLSearchParams): FakeResult {
   const refused = unknownStatus(s, status);
   if (refused) return refused;
   let items = [...s.pets.values()].sort((a, b) => (s.c.descending ? b.id - a.id : a.id - b.id));
-  if (status !== null && !s.broken.has('statusFilterIgnored')) items = items.filter((p) => p.status === status);
-  if (!s.broken.has('limitIgnored')) items = items.slice(0, s.broken.has('limitOffByOne') ? limit + 1 : limit);
+  const filterIgnored =
+    s.broken.has('statusFilterIgnored') ||
+    (s.bugs.has('pendingFilterIgnoredMidLimit') && status === 'pending' && limit > 50 && limit < 100);
+  if (status !== null && !filterIgnored) items = items.filter((p) => p.status === status);
+  const extra = s.broken.has('limitOffByOne') || (s.bugs.has('limitOneTooManySome') && limit >= 37 && limit <= 42);
+  if (!s.broken.has('limitIgnored')) items = items.slice(0, extra ? limit + 1 : limit);
   if (s.broken.has('hugeListBody')) return { action: 'huge' };
   const json = items.map((p) => view(s, p));
   const body = s.broken.has('petsInProtoKey')
@@ -109,7 +116,8 @@ function isNewPet(s: FakeState, b: Record<string, unknown>): boolean {
     isObject &&
     typeof b.name === 'string' &&
     categoryOk &&
-    (b.status === undefined || STATUSES.includes(b.status as string))
+    (b.status === undefined ||
+      STATUSES.includes(s.bugs.has('statusCaseInsensitive') ? String(b.status).toLowerCase() : (b.status as string)))
   );
 }
 
@@ -143,12 +151,23 @@ export function parseNewPet(s: FakeState, req: FakeRequest): { pet?: Record<stri
   return { pet: b };
 }
 
+/** Whether a name is one a server may refuse (the refuseUnusualNames choice): empty, long, or with control characters. */
+function unusualName(name: unknown): boolean {
+  return typeof name === 'string' && (name === '' || [...name].length > 64 || /[\p{Cc}\p{Cf}]/u.test(name));
+}
+
 /** POST /pets. */
 export function createPet(s: FakeState, req: FakeRequest): FakeResult {
   if (s.broken.has('garbageOnCreate')) return { action: 'garbage' };
   if (s.broken.has('resetOnCreate')) return { action: 'reset' };
   const { pet: input, failure } = parseNewPet(s, req);
   if (failure) return failure;
+  if (s.c.refuseUnusualNames && unusualName(input!.name))
+    return error(s, 400, 'invalid_name', 'names must be 1 to 64 characters without control characters');
+  if (s.bugs.has('categoryIdZero500') && input!.categoryId === 0) return error(s, 500, 'internal', 'boom');
+  const name = input!.name as string;
+  if (s.bugs.has('longNameCut') && typeof name === 'string' && [...name].length > 64)
+    input!.name = [...name].slice(0, 64).join('');
   const clientId = input!.id;
   let id: number;
   if (s.broken.has('clientIdOverwrites') && typeof clientId === 'number' && s.pets.has(clientId)) id = clientId;
@@ -159,7 +178,10 @@ export function createPet(s: FakeState, req: FakeRequest): FakeResult {
     categoryId: input!.categoryId,
     ...(input!.status === undefined ? {} : { status: input!.status }),
   } as Pet;
-  if (!s.broken.has('createdNotStored')) s.pets.set(id, pet);
+  if (s.bugs.has('evictWhenCrowded') && s.pets.size > 170 && s.lastCreated !== undefined) s.pets.delete(s.lastCreated);
+  const lost = s.bugs.has('slashNameLost') && typeof name === 'string' && name.includes('/');
+  if (!s.broken.has('createdNotStored') && !lost) s.pets.set(id, pet);
+  s.lastCreated = id;
   const shown = s.broken.has('createNoEcho') ? { ...pet, name: 'renamed' } : pet;
   return { status: s.broken.has('create200') ? 200 : 201, headers: JSON_HEADERS, body: toJson(view(s, shown)) };
 }
@@ -174,6 +196,7 @@ export function getPet(s: FakeState, idText: string): FakeResult {
         sunset: 'Thu, 05 Dec 2030 00:00:00 GMT',
         link: '</v1/pets>; rel="successor-version"',
       };
+  if (s.bugs.has('negativeId500') && /^-\d+$/.test(idText)) return error(s, 500, 'internal', 'boom');
   if (!/^\d+$/.test(idText) || BigInt(idText) > INT64_MAX) {
     if (s.broken.has('malformedId500')) return error(s, 500, 'internal', 'boom');
     return s.c.malformedId404

@@ -7,9 +7,15 @@ import { once } from 'node:events';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Pet } from '../../spec/index.ts';
-import { createFakeHandler, type FakeChoices, type FakeResult, type Violation } from './fake-handler.ts';
+import {
+  createFakeHandler,
+  type FakeChoices,
+  type FakeResult,
+  type GeneratedBug,
+  type Violation,
+} from './fake-handler.ts';
 
-export type { FakeChoices, Violation } from './fake-handler.ts';
+export type { FakeChoices, GeneratedBug, Violation } from './fake-handler.ts';
 
 /** Options of {@link startFakePetstore}. */
 export interface FakePetstoreOptions {
@@ -18,6 +24,8 @@ export interface FakePetstoreOptions {
   count?: number;
   violations?: readonly Violation[];
   choices?: FakeChoices;
+  /** Bugs only generated requests find. */
+  bugs?: readonly GeneratedBug[];
 }
 
 /** A running fake. */
@@ -28,6 +36,8 @@ export interface FakePetstore {
   pets: Map<number, Pet>;
   /** `METHOD url` of every request received. */
   requests: string[];
+  /** The body of every request received, in the same order. */
+  bodies: string[];
   close(): Promise<void>;
 }
 
@@ -55,8 +65,10 @@ export async function startFakePetstore(options: FakePetstoreOptions = {}): Prom
     count: options.count ?? 150,
     violations: options.violations ?? [],
     choices: options.choices ?? {},
+    bugs: options.bugs ?? [],
   });
   const requests: string[] = [];
+  const bodies: string[] = [];
   const server = createServer((req, res) => {
     res.on('error', () => {});
     const chunks: Buffer[] = [];
@@ -64,6 +76,7 @@ export async function startFakePetstore(options: FakePetstoreOptions = {}): Prom
     req.on('end', () => {
       requests.push(`${req.method} ${req.url}`);
       const body = Buffer.concat(chunks).toString('utf8');
+      bodies.push(body);
       perform(
         handler.handle({ method: req.method ?? 'GET', url: req.url ?? '/', headers: req.headers, body }),
         req,
@@ -79,6 +92,7 @@ export async function startFakePetstore(options: FakePetstoreOptions = {}): Prom
     apiKey,
     pets: handler.pets,
     requests,
+    bodies,
     async close() {
       server.closeAllConnections();
       server.close();
