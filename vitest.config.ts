@@ -7,6 +7,7 @@ const UNIT = [
   'mock/node/fixtures.test.ts',
   'conformance/*.test.ts',
   'conformance/report/*.test.ts',
+  'conformance/generate/*.test.ts',
 ];
 
 export default defineConfig({

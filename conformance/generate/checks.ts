@@ -17,7 +17,7 @@ export interface Finding {
   result: CheckResult;
 }
 
-/** An animal a generated sequence created: its id (undefined when not a safe integer) and what was sent. */
+/** An animal generated requests created: its id (undefined when not a safe integer) and what was sent. */
 export interface CreatedAnimal {
   id: number | undefined;
   sent: NewPetValue;
@@ -140,22 +140,32 @@ function listedCheck(ids: readonly number[], query: ListQuery, created: readonly
   );
   const missing = expected
     .filter((a) => !listed.has(a.id!))
-    .map((a) => `id ${a.id} (name ${describeText(String(a.sent.name))})`);
+    .map((a) => `id ${a.id}: created as ${describeSent(a.sent)}`);
   return checkThat(
     'complete list',
     missing.length === 0,
     missing.length === 0
-      ? `all ${expected.length} matching animals of the sequence listed`
-      : `${missing.length} animal(s) created in this sequence missing from a list of ${ids.length} (fewer than its limit, so complete)`,
+      ? `all ${expected.length} matching animals created in this run listed`
+      : `${missing.length} animal(s) created earlier in this run missing from a list of ${ids.length} (fewer than its limit, so complete)`,
     missing.slice(0, 5),
   );
 }
 
-/** The checks of a generated create of a valid NewPet; `pet` is the accepted animal, when there is one. */
+/** What was sent, for a report line: each field, the name described. */
+export function describeSent(sent: NewPetValue): string {
+  return Object.entries(sent)
+    .map(([k, v]) => `${k} ${typeof v === 'string' ? describeText(v) : String(v)}`)
+    .join(', ');
+}
+
+/**
+ * The checks of a generated create of a valid NewPet; `pet` is the accepted animal, when there is one.
+ * `takenBy(id)` describes the animal an id was already given to in this run, if any.
+ */
 export function createFindings(
   ex: Exchange,
   sent: NewPetValue,
-  created: readonly CreatedAnimal[],
+  takenBy: (id: number) => string | undefined,
   strict: boolean,
 ): { findings: Finding[]; pet?: CreatedAnimal } {
   const out = basics('createPet', ex, { statuses: { 201: 'Pet', 400: 'Error' }, strict });
@@ -193,7 +203,7 @@ export function createFindings(
     ),
   );
   const id = Number.isSafeInteger(json.id) ? (json.id as number) : undefined;
-  const earlier = created.find((a) => a.id !== undefined && a.id === id);
+  const earlier = id === undefined ? undefined : takenBy(id);
   out.push(
     finding(
       'createPet',
@@ -201,9 +211,7 @@ export function createFindings(
       checkThat(
         'new id',
         earlier === undefined,
-        earlier
-          ? `id ${id} was already given to ${describeText(String(earlier.sent.name))} earlier in the sequence`
-          : `id ${json.id}`,
+        earlier ? `id ${id} was already given earlier in this run to ${earlier}` : `id ${json.id}`,
       ),
     ),
   );

@@ -9,6 +9,7 @@ import type { CaseRequest, Exchange } from '../types.ts';
 import {
   type CreatedAnimal,
   createFindings,
+  describeSent,
   type Finding,
   getFindings,
   invalidFindings,
@@ -47,6 +48,10 @@ export interface CommandContext {
   prefix: string | undefined;
   /** Ids of animals listed before generation began. */
   existing: readonly number[];
+  /** Every animal generated requests created in this run, in order (a complete list must hold each). */
+  runCreated: CreatedAnimal[];
+  /** Ids the fixed cases' creates got. */
+  fixedIds: ReadonlySet<number>;
   /** Whether `op` may send a request now (its budget while searching; always while shrinking). */
   allow(op: GeneratedOperation): boolean;
   /** Notes a generated value left out, with why (counted while searching only). */
@@ -77,7 +82,7 @@ class ListCommand implements Command {
   }
   async run(m: SequenceModel, exec: Execution): Promise<void> {
     const ex = await this.ctx.send(exec, 'listPets', { method: 'GET', path: this.path() }, true);
-    exec.judge(listFindings(ex, this.query, m.created, this.ctx.strict));
+    exec.judge(listFindings(ex, this.query, this.ctx.runCreated, this.ctx.strict));
   }
   toString(): string {
     return `GET ${this.path()}`;
@@ -105,14 +110,20 @@ class CreateCommand implements Command {
   async run(m: SequenceModel, exec: Execution): Promise<void> {
     const sent = this.sent();
     const ex = await this.ctx.send(exec, 'createPet', { method: 'POST', path: '/pets', body: toJsonText(sent) }, true);
-    const { findings, pet } = createFindings(ex, sent, m.created, this.ctx.strict);
+    const { findings, pet } = createFindings(ex, sent, (id) => this.takenBy(id), this.ctx.strict);
     exec.judge(findings);
     if (!pet) return;
+    this.ctx.runCreated.push(pet);
     if (!exec.stopped && pet.id !== undefined) {
       const get = await this.ctx.send(exec, 'getPet', { method: 'GET', path: `/pets/${pet.id}` }, false);
       exec.judge(readBackFindings(get, pet, 'createPet', 'fetchable', this.ctx.strict));
     }
     m.created.push(pet);
+  }
+  takenBy(id: number): string | undefined {
+    if (this.ctx.fixedIds.has(id)) return 'an animal a fixed case created';
+    const earlier = this.ctx.runCreated.find((a) => a.id === id);
+    return earlier && `an animal created as ${describeSent(earlier.sent)}`;
   }
   toString(): string {
     return `POST /pets ${toJsonText(this.sent())}`;
@@ -164,7 +175,7 @@ class GetCommand implements Command {
   check(m: Readonly<SequenceModel>): boolean {
     if (m.exec.stopped || !this.ctx.allow('getPet')) return false;
     if (this.ref.kind === 'created') return m.created.some((a) => a.id !== undefined);
-    if (this.ref.kind === 'existing') return this.ctx.existing.length > 0;
+    if (this.ref.kind === 'existing' || this.ref.kind === 'aliased') return this.ctx.existing.length > 0;
     return true;
   }
   async run(m: SequenceModel, exec: Execution): Promise<void> {
@@ -176,9 +187,14 @@ class GetCommand implements Command {
       exec.judge(readBackFindings(ex, animal, 'getPet', 'lost', ctx.strict));
       return;
     }
-    const id = ref.kind === 'existing' ? String(ctx.existing[ref.index % ctx.existing.length]) : ref.id;
+    const id = ref.kind === 'raw' ? ref.id : this.listedId(ref.index, ref.kind === 'aliased');
     const ex = await ctx.send(exec, 'getPet', { method: 'GET', path: `/pets/${encodeURIComponent(id)}` }, true);
     exec.judge(getFindings(ex, id, ctx.strict));
+  }
+  /** A listed id; aliased, the same id plus 2^32, which a server keeping 32 bits reads as the listed one. */
+  listedId(index: number, aliased: boolean): string {
+    const id = BigInt(this.ctx.existing[index % this.ctx.existing.length]!);
+    return String(aliased ? id + 2n ** 32n : id);
   }
   toString(): string {
     const { ref } = this;

@@ -75,6 +75,7 @@ export async function runGeneration(o: GenerationOptions): Promise<GenerationOut
     strict: o.strict,
     prefix: o.prefix,
     existing,
+    fixedIds: [...o.client.stats.createdIds],
     selected: (id) => selected.has(id),
     send: (request) => o.client.send(request),
   });

@@ -29,6 +29,8 @@ export interface SearchOptions {
   strict: boolean;
   prefix: string | undefined;
   existing: readonly number[];
+  /** Ids the fixed cases' creates got. */
+  fixedIds: readonly number[];
   /** Whether a check id is selected (`only`/`skip`). */
   selected(id: string): boolean;
   /** Sends one request (the client's send). */
@@ -88,6 +90,8 @@ export async function search(o: SearchOptions): Promise<SearchResult> {
     strict: o.strict,
     prefix: o.prefix,
     existing: o.existing,
+    runCreated: [],
+    fixedIds: new Set(o.fixedIds),
     allow: (op) => o.operations.has(op) && (target !== undefined || budget[op] > 0),
     skipValue: (reason) => {
       if (target === undefined) bump(r.skipped, reason);

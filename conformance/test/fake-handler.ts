@@ -68,7 +68,21 @@ export type GeneratedBug =
   /** 500 for a negative petId. */
   | 'negativeId500'
   /** A status in another case (`AVAILABLE`) is accepted on create. */
-  | 'statusCaseInsensitive';
+  | 'statusCaseInsensitive'
+  /** 500 for a limit beyond 2^31 - 1 (a 32-bit parse). */
+  | 'bigLimit500'
+  /** A status with spaces around it gets a 400 that is not an Error. */
+  | 'paddedStatusBareError'
+  /** status=sold with a limit from 10 to 15 repeats the first item in place of the last. */
+  | 'duplicateSoldPage'
+  /** Animals with a negative categoryId are stored and fetchable, but never listed. */
+  | 'negativeCategoryUnlisted'
+  /** A name holding `<` gets a 400 HTML page, not an Error. */
+  | 'markupNameBareError'
+  /** A create whose name an animal already has overwrites that animal, under its id. */
+  | 'sameNameSameId'
+  /** getPet keeps only the low 32 bits of petId. */
+  | 'bigIdWrapped';
 
 /** Other choices the interface leaves open; none of them is a violation. */
 export interface FakeChoices {

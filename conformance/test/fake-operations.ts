@@ -3,6 +3,17 @@
  * function of the fake's state: correct unless a violation or choice says otherwise.
  */
 import { listPetsLimit, type Pet, petStatuses } from '../../spec/index.ts';
+import {
+  createBugResponse,
+  filterIgnoredByBug,
+  getBugResponse,
+  listBugResponse,
+  lookupId,
+  nameWithBugs,
+  pageWithBugs,
+  reusedId,
+  storeWithBugs,
+} from './fake-bugs.ts';
 import type { FakeChoices, FakeRequest, FakeResult, GeneratedBug, Violation } from './fake-handler.ts';
 import { parseKeepingBigInts, toJson } from './fake-json.ts';
 
@@ -76,18 +87,18 @@ function inProtoKeys(items: unknown[]): string {
 /** GET /pets. */
 export function listPets(s: FakeState, query: URLSearchParams): FakeResult {
   if (s.broken.has('list500')) return error(s, 500, 'internal', 'boom');
+  const early = listBugResponse(s, query.get('limit'), query.get('status'));
+  if (early) return early;
   const limit = pageSize(s, query.get('limit'));
   if (typeof limit !== 'number') return limit;
   const status = query.get('status');
   const refused = unknownStatus(s, status);
   if (refused) return refused;
   let items = [...s.pets.values()].sort((a, b) => (s.c.descending ? b.id - a.id : a.id - b.id));
-  const filterIgnored =
-    s.broken.has('statusFilterIgnored') ||
-    (s.bugs.has('pendingFilterIgnoredMidLimit') && status === 'pending' && limit > 50 && limit < 100);
+  const filterIgnored = s.broken.has('statusFilterIgnored') || filterIgnoredByBug(s, status, limit);
   if (status !== null && !filterIgnored) items = items.filter((p) => p.status === status);
-  const extra = s.broken.has('limitOffByOne') || (s.bugs.has('limitOneTooManySome') && limit >= 37 && limit <= 42);
-  if (!s.broken.has('limitIgnored')) items = items.slice(0, extra ? limit + 1 : limit);
+  if (!s.broken.has('limitIgnored'))
+    items = pageWithBugs(s, items, s.broken.has('limitOffByOne') ? limit + 1 : limit, status);
   if (s.broken.has('hugeListBody')) return { action: 'huge' };
   const json = items.map((p) => view(s, p));
   const body = s.broken.has('petsInProtoKey')
@@ -164,24 +175,21 @@ export function createPet(s: FakeState, req: FakeRequest): FakeResult {
   if (failure) return failure;
   if (s.c.refuseUnusualNames && unusualName(input!.name))
     return error(s, 400, 'invalid_name', 'names must be 1 to 64 characters without control characters');
-  if (s.bugs.has('categoryIdZero500') && input!.categoryId === 0) return error(s, 500, 'internal', 'boom');
-  const name = input!.name as string;
-  if (s.bugs.has('longNameCut') && typeof name === 'string' && [...name].length > 64)
-    input!.name = [...name].slice(0, 64).join('');
+  const bug = createBugResponse(s, input!);
+  if (bug) return bug;
   const clientId = input!.id;
   let id: number;
-  if (s.broken.has('clientIdOverwrites') && typeof clientId === 'number' && s.pets.has(clientId)) id = clientId;
+  const reused = reusedId(s, input!.name);
+  if (reused !== undefined) id = reused;
+  else if (s.broken.has('clientIdOverwrites') && typeof clientId === 'number' && s.pets.has(clientId)) id = clientId;
   else id = s.broken.has('sameIdTwice') ? s.nextId : s.nextId++;
   const pet = {
     id,
-    name: input!.name,
+    name: nameWithBugs(s, input!.name),
     categoryId: input!.categoryId,
     ...(input!.status === undefined ? {} : { status: input!.status }),
   } as Pet;
-  if (s.bugs.has('evictWhenCrowded') && s.pets.size > 170 && s.lastCreated !== undefined) s.pets.delete(s.lastCreated);
-  const lost = s.bugs.has('slashNameLost') && typeof name === 'string' && name.includes('/');
-  if (!s.broken.has('createdNotStored') && !lost) s.pets.set(id, pet);
-  s.lastCreated = id;
+  if (!s.broken.has('createdNotStored')) storeWithBugs(s, pet);
   const shown = s.broken.has('createNoEcho') ? { ...pet, name: 'renamed' } : pet;
   return { status: s.broken.has('create200') ? 200 : 201, headers: JSON_HEADERS, body: toJson(view(s, shown)) };
 }
@@ -196,14 +204,15 @@ export function getPet(s: FakeState, idText: string): FakeResult {
         sunset: 'Thu, 05 Dec 2030 00:00:00 GMT',
         link: '</v1/pets>; rel="successor-version"',
       };
-  if (s.bugs.has('negativeId500') && /^-\d+$/.test(idText)) return error(s, 500, 'internal', 'boom');
+  const bug = getBugResponse(s, idText);
+  if (bug) return bug;
   if (!/^\d+$/.test(idText) || BigInt(idText) > INT64_MAX) {
     if (s.broken.has('malformedId500')) return error(s, 500, 'internal', 'boom');
     return s.c.malformedId404
       ? error(s, 404, 'not_found', 'no such animal', headers)
       : error(s, 400, 'invalid_parameter', 'petId must be an int64', headers);
   }
-  const pet = s.pets.get(Number(idText));
+  const pet = s.pets.get(lookupId(s, idText));
   if (pet) return { status: 200, headers: { ...JSON_HEADERS, ...headers }, body: toJson(view(s, pet)) };
   if (s.broken.has('getUnknown200'))
     return {
