@@ -80,7 +80,7 @@ class ListCommand implements Command {
   check(m: Readonly<SequenceModel>): boolean {
     return !m.exec.stopped && this.ctx.allow('listPets');
   }
-  async run(m: SequenceModel, exec: Execution): Promise<void> {
+  async run(_m: SequenceModel, exec: Execution): Promise<void> {
     const ex = await this.ctx.send(exec, 'listPets', { method: 'GET', path: this.path() }, true);
     exec.judge(listFindings(ex, this.query, this.ctx.runCreated, this.ctx.strict));
   }
