@@ -10,13 +10,7 @@ import { allCases } from './cases/index.ts';
 import { type Client, createClient, UNREACHABLE_CODES } from './client.ts';
 import { createShared, namePrefix } from './context.ts';
 import { buildCoverage } from './coverage.ts';
-import {
-  DEFAULT_SEED,
-  type GenerationOutcome,
-  generatedChecks,
-  runGeneration,
-  selectGeneratedChecks,
-} from './generate/index.ts';
+import { DEFAULT_SEED, type GenerationOutcome, generatedDeselected, generateForRun } from './generate/index.ts';
 import { type Redactor, redactDeep } from './redact.ts';
 import { runCases } from './runner.ts';
 import { selectCases } from './select.ts';
@@ -100,6 +94,8 @@ function validate(options: ConformanceOptions): void {
     throw badOptions(`generate must be a non-negative integer, got ${options.generate}`);
   if (options.seed !== undefined && !(Number.isInteger(options.seed) && options.seed >= 0 && options.seed < 2 ** 31))
     throw badOptions(`seed must be an integer from 0 to ${2 ** 31 - 1}, got ${options.seed}`);
+  if (!options.generate && options.only?.length && options.only.every((p) => p.startsWith('generated')))
+    throw badOptions('only generated cases are selected, but generate is 0: nothing would be tested');
   if (options.runId !== undefined && !/^[A-Za-z0-9_-]{1,40}$/.test(options.runId))
     throw badOptions('runId may hold only letters, digits, _ and - (at most 40)');
 }
@@ -148,7 +144,6 @@ interface RunFacts {
   deselected: number;
   client: Client;
   generation: GenerationOutcome | undefined;
-  seed: number;
 }
 
 function buildReport(f: RunFacts): Report {
@@ -174,7 +169,7 @@ function buildReport(f: RunFacts): Report {
     ),
     created: { count: stats.created, ids: stats.createdIds, namePrefix: namePrefix(f.runId) },
     ...(baseline ? { baseline } : {}),
-    seed: f.seed,
+    seed: f.options.seed ?? DEFAULT_SEED,
     ...(f.generation ? { generation: f.generation.summary } : {}),
     ok: baseline ? baseline.unexpected.length === 0 : summary.failed === 0,
   };
@@ -194,10 +189,6 @@ export async function runConformance(options: ConformanceOptions): Promise<Repor
   };
   const all = allCases();
   const cases = selectCases(all, { only: options.only ?? [], skip: options.skip ?? [] });
-  const seed = options.seed ?? DEFAULT_SEED;
-  const generated = options.generate
-    ? selectGeneratedChecks({ only: options.only ?? [], skip: options.skip ?? [] })
-    : [];
   const client = createClient({
     baseUrl: options.baseUrl,
     apiKey: options.apiKey,
@@ -212,18 +203,8 @@ export async function runConformance(options: ConformanceOptions): Promise<Repor
     await preflight(client, client.redact(options.baseUrl));
     const shared = createShared({ client, runId });
     results = await runCases(cases, { client, shared, runId, ...settings });
-    if (generated.length > 0) {
-      const prefix = options.prefixNames ? namePrefix(runId) : undefined;
-      generation = await runGeneration({
-        client,
-        requests: options.generate!,
-        seed,
-        prefix,
-        checks: generated,
-        ...settings,
-      });
-      results.push(...generation.results);
-    }
+    generation = await generateForRun(options, { client, runId, ...settings });
+    if (generation) results.push(...generation.results);
   } finally {
     await client.close();
   }
@@ -234,6 +215,6 @@ export async function runConformance(options: ConformanceOptions): Promise<Repor
       `the API key was rejected (401) on all ${stats.keyRequests} requests that sent it`,
     );
   }
-  const deselected = all.length - cases.length + (options.generate ? generatedChecks().length - generated.length : 0);
-  return buildReport({ options, runId, started, settings, results, deselected, client, generation, seed });
+  const deselected = all.length - cases.length + generatedDeselected(options);
+  return buildReport({ options, runId, started, settings, results, deselected, client, generation });
 }

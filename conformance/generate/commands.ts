@@ -6,28 +6,13 @@
  */
 import fc from 'fast-check';
 import type { CaseRequest, Exchange } from '../types.ts';
-import {
-  type CreatedAnimal,
-  createFindings,
-  describeSent,
-  type Finding,
-  getFindings,
-  invalidFindings,
-  listFindings,
-  readBackFindings,
-} from './checks.ts';
+import type { CreatedAnimal, Finding } from './checks.ts';
+import { describeSent } from './checks.ts';
+import { listFindings } from './list-checks.ts';
+import { type ListQuery, listQueryArb, type PetRef, petRefArb } from './params.ts';
+import { createFindings, getFindings, invalidFindings, readBackFindings } from './pet-checks.ts';
 import { type BodyValue, toJsonText } from './schema.ts';
-import {
-  type InvalidBody,
-  invalidBodyArb,
-  invalidBodyText,
-  type ListQuery,
-  listQueryArb,
-  type NewPetValue,
-  newPetArb,
-  type PetRef,
-  petRefArb,
-} from './values.ts';
+import { type InvalidBody, invalidBodyArb, invalidBodyText, type NewPetValue, newPetArb } from './values.ts';
 
 /** The operations generation sends requests to. */
 export type GeneratedOperation = 'listPets' | 'createPet' | 'getPet';

@@ -7,6 +7,7 @@
  */
 import { getValidator, listPetsLimit, type Pet } from '../../spec/index.ts';
 import type { Client } from '../client.ts';
+import { namePrefix } from '../context.ts';
 import { matchesPattern, type SelectOptions } from '../select.ts';
 import type { CaseResult, GenerationSummary } from '../types.ts';
 import { type GeneratedCheck, generatedChecks } from './catalog.ts';
@@ -96,4 +97,39 @@ export async function runGeneration(o: GenerationOptions): Promise<GenerationOut
     readOnly: o.readOnly,
   });
   return { results, summary, statuses };
+}
+
+/** What a run asks of generation: ConformanceOptions' fields. */
+export interface GenerateRequest extends SelectOptions {
+  generate?: number;
+  seed?: number;
+  prefixNames?: boolean;
+}
+
+/** The run generation belongs to. */
+export interface GenerateRun {
+  client: Client;
+  runId: string;
+  strict: boolean;
+  readOnly: boolean;
+}
+
+/** Runs the selected generated checks; undefined when `generate` is 0 or selects none. */
+export async function generateForRun(req: GenerateRequest, run: GenerateRun): Promise<GenerationOutcome | undefined> {
+  const checks = req.generate ? selectGeneratedChecks(req) : [];
+  if (checks.length === 0) return undefined;
+  return runGeneration({
+    client: run.client,
+    requests: req.generate!,
+    seed: req.seed ?? DEFAULT_SEED,
+    strict: run.strict,
+    readOnly: run.readOnly,
+    prefix: req.prefixNames ? namePrefix(run.runId) : undefined,
+    checks,
+  });
+}
+
+/** How many generated checks `only`/`skip` left out (0 when generation is off). */
+export function generatedDeselected(req: GenerateRequest): number {
+  return req.generate ? generatedChecks().length - selectGeneratedChecks(req).length : 0;
 }

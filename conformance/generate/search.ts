@@ -67,9 +67,8 @@ function bump(map: Map<string, number>, key: string, by = 1): void {
   map.set(key, (map.get(key) ?? 0) + by);
 }
 
-/** Runs the search; never throws for what a server does (a failure is data), only for a bug of its own. */
-export async function search(o: SearchOptions): Promise<SearchResult> {
-  const r: SearchResult = {
+function emptyResult(): SearchResult {
+  return {
     failures: new Map(),
     advice: new Map(),
     held: new Map(),
@@ -79,26 +78,28 @@ export async function search(o: SearchOptions): Promise<SearchResult> {
     shrinkRequests: 0,
     skipped: new Map(),
   };
-  const budget: Record<GeneratedOperation, number> = { listPets: 0, createPet: 0, getPet: 0 };
-  for (const op of o.operations) budget[op] = o.requests;
-  const spent = (): boolean => [...o.operations].every((op) => budget[op] <= 0);
-  let target: string | undefined;
-  const wanted = (f: Finding): boolean =>
-    !f.result.ok && (f.level === 'required' || o.strict) && o.selected(f.id) && !r.failures.has(f.id);
+}
 
-  const ctx: CommandContext = {
+/** The commands' context: while a failure is shrinking (`shrinking()`), budgets are not spent and skips not counted. */
+function commandContext(
+  o: SearchOptions,
+  r: SearchResult,
+  budget: Record<GeneratedOperation, number>,
+  shrinking: () => boolean,
+): CommandContext {
+  return {
     strict: o.strict,
     prefix: o.prefix,
     existing: o.existing,
     runCreated: [],
     fixedIds: new Set(o.fixedIds),
-    allow: (op) => o.operations.has(op) && (target !== undefined || budget[op] > 0),
+    allow: (op) => o.operations.has(op) && (shrinking() || budget[op] > 0),
     skipValue: (reason) => {
-      if (target === undefined) bump(r.skipped, reason);
+      if (!shrinking()) bump(r.skipped, reason);
     },
     async send(exec, op, request, primary) {
-      if (primary && target === undefined) budget[op]--;
-      if (target !== undefined) r.shrinkRequests++;
+      if (primary && !shrinking()) budget[op]--;
+      if (shrinking()) r.shrinkRequests++;
       const ex = await o.send(request);
       r.sent[op]++;
       if (ex.response) bump(r.statuses, `${op} ${ex.response.status}`);
@@ -106,7 +107,18 @@ export async function search(o: SearchOptions): Promise<SearchResult> {
       return ex;
     },
   };
+}
 
+/** Runs the search; never throws for what a server does (a failure is data), only for a bug of its own. */
+export async function search(o: SearchOptions): Promise<SearchResult> {
+  const r = emptyResult();
+  const budget: Record<GeneratedOperation, number> = { listPets: 0, createPet: 0, getPet: 0 };
+  for (const op of o.operations) budget[op] = o.requests;
+  const spent = (): boolean => [...o.operations].every((op) => budget[op] <= 0);
+  let target: string | undefined;
+  const wanted = (f: Finding): boolean =>
+    !f.result.ok && (f.level === 'required' || o.strict) && o.selected(f.id) && !r.failures.has(f.id);
+  const ctx = commandContext(o, r, budget, () => target !== undefined);
   for (let round = 0; round < MAX_ROUNDS && !spent(); round++) {
     const result = await searchRound(o, r, ctx, roundSeed(o.seed, round), {
       getTarget: () => target,
@@ -185,7 +197,11 @@ async function searchRound(
     },
   );
   const details = await fc.check(property, { seed, numRuns: RUNS_PER_ROUND });
-  if (details.failed && !last) throw new Error(`generated sequence threw: ${String(details.errorInstance)}`);
+  // A server's answer never throws (failures are findings): this is a bug of the generator itself.
+  if (details.failed && !last)
+    throw Object.assign(new Error(`a generated sequence threw: ${String(details.errorInstance)}`), {
+      code: 'PETSTORE_GENERATION_BUG',
+    });
   if (last) r.failures.set(last.finding.id, { ...last, shrinks: details.numShrinks });
   return sentInRound === 0 && !details.failed ? 'idle' : 'done';
 }

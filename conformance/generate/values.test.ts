@@ -2,18 +2,9 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { getValidator, listPetsLimit, petStatuses } from '../../spec/index.ts';
 import { generatedChecks } from './catalog.ts';
+import { limitArb, listQueryArb, petRefArb, validLimit } from './params.ts';
 import { INT64, schemaProperties, toJsonText } from './schema.ts';
-import {
-  invalidBodyArb,
-  invalidBodyText,
-  isInvalidNewPet,
-  limitArb,
-  listQueryArb,
-  newPetArb,
-  outsideInt64,
-  petRefArb,
-  validLimit,
-} from './values.ts';
+import { invalidBodyArb, invalidBodyText, isInvalidNewPet, newPetArb, outsideInt64 } from './values.ts';
 
 const SAMPLES = { seed: 1, numRuns: 2000 };
 

@@ -1,12 +1,11 @@
 /**
- * The generated values, as fast-check arbitraries built from the spec: valid
- * NewPets across the whole domain of each property, bodies that break the
- * NewPet schema each way it can be broken, `limit` across and beyond its
- * bounds, every status and unknown ones, and petIds valid or not.
- * @see ../../docs/contract.md "Resources NewPet", "Endpoints §1 List animals", "Limits"
+ * The generated bodies, as fast-check arbitraries built from the spec's
+ * NewPet schema: valid NewPets across the whole domain of each property, and
+ * bodies that break the schema each way it can be broken.
+ * @see ../../docs/contract.md "Resources NewPet"
  */
 import fc from 'fast-check';
-import { getValidator, type LimitBounds, listPetsLimit, petStatuses } from '../../spec/index.ts';
+import { getValidator } from '../../spec/index.ts';
 import { type BodyValue, INT64, type PropertyInfo, schemaProperties, toJsonText } from './schema.ts';
 
 /** A valid NewPet as generated: each property of the schema, integers as BigInt. */
@@ -19,18 +18,6 @@ export interface InvalidBody {
   /** For `malformed`: the JSON text is cut to this many characters (modulo its length). */
   cut?: number;
 }
-
-/** The query of a generated listPets request; an absent key is an absent parameter. */
-export interface ListQuery {
-  limit?: string;
-  status?: string;
-}
-
-/**
- * Which animal a generated getPet asks for: one this sequence created, one listed before, a listed one's id
- * plus 2^32 (the same id to a server that keeps 32 bits), or a raw path segment.
- */
-export type PetRef = { kind: 'created' | 'existing' | 'aliased'; index: number } | { kind: 'raw'; id: string };
 
 const P53 = 2n ** 53n;
 const SAFE = P53 - 1n;
@@ -125,7 +112,7 @@ export function newPetArb(props: readonly PropertyInfo[] = schemaProperties()): 
 }
 
 /** Strings outside an enumeration: near misses (case, spaces, cut short), the empty string, anything else. */
-function notInEnumArb(values: readonly string[]): fc.Arbitrary<string> {
+export function notInEnumArb(values: readonly string[]): fc.Arbitrary<string> {
   const variants = values.flatMap((v) => [
     v.toUpperCase(),
     v[0]!.toUpperCase() + v.slice(1),
@@ -209,59 +196,4 @@ export function outsideInt64(b: InvalidBody): boolean {
   if (!b.kind.startsWith('range.')) return false;
   const v = (b.value as Record<string, BodyValue>)[b.kind.slice('range.'.length)];
   return typeof v === 'bigint' && (v < INT64.min || v > INT64.max);
-}
-
-/** `limit` values: inside the bounds (mostly), the bounds and just beyond, far beyond, and not integers at all. */
-export function limitArb(bounds: LimitBounds = listPetsLimit()): fc.Arbitrary<string> {
-  const { minimum: min, maximum: max } = bounds;
-  return fc.oneof(
-    { weight: 6, arbitrary: fc.integer({ min, max }).map(String) },
-    { weight: 2, arbitrary: fc.constantFrom(min, max, bounds.default, min - 1, max + 1).map(String) },
-    {
-      weight: 2,
-      arbitrary: fc
-        .oneof(
-          fc.bigInt({ min: -(2n ** 70n), max: BigInt(min - 1) }),
-          fc.bigInt({ min: BigInt(max + 1), max: 2n ** 70n }),
-        )
-        .map(String),
-    },
-    { weight: 1, arbitrary: fc.constantFrom('', 'abc', '1.5', '1e1', '+5', ' 5', '0x10', '05', '٣', '-0', 'null') },
-  );
-}
-
-/** `status` values: each documented one (mostly) and ones outside the enumeration. */
-export function statusArb(): fc.Arbitrary<string> {
-  const statuses = petStatuses();
-  return fc.oneof(
-    { weight: 4, arbitrary: fc.constantFrom(...statuses) },
-    { weight: 1, arbitrary: notInEnumArb(statuses) },
-  );
-}
-
-/** listPets queries: each parameter absent or drawn from its domain, in every combination. */
-export function listQueryArb(): fc.Arbitrary<ListQuery> {
-  return fc.record({ limit: limitArb(), status: statusArb() }, { requiredKeys: [] });
-}
-
-/** petIds: created or listed animals, listed ids plus 2^32, any int64, and malformed path segments. */
-export function petRefArb(): fc.Arbitrary<PetRef> {
-  const malformed = fc.oneof(
-    fc.constantFrom('abc', '1.5', '1e3', '+1', ' 1', '0x1A', '١٢', '-0', '9223372036854775808', '-9223372036854775809'),
-    fc.string({ unit: 'grapheme', minLength: 1, maxLength: 8 }).filter((s) => s !== '.' && s !== '..'),
-  );
-  return fc.oneof(
-    { weight: 3, arbitrary: fc.nat().map((index): PetRef => ({ kind: 'created', index })) },
-    { weight: 1, arbitrary: fc.nat().map((index): PetRef => ({ kind: 'existing', index })) },
-    { weight: 1, arbitrary: fc.nat().map((index): PetRef => ({ kind: 'aliased', index })) },
-    { weight: 2, arbitrary: int64Arb().map((n): PetRef => ({ kind: 'raw', id: String(n) })) },
-    { weight: 1, arbitrary: malformed.map((id): PetRef => ({ kind: 'raw', id })) },
-  );
-}
-
-/** The limit a canonical in-range value asks for, or undefined when the value is absent, out of range or not canonical. */
-export function validLimit(raw: string | undefined, bounds: LimitBounds = listPetsLimit()): number | undefined {
-  if (raw === undefined || !/^(0|[1-9][0-9]*)$/.test(raw)) return undefined;
-  const n = Number(raw);
-  return n >= bounds.minimum && n <= bounds.maximum ? n : undefined;
 }

@@ -60,13 +60,7 @@ function perform(result: FakeResult, req: IncomingMessage, res: ServerResponse):
 /** Starts a fake on 127.0.0.1, port 0. */
 export async function startFakePetstore(options: FakePetstoreOptions = {}): Promise<FakePetstore> {
   const apiKey = options.apiKey ?? 'fake-key-0123456789';
-  const handler = createFakeHandler({
-    apiKey,
-    count: options.count ?? 150,
-    violations: options.violations ?? [],
-    choices: options.choices ?? {},
-    bugs: options.bugs ?? [],
-  });
+  const handler = createFakeHandler({ violations: [], choices: {}, ...options, apiKey, count: options.count ?? 150 });
   const requests: string[] = [];
   const bodies: string[] = [];
   const server = createServer((req, res) => {

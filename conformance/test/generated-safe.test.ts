@@ -92,6 +92,14 @@ describe('seeding', () => {
   }, 60_000);
 });
 
+describe('selection', () => {
+  it('selecting only generated cases without generate is refused: nothing would be tested', async () => {
+    await expect(
+      runConformance({ baseUrl: 'http://127.0.0.1:9/v1', apiKey: 'k', only: ['generated.listPets'] }),
+    ).rejects.toMatchObject({ code: 'PETSTORE_CONFORMANCE_BAD_OPTIONS', message: /generate is 0/ });
+  });
+});
+
 describe('safety on shared environments', () => {
   it('read-only generates only reads: no create at all, and says so', async () => {
     await withFake({}, async (fake) => {
