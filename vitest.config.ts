@@ -9,6 +9,7 @@ const UNIT = [
   'mock/node/fixtures.test.ts',
   'conformance/*.test.ts',
   'conformance/report/*.test.ts',
+  'conformance/generate/*.test.ts',
 ];
 
 // msw 3 needs Node 22.12 (it calls Promise.withResolvers while intercepting): on an older Node the

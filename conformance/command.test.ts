@@ -81,6 +81,10 @@ describe('planFromArgs', () => {
     [['--env', 'staging', '--read-only', '--allow-writes'], /contradict/],
     [['--env', 'staging', '--bogus'], /Unknown option/],
     [['--env', 'staging', '--baseline', '/nonexistent/baseline.json'], /cannot read baseline/],
+    [['--env', 'staging', '--generate', 'many'], /--generate must be an integer/],
+    [['--env', 'staging', '--generate', '-5'], /--generate/],
+    [['--env', 'staging', '--seed', '1.5'], /--seed must be an integer/],
+    [['--env', 'staging', '--seed', String(2 ** 31)], /--seed must be an integer from 0 to 2147483647/],
   ])('rejects %j', (args, message) => {
     expect(() => planFromArgs(args, ENV)).toThrow(message);
   });
@@ -92,6 +96,25 @@ describe('planFromArgs', () => {
     expect(planFromArgs(['--list', '--json', '--only', 'auth'], {})).toMatchObject({
       list: { json: true },
       options: { only: ['auth'] },
+    });
+  });
+
+  it('--generate and --seed; --env implies prefixed names, and production stays read-only', () => {
+    expect(planFromArgs(['--base-url', 'http://a/v1', '--api-key', 'k'], {}).options).not.toHaveProperty('generate');
+    expect(
+      planFromArgs(['--base-url', 'http://a/v1', '--api-key', 'k', '--generate', '300', '--seed', '7'], {}).options,
+    ).toMatchObject({ generate: 300, seed: 7 });
+    expect(planFromArgs(['--base-url', 'http://a/v1', '--api-key', 'k'], {}).options.prefixNames).toBeUndefined();
+    expect(
+      planFromArgs(['--base-url', 'http://a/v1', '--api-key', 'k', '--prefix-names'], {}).options.prefixNames,
+    ).toBe(true);
+    expect(planFromArgs(['--env', 'staging', '--generate', '10'], ENV).options).toMatchObject({
+      prefixNames: true,
+      readOnly: false,
+    });
+    expect(planFromArgs(['--env', 'production', '--generate', '10'], ENV).options).toMatchObject({
+      prefixNames: true,
+      readOnly: true,
     });
   });
 

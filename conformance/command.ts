@@ -10,7 +10,14 @@ import { parseArgs } from 'node:util';
 import { packageVersion } from '../spec/files.ts';
 import { allCases } from './cases/index.ts';
 import { DurationError, parseDuration } from './duration.ts';
-import { ConformanceError, type ConformanceOptions, parseBaseline, type Report, runConformance } from './index.ts';
+import {
+  ConformanceError,
+  type ConformanceOptions,
+  DEFAULT_SEED,
+  parseBaseline,
+  type Report,
+  runConformance,
+} from './index.ts';
 import { renderList } from './list.ts';
 import { checkSelection } from './preflight.ts';
 import { createProgressLine } from './progress.ts';
@@ -44,6 +51,12 @@ Run:
   --run-id ID           name created animals conformance-ID-... (default: random)
   --list                print every case id with its level, operation and section
                         (after --only/--skip), and run nothing; --json for JSON
+Generated requests (for a disposable server, not production):
+  --generate N          add N generated requests per operation, each failure shrunk to
+                        the smallest reproduction (default 0: off; reads only when read-only)
+  --seed S              seed of the generated requests (default ${DEFAULT_SEED}); always reported
+  --prefix-names        generated names carry the run prefix, and the empty name is
+                        skipped (implied by --env)
 Reports:
   --reporter R[=FILE]   pretty, json, junit or html; repeatable; without =FILE to stdout
                         (default: pretty to stdout; html is one self-contained file)
@@ -87,6 +100,12 @@ function parsePositive(flag: string, text: string): number {
   return Number(text);
 }
 
+function parseCount(flag: string, text: string): number {
+  if (!/^\d{1,10}$/.test(text) || Number(text) >= 2 ** 31)
+    throw new UsageError(`${flag} must be an integer from 0 to ${2 ** 31 - 1}, got ${JSON.stringify(text)}`);
+  return Number(text);
+}
+
 function parseReporter(spec: string): ReporterTarget {
   const [name, ...rest] = spec.split('=');
   if (!REPORTERS.includes(name as ReporterName))
@@ -115,6 +134,9 @@ const OPTIONS = {
   'allow-writes': { type: 'boolean' },
   strict: { type: 'boolean' },
   'run-id': { type: 'string' },
+  generate: { type: 'string' },
+  seed: { type: 'string' },
+  'prefix-names': { type: 'boolean' },
   reporter: { type: 'string', multiple: true },
   baseline: { type: 'string' },
   'max-wait': { type: 'string' },
@@ -185,6 +207,9 @@ export function planFromArgs(args: string[], env: NodeJS.ProcessEnv): CliPlan {
   if (v.rate !== undefined) options.ratePerSecond = parseRate(v.rate);
   if (v.concurrency !== undefined) options.concurrency = parsePositive('--concurrency', v.concurrency);
   if (v['run-id'] !== undefined) options.runId = v['run-id'];
+  if (v.generate !== undefined) options.generate = parseCount('--generate', v.generate);
+  if (v.seed !== undefined) options.seed = parseCount('--seed', v.seed);
+  if (v['prefix-names'] || v.env !== undefined) options.prefixNames = true;
   if (v.baseline !== undefined) options.baseline = readBaseline(v.baseline);
   const reporters = (v.reporter ?? ['pretty']).map(parseReporter);
   return { help: false, options, reporters };

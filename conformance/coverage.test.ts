@@ -76,6 +76,19 @@ describe('coverage and baseline', () => {
     expect(entry('getPet', 200)).toMatchObject({ caseIds: [], declaredOnly: ['cut'], answeredOtherwise: [] });
   });
 
+  it('counts generated requests per (operation, status) when generation ran, and only then', () => {
+    const counts = new Map([
+      ['getPet 404', 12],
+      ['createPet 400', 3],
+    ]);
+    const coverage = buildCoverage(listOperations(), [result('a', 'passed')], '/v1', counts);
+    const entry = (op: string, status: number) => coverage.find((e) => e.operationId === op && e.status === status);
+    expect(entry('getPet', 404)).toMatchObject({ caseIds: [], generated: 12 });
+    expect(entry('createPet', 400)?.generated).toBe(3);
+    expect(entry('listPets', 200)).toMatchObject({ caseIds: ['a'], generated: 0 });
+    expect(buildCoverage(listOperations(), [result('a', 'passed')], '/v1')[0]).not.toHaveProperty('generated');
+  });
+
   it('matches requests to operations below the base path', () => {
     const ops = listOperations();
     expect(operationOf(ops, 'GET', 'http://h/v1/pets?status=sold', '/v1')).toBe('listPets');

@@ -35,12 +35,13 @@ function answered(operations: readonly OperationInfo[], r: CaseResult, basePath:
  * Each (operation, documented status) of the spec with the ids of the cases that actually got that status
  * from that operation, and of those that declare it (`covers`) but did not get it, apart as failed or as
  * answered otherwise (with an answer the case accepts); skipped cases do not count.
- * `basePath` is the base URL's path (`/v1`).
+ * `basePath` is the base URL's path (`/v1`); `generated` counts generated requests by `operation status`.
  */
 export function buildCoverage(
   operations: readonly OperationInfo[],
   results: readonly CaseResult[],
   basePath: string,
+  generated?: ReadonlyMap<string, number>,
 ): CoverageEntry[] {
   const ran = results
     .filter((r) => r.outcome !== 'skipped')
@@ -58,6 +59,7 @@ export function buildCoverage(
         caseIds: own.filter(({ got }) => got.has(status)).map(({ r }) => r.id),
         declaredOnly: expectedOnly.filter(({ r }) => r.outcome === 'failed').map(({ r }) => r.id),
         answeredOtherwise: expectedOnly.filter(({ r }) => r.outcome !== 'failed').map(({ r }) => r.id),
+        ...(generated ? { generated: generated.get(`${op.operationId} ${status}`) ?? 0 } : {}),
       };
     }),
   );

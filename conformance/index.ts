@@ -11,6 +11,13 @@ import { type Client, type ClientStats, createClient } from './client.ts';
 import { createShared, namePrefix } from './context.ts';
 import { buildCoverage } from './coverage.ts';
 import { ConformanceError } from './errors.ts';
+import {
+  DEFAULT_SEED,
+  type GenerationOutcome,
+  generatedDeselected,
+  generatedSelection,
+  generateForRun,
+} from './generate/index.ts';
 import { checkSelection, preflight } from './preflight.ts';
 import { outputRedactors, redactReport } from './redact-report.ts';
 import { runCases } from './runner.ts';
@@ -21,6 +28,7 @@ export { parseBaseline } from './baseline.ts';
 export { allCases } from './cases/index.ts';
 export { DurationError, formatDuration, parseDuration } from './duration.ts';
 export { ConformanceError, type ConformanceErrorCode } from './errors.ts';
+export { DEFAULT_SEED, generatedChecks } from './generate/index.ts';
 export { matchesPattern } from './select.ts';
 export type * from './types.ts';
 
@@ -55,6 +63,12 @@ export interface ConformanceOptions {
   ratePerSecond?: number;
   /** Called after each case, for a progress line. */
   onProgress?: (progress: Progress) => void;
+  /** Generated requests per operation, after the fixed cases (default 0: none). */
+  generate?: number;
+  /** Seed of the generated requests (default DEFAULT_SEED): the same seed sends the same requests. */
+  seed?: number;
+  /** Every generated name carries the run prefix, and values that cannot (the empty name) are skipped (shared environments). */
+  prefixNames?: boolean;
 }
 
 function badOptions(message: string): ConformanceError {
@@ -82,6 +96,12 @@ function validate(options: ConformanceOptions): void {
   }
   if (options.ratePerSecond !== undefined && !(options.ratePerSecond > 0))
     throw badOptions(`ratePerSecond must be more than 0, got ${options.ratePerSecond}`);
+  if (options.generate !== undefined && (!Number.isInteger(options.generate) || options.generate < 0))
+    throw badOptions(`generate must be a non-negative integer, got ${options.generate}`);
+  if (options.seed !== undefined && !(Number.isInteger(options.seed) && options.seed >= 0 && options.seed < 2 ** 31))
+    throw badOptions(`seed must be an integer from 0 to ${2 ** 31 - 1}, got ${options.seed}`);
+  if (!options.generate && options.only?.length && options.only.every((p) => p.startsWith('generated')))
+    throw badOptions('only generated cases are selected, but generate is 0: nothing would be tested');
   if (options.runId !== undefined && !/^[A-Za-z0-9_-]{1,40}$/.test(options.runId))
     throw badOptions('runId may hold only letters, digits, _ and - (at most 40)');
 }
@@ -105,6 +125,7 @@ interface RunFacts {
   results: CaseResult[];
   deselected: number;
   client: Client;
+  generation: GenerationOutcome | undefined;
 }
 
 function buildReport(f: RunFacts): Report {
@@ -121,10 +142,17 @@ function buildReport(f: RunFacts): Report {
     cases: f.results,
     deselected: f.deselected,
     summary,
-    coverage: buildCoverage(listOperations(), f.results, new URL(f.options.baseUrl).pathname.replace(/\/+$/, '')),
+    coverage: buildCoverage(
+      listOperations(),
+      f.results,
+      new URL(f.options.baseUrl).pathname.replace(/\/+$/, ''),
+      f.generation?.statuses,
+    ),
     created: { count: stats.created, ids: stats.createdIds, namePrefix: namePrefix(f.runId) },
     throttling: { ...f.client.throttleStats },
     ...(baseline ? { baseline } : {}),
+    seed: f.options.seed ?? DEFAULT_SEED,
+    ...(f.generation ? { generation: f.generation.summary } : {}),
     ok: baseline ? baseline.unexpected.length === 0 : summary.failed === 0,
   };
   // The one place the key is hidden: the checks have read everything as the server sent it.
@@ -196,10 +224,11 @@ async function runSuite(options: ConformanceOptions): Promise<Report> {
   };
   const all = allCases();
   const cases = selectCases(all, { only: options.only ?? [], skip: options.skip ?? [] });
-  checkSelection(all, cases, options.only ?? [], options.skip ?? []);
+  checkSelection(all, cases, options.only ?? [], options.skip ?? [], generatedSelection(options));
   const client = clientFor(options, settings);
   let results: CaseResult[];
   let afterFirst: ClientStats;
+  let generation: GenerationOutcome | undefined;
   try {
     await preflight({ client, baseUrl: options.baseUrl, timeoutMs: settings.timeoutMs, probeTls: !options.dispatcher });
     afterFirst = { ...client.stats };
@@ -210,9 +239,12 @@ async function runSuite(options: ConformanceOptions): Promise<Report> {
     };
     const shared = createShared({ client, runId });
     results = await runCases(cases, { client, shared, runId, ...settings, onResult });
+    generation = await generateForRun(options, { client, runId, ...settings });
+    if (generation) results.push(...generation.results);
   } finally {
     await client.close();
   }
   checkRanAtAll(client, afterFirst);
-  return buildReport({ options, runId, started, settings, results, deselected: all.length - cases.length, client });
+  const deselected = all.length - cases.length + generatedDeselected(options);
+  return buildReport({ options, runId, started, settings, results, deselected, client, generation });
 }

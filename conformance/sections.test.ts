@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { allCases } from './cases/index.ts';
+import { generatedChecks } from './generate/index.ts';
 
 const CONTRACT = readFileSync(new URL('../docs/contract.md', import.meta.url), 'utf8');
 
@@ -34,7 +35,9 @@ describe('sections cited by conformance cases', () => {
   });
 
   it('are all headings of docs/contract.md', () => {
-    const missing = allCases().flatMap((c) => unknownParts(c.section, known).map((part) => `${c.id}: ${part}`));
+    const missing = [...allCases(), ...generatedChecks()].flatMap((c) =>
+      unknownParts(c.section, known).map((part) => `${c.id}: ${part}`),
+    );
     expect(missing).toEqual([]);
   });
 

@@ -135,6 +135,8 @@ export interface CoverageEntry {
   declaredOnly: string[];
   /** Cases that declare this status but passed with another answer the interface allows (a 400 instead of a clamped 200). */
   answeredOtherwise: string[];
+  /** Generated requests (`--generate`) to this operation that got this status. */
+  generated?: number;
 }
 
 /** Counts of outcomes. */
@@ -192,6 +194,27 @@ export interface Report {
   created: { count: number; ids: number[]; namePrefix: string };
   throttling: Throttling;
   baseline?: BaselineResult;
+  /** The seed of the run's generated requests (the same seed, the same requests). */
+  seed: number;
+  /** What `--generate` sent, when it was on. */
+  generation?: GenerationSummary;
   /** True when no case failed (outside the baseline, if one was given). */
   ok: boolean;
+}
+
+/** What the generated requests of a run (`--generate N`) amounted to. */
+export interface GenerationSummary {
+  seed: number;
+  /** N: the generated requests each operation was given. */
+  requestsPerOperation: number;
+  /** Generated requests sent per operation, reads right after a create and shrinking included. */
+  sent: Record<string, number>;
+  /** Of those, the requests sent while shrinking failures. */
+  shrinkRequests: number;
+  /** Generated values not sent, and why (a name that cannot carry the run prefix). */
+  skipped: { reason: string; count: number }[];
+  /** Animals the generated requests created. */
+  created: number;
+  /** Only reads were generated. */
+  readOnly: boolean;
 }

@@ -1,6 +1,6 @@
 /**
  * The conformance suite against the reference mock, in process on port 0:
- * every case, advice included, must pass.
+ * every case, advice included, must pass, and every generated case with several seeds.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type CaseResult, runConformance } from '../conformance/index.ts';
@@ -45,4 +45,32 @@ describe('conformance suite against the reference mock', () => {
     expect(mock.store.size).toBe(before);
     expect(report.created.count).toBe(0);
   });
+});
+
+describe('generated cases against the reference mock', () => {
+  it.each([1, 2, 3])(
+    'strict, seed %i: every generated check exercised and passed',
+    async (seed) => {
+      const fresh = await startMockServer({ port: 0 });
+      try {
+        const report = await runConformance({
+          baseUrl: fresh.url,
+          apiKey: fresh.apiKeys[0]!,
+          generate: 200,
+          seed,
+          strict: true,
+        });
+        const notPassed = report.cases.filter((c) => c.outcome !== 'passed');
+        expect(notPassed.map(describeFailure)).toEqual([]);
+        expect(report.cases.filter((c) => c.id.startsWith('generated.')).length).toBeGreaterThan(10);
+        expect(report.generation).toMatchObject({ seed, requestsPerOperation: 200, shrinkRequests: 0 });
+        expect(report.generation!.created).toBeGreaterThan(0);
+        expect(report.created.count).toBe(fresh.store.size - 50);
+        expect(report.coverage.every((e) => (e.generated ?? 0) > 0 || e.status === 401)).toBe(true);
+      } finally {
+        await fresh.close();
+      }
+    },
+    60_000,
+  );
 });

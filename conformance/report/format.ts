@@ -63,7 +63,8 @@ export function failedCheckLines(result: CaseResult): string[] {
 }
 
 function coverageCell(e: CoverageEntry): string {
-  const seen = e.caseIds.length === 0 ? 'NOT COVERED' : e.caseIds.join(', ');
+  const parts = e.generated ? [...e.caseIds, `${e.generated} generated`] : e.caseIds;
+  const seen = parts.length === 0 ? 'NOT COVERED' : parts.join(', ');
   const notes = [
     ...(e.answeredOtherwise.length === 0 ? [] : [`answered otherwise, as allowed: ${e.answeredOtherwise.join(', ')}`]),
     ...(e.declaredOnly.length === 0 ? [] : [`expected but not answered: ${e.declaredOnly.join(', ')}`]),
@@ -90,6 +91,7 @@ export function footerLines(report: Report): string[] {
     lines.push(
       `${report.summary.warned} advice case${report.summary.warned === 1 ? '' : 's'} not followed (warnings; --strict makes them failures)`,
     );
+  lines.push(...generationLines(report));
   if (report.deselected > 0) lines.push(`${report.deselected} cases not selected (--only/--skip)`);
   const throttled = throttlingLine(report);
   if (throttled) lines.push(throttled);
@@ -113,4 +115,18 @@ export function throttlingLine(report: Report): string | undefined {
 /** The closing line, exactly `N passed, N failed, N skipped`. */
 export function summaryLine(report: Report): string {
   return `${report.summary.passed} passed, ${report.summary.failed} failed, ${report.summary.skipped} skipped`;
+}
+
+/** Lines about the generated requests, when there were any: how many, the seed, what was skipped. */
+export function generationLines(report: Report): string[] {
+  const g = report.generation;
+  if (!g) return [];
+  const sent = Object.entries(g.sent)
+    .map(([op, n]) => `${op} ${n}`)
+    .join(', ');
+  const lines = [
+    `Generated ${g.requestsPerOperation} requests per operation${g.readOnly ? ' (reads only)' : ''} with seed ${g.seed}: sent ${sent} (${g.shrinkRequests} of them shrinking failures); ${g.created} animal${g.created === 1 ? '' : 's'} created by them`,
+  ];
+  for (const s of g.skipped) lines.push(`Skipped ${s.count} generated value${s.count === 1 ? '' : 's'}: ${s.reason}`);
+  return lines;
 }

@@ -50,13 +50,14 @@ export function renderJunit(report: Report): string {
   const props: [string, string][] = [
     ['baseUrl', report.baseUrl],
     ['runId', report.runId],
+    ['seed', String(report.seed)],
     ['created', String(report.created.count)],
     ['warnings', String(s.warned)],
     ['strict', String(report.options.strict)],
     ['readOnly', String(report.options.readOnly)],
     ...report.coverage.map((e): [string, string] => [
       `coverage ${e.operationId} ${e.status}`,
-      e.caseIds.join(' ') || 'NOT COVERED',
+      [...e.caseIds, ...(e.generated ? [`${e.generated} generated`] : [])].join(' ') || 'NOT COVERED',
     ]),
   ];
   const out = [

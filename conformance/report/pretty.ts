@@ -51,7 +51,7 @@ export function renderPretty(report: Report, options: PrettyOptions = {}): strin
   const lines = [
     paint(
       'bold',
-      `Petstore conformance: ${report.baseUrl} (run ${report.runId}${report.options.strict ? ', strict' : ''}${report.options.readOnly ? ', read-only' : ''})`,
+      `Petstore conformance: ${report.baseUrl} (run ${report.runId}, seed ${report.seed}${report.options.strict ? ', strict' : ''}${report.options.readOnly ? ', read-only' : ''})`,
     ),
     '',
     ...report.cases.flatMap((r) => caseLines(r, paint)),

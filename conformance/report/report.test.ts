@@ -73,6 +73,7 @@ function report(cases: CaseResult[]): Report {
     ],
     created: { count: 2, ids: [5, 6], namePrefix: 'conformance-r1-' },
     throttling: { byStatus: {}, retried: 0, exhausted: 0, waitedMs: 0, maxWaitMs: 60000 },
+    seed: 7,
     ok: false,
   };
 }
@@ -196,5 +197,40 @@ describe('the coverage cell', () => {
     expect(renderPretty(r)).toMatch(
       /createPet\s+POST \/pets\s+201\s+createPet\.full \(answered otherwise, as allowed: listPets\.limit\.outOfRange\)/,
     );
+  });
+});
+
+describe('seed and generated requests', () => {
+  const generated: Report = {
+    ...report([failed]),
+    coverage: [{ ...report([]).coverage[0]!, generated: 123 }],
+    generation: {
+      seed: 7,
+      requestsPerOperation: 300,
+      sent: { listPets: 301, createPet: 300, getPet: 412 },
+      shrinkRequests: 9,
+      skipped: [{ reason: 'the empty name cannot carry the run prefix', count: 4 }],
+      created: 150,
+      readOnly: false,
+    },
+  };
+
+  it('every reporter carries the seed, generation on or off', () => {
+    for (const r of [report([failed]), generated]) {
+      expect(renderPretty(r).split('\n')[0]).toContain('(run r1, seed 7)');
+      expect(renderJunit(r)).toContain('<property name="seed" value="7"/>');
+      expect((JSON.parse(renderJson(r)) as Report).seed).toBe(7);
+    }
+  });
+
+  it('says what was generated, created and skipped, and counts generated requests in the coverage', () => {
+    const text = renderPretty(generated);
+    expect(text).toContain(
+      'Generated 300 requests per operation with seed 7: sent listPets 301, createPet 300, getPet 412 (9 of them shrinking failures); 150 animals created by them',
+    );
+    expect(text).toContain('Skipped 4 generated values: the empty name cannot carry the run prefix');
+    expect(text).toMatch(/createPet\s+POST \/pets\s+201\s+createPet\.full, 123 generated/);
+    expect(renderJunit(generated)).toContain('name="coverage createPet 201" value="createPet.full 123 generated"');
+    expect(renderPretty(report([failed]))).not.toContain('Generated');
   });
 });

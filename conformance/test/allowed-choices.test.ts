@@ -32,6 +32,7 @@ const CHOICES: Required<Omit<FakeChoices, 'echoAuthorization'>> = {
   caseSensitiveScheme: true,
   bigCategoryExact: true,
   clientId400: true,
+  refuseUnusualNames: true,
 };
 
 async function withFake(

@@ -108,6 +108,19 @@ describe('petstore-conformance CLI', () => {
     expect(rejected.stderr).not.toContain(KEY);
   });
 
+  it('--generate finds a bug no fixed case sends: exit 1, the shrunk request as curl, the seed printed', async () => {
+    fake = await startFakePetstore({ apiKey: KEY, bugs: ['negativeId500'] });
+    const run = await cli(['--base-url', fake.url, '--generate', '200', '--seed', '1', '--only', 'generated'], {
+      PETSTORE_API_KEY: KEY,
+    });
+    expect(run.code).toBe(1);
+    expect(run.stdout.split('\n')[0]).toContain('seed 1');
+    expect(run.stdout).toMatch(/FAIL generated\.getPet\.no5xx/);
+    expect(run.stdout).toContain(`$ curl -sS -i '${fake.url}/pets/-1'`);
+    expect(run.stdout).toContain('Generated 200 requests per operation with seed 1');
+    expect(run.stdout).not.toContain(KEY);
+  });
+
   it('the built bin shows help', async () => {
     const run = await cli(['--help'], {}, [process.execPath, 'dist/conformance/cli.js']);
     expect(run.code).toBe(0);

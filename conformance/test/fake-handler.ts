@@ -48,6 +48,42 @@ export type Violation =
   | 'bigCategoryRounded'
   | 'petsInProtoKey';
 
+/**
+ * Bugs no fixed case sends a request for, each breaking one documented rule for some values only: the
+ * generated cases must find each and shrink it to the smallest request or sequence.
+ */
+export type GeneratedBug =
+  /** 500 for a create whose categoryId is 0. */
+  | 'categoryIdZero500'
+  /** Names longer than 64 characters (code points) are cut to 64 (the answer and the store). */
+  | 'longNameCut'
+  /** One item too many for a limit from 37 to 42. */
+  | 'limitOneTooManySome'
+  /** An animal whose name holds a slash is answered 201 but never stored. */
+  | 'slashNameLost'
+  /** status=pending is ignored when limit is from 51 to 99 (a combination of parameters). */
+  | 'pendingFilterIgnoredMidLimit'
+  /** Once the store holds more than 170 animals, each create drops the animal created just before it. */
+  | 'evictWhenCrowded'
+  /** 500 for a negative petId. */
+  | 'negativeId500'
+  /** A status in another case (`AVAILABLE`) is accepted on create. */
+  | 'statusCaseInsensitive'
+  /** 500 for a limit beyond 2^31 - 1 (a 32-bit parse). */
+  | 'bigLimit500'
+  /** A status with spaces around it gets a 400 that is not an Error. */
+  | 'paddedStatusBareError'
+  /** status=sold with a limit from 10 to 15 repeats the first item in place of the last. */
+  | 'duplicateSoldPage'
+  /** Animals with a negative categoryId are stored and fetchable, but never listed. */
+  | 'negativeCategoryUnlisted'
+  /** A name holding `<` gets a 400 HTML page, not an Error. */
+  | 'markupNameBareError'
+  /** A create whose name an animal already has overwrites that animal, under its id. */
+  | 'sameNameSameId'
+  /** getPet keeps only the low 32 bits of petId. */
+  | 'bigIdWrapped';
+
 /** Other choices the interface leaves open; none of them is a violation. */
 export interface FakeChoices {
   /** List in descending id order. */
@@ -72,6 +108,8 @@ export interface FakeChoices {
   bigCategoryExact?: boolean;
   /** Refuse a create that carries a client `id` with a 400 Error, rather than ignore the id. */
   clientId400?: boolean;
+  /** Refuse with a 400 Error a name that is empty, longer than 64 characters or holds control characters. */
+  refuseUnusualNames?: boolean;
   /** Test-only, not a choice: echo the Authorization header in a header and in bodies, to prove reports still hide the key. */
   echoAuthorization?: boolean;
 }
@@ -95,6 +133,7 @@ export interface FakeHandlerOptions {
   count: number;
   violations: readonly Violation[];
   choices: FakeChoices;
+  bugs?: readonly GeneratedBug[];
 }
 
 /** The fake's state and its request handler. */
@@ -120,6 +159,7 @@ export function createFakeHandler(options: FakeHandlerOptions): FakeHandler {
   const s: FakeState = {
     apiKey: options.apiKey,
     broken: new Set(options.violations),
+    bugs: new Set(options.bugs ?? []),
     c: options.choices,
     pets: seed(first, options.count),
     nextId: first + options.count,

@@ -3,16 +3,30 @@
  * function of the fake's state: correct unless a violation or choice says otherwise.
  */
 import { listPetsLimit, type Pet, petStatuses } from '../../spec/index.ts';
-import type { FakeChoices, FakeRequest, FakeResult, Violation } from './fake-handler.ts';
+import {
+  createBugResponse,
+  filterIgnoredByBug,
+  getBugResponse,
+  listBugResponse,
+  lookupId,
+  nameWithBugs,
+  pageWithBugs,
+  reusedId,
+  storeWithBugs,
+} from './fake-bugs.ts';
+import type { FakeChoices, FakeRequest, FakeResult, GeneratedBug, Violation } from './fake-handler.ts';
 import { parseKeepingBigInts, toJson } from './fake-json.ts';
 
 /** What the fake's operations share: its key, switches and store. */
 export interface FakeState {
   apiKey: string;
   broken: ReadonlySet<Violation>;
+  bugs: ReadonlySet<GeneratedBug>;
   c: FakeChoices;
   pets: Map<number, Pet>;
   nextId: number;
+  /** The id of the last animal created (for the evictWhenCrowded bug). */
+  lastCreated?: number;
 }
 
 const STATUSES: readonly string[] = petStatuses();
@@ -73,14 +87,18 @@ function inProtoKeys(items: unknown[]): string {
 /** GET /pets. */
 export function listPets(s: FakeState, query: URLSearchParams): FakeResult {
   if (s.broken.has('list500')) return error(s, 500, 'internal', 'boom');
+  const early = listBugResponse(s, query.get('limit'), query.get('status'));
+  if (early) return early;
   const limit = pageSize(s, query.get('limit'));
   if (typeof limit !== 'number') return limit;
   const status = query.get('status');
   const refused = unknownStatus(s, status);
   if (refused) return refused;
   let items = [...s.pets.values()].sort((a, b) => (s.c.descending ? b.id - a.id : a.id - b.id));
-  if (status !== null && !s.broken.has('statusFilterIgnored')) items = items.filter((p) => p.status === status);
-  if (!s.broken.has('limitIgnored')) items = items.slice(0, s.broken.has('limitOffByOne') ? limit + 1 : limit);
+  const filterIgnored = s.broken.has('statusFilterIgnored') || filterIgnoredByBug(s, status, limit);
+  if (status !== null && !filterIgnored) items = items.filter((p) => p.status === status);
+  if (!s.broken.has('limitIgnored'))
+    items = pageWithBugs(s, items, s.broken.has('limitOffByOne') ? limit + 1 : limit, status);
   if (s.broken.has('hugeListBody')) return { action: 'huge' };
   const json = items.map((p) => view(s, p));
   const body = s.broken.has('petsInProtoKey')
@@ -109,7 +127,8 @@ function isNewPet(s: FakeState, b: Record<string, unknown>): boolean {
     isObject &&
     typeof b.name === 'string' &&
     categoryOk &&
-    (b.status === undefined || STATUSES.includes(b.status as string))
+    (b.status === undefined ||
+      STATUSES.includes(s.bugs.has('statusCaseInsensitive') ? String(b.status).toLowerCase() : (b.status as string)))
   );
 }
 
@@ -143,23 +162,34 @@ export function parseNewPet(s: FakeState, req: FakeRequest): { pet?: Record<stri
   return { pet: b };
 }
 
+/** Whether a name is one a server may refuse (the refuseUnusualNames choice): empty, long, or with control characters. */
+function unusualName(name: unknown): boolean {
+  return typeof name === 'string' && (name === '' || [...name].length > 64 || /[\p{Cc}\p{Cf}]/u.test(name));
+}
+
 /** POST /pets. */
 export function createPet(s: FakeState, req: FakeRequest): FakeResult {
   if (s.broken.has('garbageOnCreate')) return { action: 'garbage' };
   if (s.broken.has('resetOnCreate')) return { action: 'reset' };
   const { pet: input, failure } = parseNewPet(s, req);
   if (failure) return failure;
+  if (s.c.refuseUnusualNames && unusualName(input!.name))
+    return error(s, 400, 'invalid_name', 'names must be 1 to 64 characters without control characters');
+  const bug = createBugResponse(s, input!);
+  if (bug) return bug;
   const clientId = input!.id;
   let id: number;
-  if (s.broken.has('clientIdOverwrites') && typeof clientId === 'number' && s.pets.has(clientId)) id = clientId;
+  const reused = reusedId(s, input!.name);
+  if (reused !== undefined) id = reused;
+  else if (s.broken.has('clientIdOverwrites') && typeof clientId === 'number' && s.pets.has(clientId)) id = clientId;
   else id = s.broken.has('sameIdTwice') ? s.nextId : s.nextId++;
   const pet = {
     id,
-    name: input!.name,
+    name: nameWithBugs(s, input!.name),
     categoryId: input!.categoryId,
     ...(input!.status === undefined ? {} : { status: input!.status }),
   } as Pet;
-  if (!s.broken.has('createdNotStored')) s.pets.set(id, pet);
+  if (!s.broken.has('createdNotStored')) storeWithBugs(s, pet);
   const shown = s.broken.has('createNoEcho') ? { ...pet, name: 'renamed' } : pet;
   return { status: s.broken.has('create200') ? 200 : 201, headers: JSON_HEADERS, body: toJson(view(s, shown)) };
 }
@@ -174,13 +204,15 @@ export function getPet(s: FakeState, idText: string): FakeResult {
         sunset: 'Thu, 05 Dec 2030 00:00:00 GMT',
         link: '</v1/pets>; rel="successor-version"',
       };
+  const bug = getBugResponse(s, idText);
+  if (bug) return bug;
   if (!/^\d+$/.test(idText) || BigInt(idText) > INT64_MAX) {
     if (s.broken.has('malformedId500')) return error(s, 500, 'internal', 'boom');
     return s.c.malformedId404
       ? error(s, 404, 'not_found', 'no such animal', headers)
       : error(s, 400, 'invalid_parameter', 'petId must be an int64', headers);
   }
-  const pet = s.pets.get(Number(idText));
+  const pet = s.pets.get(lookupId(s, idText));
   if (pet) return { status: 200, headers: { ...JSON_HEADERS, ...headers }, body: toJson(view(s, pet)) };
   if (s.broken.has('getUnknown200'))
     return {

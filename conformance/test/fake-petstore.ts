@@ -9,9 +9,15 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import { createServer as createTlsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import type { Pet } from '../../spec/index.ts';
-import { createFakeHandler, type FakeChoices, type FakeResult, type Violation } from './fake-handler.ts';
+import {
+  createFakeHandler,
+  type FakeChoices,
+  type FakeResult,
+  type GeneratedBug,
+  type Violation,
+} from './fake-handler.ts';
 
-export type { FakeChoices, Violation } from './fake-handler.ts';
+export type { FakeChoices, GeneratedBug, Violation } from './fake-handler.ts';
 
 /** Options of {@link startFakePetstore}. */
 export interface FakePetstoreOptions {
@@ -26,6 +32,8 @@ export interface FakePetstoreOptions {
   rateLimit?: { every: number; retryAfter: string };
   /** Serve HTTPS with this key and certificate (PEM) instead of plain HTTP. */
   tls?: { key: string; cert: string };
+  /** Bugs only generated requests find. */
+  bugs?: readonly GeneratedBug[];
 }
 
 /** A running fake. */
@@ -36,6 +44,8 @@ export interface FakePetstore {
   pets: Map<number, Pet>;
   /** `METHOD url` of every request received. */
   requests: string[];
+  /** The body of every request received, in the same order. */
+  bodies: string[];
   close(): Promise<void>;
 }
 
@@ -58,12 +68,7 @@ function perform(result: FakeResult, req: IncomingMessage, res: ServerResponse):
 /** Starts a fake on 127.0.0.1, port 0. */
 export async function startFakePetstore(options: FakePetstoreOptions = {}): Promise<FakePetstore> {
   const apiKey = options.apiKey ?? 'fake-key-0123456789';
-  const handler = createFakeHandler({
-    apiKey,
-    count: options.count ?? 150,
-    violations: options.violations ?? [],
-    choices: options.choices ?? {},
-  });
+  const handler = createFakeHandler({ violations: [], choices: {}, ...options, apiKey, count: options.count ?? 150 });
   const requests: string[] = [];
   const answer = (req: IncomingMessage, res: ServerResponse, body: string): void => {
     requests.push(`${req.method} ${req.url}`);
@@ -75,12 +80,14 @@ export async function startFakePetstore(options: FakePetstoreOptions = {}): Prom
     }
     perform(handler.handle({ method: req.method ?? 'GET', url: req.url ?? '/', headers: req.headers, body }), req, res);
   };
+  const bodies: string[] = [];
   const listener = (req: IncomingMessage, res: ServerResponse): void => {
     res.on('error', () => {});
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
       const body = Buffer.concat(chunks).toString('utf8');
+      bodies.push(body);
       if (!options.latencyMs) return answer(req, res, body);
       const timer = setTimeout(() => answer(req, res, body), options.latencyMs);
       res.on('close', () => clearTimeout(timer));
@@ -95,6 +102,7 @@ export async function startFakePetstore(options: FakePetstoreOptions = {}): Prom
     apiKey,
     pets: handler.pets,
     requests,
+    bodies,
     async close() {
       server.closeAllConnections();
       server.close();

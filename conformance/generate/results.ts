@@ -1,0 +1,90 @@
+/**
+ * The search's findings as case results, one per generated check, reported
+ * like a fixed case: failed with the shrunk requests and the seed to replay
+ * it, warned with a first example (advice), passed with how often it held, or
+ * skipped when no generated request exercised it.
+ */
+import type { CaseResult, CheckResult } from '../types.ts';
+import type { GeneratedCheck } from './catalog.ts';
+import type { SearchResult } from './search.ts';
+
+/** What the results need besides the search. */
+export interface ResultsOptions {
+  seed: number;
+  requests: number;
+  strict: boolean;
+  readOnly: boolean;
+}
+
+function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? '' : 's'}`;
+}
+
+function failedResult(
+  base: Omit<CaseResult, 'outcome' | 'checks' | 'exchanges' | 'durationMs'>,
+  s: SearchResult,
+  o: ResultsOptions,
+): CaseResult {
+  const failure = s.failures.get(base.id)!;
+  const { result } = failure.finding;
+  const replay: CheckResult = {
+    name: 'replay',
+    ok: false,
+    message: `shrunk to ${plural(failure.exchanges.length, 'request')} in ${plural(failure.shrinks, 'step')}; the same run again: --generate ${o.requests} --seed ${o.seed}`,
+  };
+  return {
+    ...base,
+    outcome: 'failed',
+    reason: `${result.name}: ${result.message} (seed ${o.seed}, shrunk to ${plural(failure.exchanges.length, 'request')})`,
+    checks: [result, replay],
+    exchanges: failure.exchanges,
+    durationMs: 0,
+  };
+}
+
+function skipReason(check: GeneratedCheck, o: ResultsOptions): string {
+  if (o.readOnly && check.operationId === 'createPet') return 'read-only: generated creates are not sent';
+  if (check.id.endsWith('.lost') || check.id.endsWith('.listed'))
+    return 'no generated sequence had an animal to look for here (or no complete list)';
+  return 'no generated request exercised it';
+}
+
+/** One case result per selected generated check. */
+export function generatedResults(checks: readonly GeneratedCheck[], s: SearchResult, o: ResultsOptions): CaseResult[] {
+  return checks.map((c): CaseResult => {
+    const base = {
+      id: c.id,
+      title: c.title,
+      level: c.level,
+      section: c.section,
+      operationId: c.operationId,
+      covers: [],
+    };
+    if (s.failures.has(c.id)) return failedResult(base, s, o);
+    const held = s.held.get(c.id) ?? 0;
+    const failed = s.failedCount.get(c.id) ?? 0;
+    const example = s.advice.get(c.id);
+    if (example) {
+      const { result } = example.finding;
+      return {
+        ...base,
+        outcome: o.strict ? 'failed' : 'warned',
+        reason: `${result.name}: ${result.message} (${failed} of ${failed + held} generated requests; seed ${o.seed})`,
+        checks: [result],
+        exchanges: example.exchanges,
+        durationMs: 0,
+      };
+    }
+    if (held === 0)
+      return { ...base, outcome: 'skipped', reason: skipReason(c, o), checks: [], exchanges: [], durationMs: 0 };
+    return {
+      ...base,
+      outcome: 'passed',
+      checks: [
+        { name: 'generated', ok: true, message: `held for ${plural(held, 'generated check')} (seed ${o.seed})` },
+      ],
+      exchanges: [],
+      durationMs: 0,
+    };
+  });
+}

@@ -1,0 +1,207 @@
+/**
+ * The search: rounds of fast-check runs over generated sequences, each round
+ * seeded from the run's seed, until every operation has spent its budget.
+ * The first failure of a check not yet found is shrunk (fast-check's
+ * shrinking, judged on that same check only) to the fewest, smallest
+ * requests that still fail it; the next round goes on looking for others.
+ */
+import fc from 'fast-check';
+import type { CaseRequest, Exchange } from '../types.ts';
+import type { Finding } from './checks.ts';
+import { type CommandContext, type Execution, type GeneratedOperation, sequenceArb } from './commands.ts';
+
+/** A failure found and shrunk: the failing check and the requests of the smallest sequence that still fails it. */
+export interface Failure {
+  finding: Finding;
+  exchanges: Exchange[];
+  /** Shrinking steps fast-check took. */
+  shrinks: number;
+}
+
+/** Options of {@link search}. */
+export interface SearchOptions {
+  seed: number;
+  /** Generated requests per operation. */
+  requests: number;
+  /** Operations that get generated requests. */
+  operations: ReadonlySet<GeneratedOperation>;
+  readOnly: boolean;
+  strict: boolean;
+  prefix: string | undefined;
+  existing: readonly number[];
+  /** Ids the fixed cases' creates got. */
+  fixedIds: readonly number[];
+  /** Whether a check id is selected (`only`/`skip`). */
+  selected(id: string): boolean;
+  /** Sends one request (the client's send). */
+  send(request: CaseRequest): Promise<Exchange>;
+}
+
+/** What the search found and spent. */
+export interface SearchResult {
+  failures: Map<string, Failure>;
+  /** The first example of each advice check not followed. */
+  advice: Map<string, { finding: Finding; exchanges: Exchange[] }>;
+  /** How many times each check held, and failed, while searching. */
+  held: Map<string, number>;
+  failedCount: Map<string, number>;
+  /** Requests per operation (all of them), per `operation status`, and those sent while shrinking. */
+  sent: Record<GeneratedOperation, number>;
+  statuses: Map<string, number>;
+  shrinkRequests: number;
+  skipped: Map<string, number>;
+}
+
+const RUNS_PER_ROUND = 100;
+const MAX_ROUNDS = 200;
+/** Sequences replayed while shrinking one failure, at most, and for how long: past either, the smallest failure so far stands. */
+const MAX_SHRINK_RUNS = 1000;
+const MAX_SHRINK_MS = 30_000;
+const MAX_COMMANDS = 12;
+
+function roundSeed(seed: number, round: number): number {
+  return (seed + Math.imul(round, 0x9e3779b1)) | 0;
+}
+
+function bump(map: Map<string, number>, key: string, by = 1): void {
+  map.set(key, (map.get(key) ?? 0) + by);
+}
+
+function emptyResult(): SearchResult {
+  return {
+    failures: new Map(),
+    advice: new Map(),
+    held: new Map(),
+    failedCount: new Map(),
+    sent: { listPets: 0, createPet: 0, getPet: 0 },
+    statuses: new Map(),
+    shrinkRequests: 0,
+    skipped: new Map(),
+  };
+}
+
+/** The commands' context: while a failure is shrinking (`shrinking()`), budgets are not spent and skips not counted. */
+function commandContext(
+  o: SearchOptions,
+  r: SearchResult,
+  budget: Record<GeneratedOperation, number>,
+  shrinking: () => boolean,
+): CommandContext {
+  return {
+    strict: o.strict,
+    prefix: o.prefix,
+    existing: o.existing,
+    runCreated: [],
+    fixedIds: new Set(o.fixedIds),
+    allow: (op) => o.operations.has(op) && (shrinking() || budget[op] > 0),
+    skipValue: (reason) => {
+      if (!shrinking()) bump(r.skipped, reason);
+    },
+    async send(exec, op, request, primary) {
+      if (primary && !shrinking()) budget[op]--;
+      if (shrinking()) r.shrinkRequests++;
+      const ex = await o.send(request);
+      r.sent[op]++;
+      if (ex.response) bump(r.statuses, `${op} ${ex.response.status}`);
+      exec.exchanges.push(ex);
+      return ex;
+    },
+  };
+}
+
+/** Runs the search; never throws for what a server does (a failure is data), only for a bug of its own. */
+export async function search(o: SearchOptions): Promise<SearchResult> {
+  const r = emptyResult();
+  const budget: Record<GeneratedOperation, number> = { listPets: 0, createPet: 0, getPet: 0 };
+  for (const op of o.operations) budget[op] = o.requests;
+  const spent = (): boolean => [...o.operations].every((op) => budget[op] <= 0);
+  let target: string | undefined;
+  const wanted = (f: Finding): boolean =>
+    !f.result.ok && (f.level === 'required' || o.strict) && o.selected(f.id) && !r.failures.has(f.id);
+  const ctx = commandContext(o, r, budget, () => target !== undefined);
+  for (let round = 0; round < MAX_ROUNDS && !spent(); round++) {
+    const result = await searchRound(o, r, ctx, roundSeed(o.seed, round), {
+      getTarget: () => target,
+      setTarget: (id) => void (target = id),
+      wanted,
+      spent,
+    });
+    target = undefined;
+    if (result === 'idle') break;
+  }
+  return r;
+}
+
+interface RoundState {
+  getTarget(): string | undefined;
+  setTarget(id: string | undefined): void;
+  wanted(f: Finding): boolean;
+  spent(): boolean;
+}
+
+function newExecution(state: RoundState): Execution {
+  const exec: Execution = {
+    exchanges: [],
+    findings: [],
+    stopped: false,
+    judge(findings) {
+      exec.findings.push(...findings);
+      const t = state.getTarget();
+      if (findings.some((f) => (t === undefined ? state.wanted(f) : f.id === t && !f.result.ok))) exec.stopped = true;
+    },
+  };
+  return exec;
+}
+
+function noteSearchFindings(r: SearchResult, exec: Execution): void {
+  for (const f of exec.findings) {
+    if (f.result.ok) bump(r.held, f.id);
+    else {
+      bump(r.failedCount, f.id);
+      if (f.level === 'advice' && !r.advice.has(f.id))
+        r.advice.set(f.id, { finding: f, exchanges: [...exec.exchanges] });
+    }
+  }
+}
+
+/** One fast-check run of up to RUNS_PER_ROUND sequences: `idle` when nothing could be sent at all. */
+async function searchRound(
+  o: SearchOptions,
+  r: SearchResult,
+  ctx: CommandContext,
+  seed: number,
+  state: RoundState,
+): Promise<'idle' | 'done'> {
+  let last: Failure | undefined;
+  let shrinkRuns = 0;
+  let shrinkStarted = 0;
+  let sentInRound = 0;
+  const property = fc.asyncProperty(
+    sequenceArb({ ctx, readOnly: o.readOnly, maxCommands: MAX_COMMANDS }),
+    async (cmds) => {
+      const target = state.getTarget();
+      if (target === undefined && state.spent()) return true;
+      // Past the cap, every further candidate counts as passing, so shrinking ends on the smallest failure so far.
+      if (target !== undefined && (++shrinkRuns > MAX_SHRINK_RUNS || performance.now() - shrinkStarted > MAX_SHRINK_MS))
+        return true;
+      const exec = newExecution(state);
+      await fc.asyncModelRun(() => ({ model: { created: [], exec }, real: exec }), cmds);
+      sentInRound += exec.exchanges.length;
+      if (target === undefined) noteSearchFindings(r, exec);
+      const hit = exec.findings.find((f) => (target === undefined ? state.wanted(f) : f.id === target && !f.result.ok));
+      if (!hit) return true;
+      if (target === undefined) shrinkStarted = performance.now();
+      state.setTarget(hit.id);
+      last = { finding: hit, exchanges: exec.exchanges, shrinks: 0 };
+      return false;
+    },
+  );
+  const details = await fc.check(property, { seed, numRuns: RUNS_PER_ROUND });
+  // A server's answer never throws (failures are findings): this is a bug of the generator itself.
+  if (details.failed && !last)
+    throw Object.assign(new Error(`a generated sequence threw: ${String(details.errorInstance)}`), {
+      code: 'PETSTORE_GENERATION_BUG',
+    });
+  if (last) r.failures.set(last.finding.id, { ...last, shrinks: details.numShrinks });
+  return sentInRound === 0 && !details.failed ? 'idle' : 'done';
+}
