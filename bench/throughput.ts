@@ -1,0 +1,166 @@
+/**
+ * The throughput section: every server of bench/layers.ts on every route, 32
+ * connections, interleaved (the order reversed every other round, so a drift
+ * in the machine's load favours none). Each server runs in a process of its
+ * own; autocannon runs in this one.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { type BenchServer, benchServers, isMeasured, type Layer, MOCK } from './layers.ts';
+import { type LoadResult, median, runLoad } from './load.ts';
+import { type ChildServer, freePort, ROOT, spawnServer, waitFor200, waitForOutput } from './processes.ts';
+import type { LayerFigures, RouteName, ServerFigures, ThroughputFigures } from './report.ts';
+import { captureAnswers, ROUTE_REQUESTS, resetMock } from './servers/index.ts';
+
+/** Options for {@link measureThroughput}. */
+export interface ThroughputOptions {
+  apiKey: string;
+  layers: readonly Layer[];
+  rounds: number;
+  duration: number;
+  warmup: number;
+  connections: number;
+  /** A directory for the minimal server's answers file. */
+  work: string;
+  log: (line: string) => void;
+}
+
+interface Running {
+  server: BenchServer;
+  child: ChildServer;
+  /** Base URL: ending in /v1, or Prism's root (it serves the spec's paths without the server URL's /v1). */
+  base: string;
+}
+
+const ROUTES: RouteName[] = ['list', 'get', 'create'];
+const LISTENING = /at (http:\/\/\S+\/v1)\n/;
+
+/** How each server is started, as shown in the tables (P: a free port, K: the key). */
+export function commandOf(server: BenchServer): string {
+  const s = server.start;
+  if (s.kind === 'bench') return `node --import tsx bench/servers/cli.ts --variant ${s.variant}`;
+  if (s.kind === 'mock') return ['node dist/mock/node/cli.js --port 0 --api-key K', ...s.args].join(' ');
+  return 'prism mock -d -v warn -h 127.0.0.1 -p P spec/petstore.openapi.yaml';
+}
+
+async function start(server: BenchServer, apiKey: string, answersFile: string): Promise<Running> {
+  const s = server.start;
+  if (s.kind === 'prism') {
+    const port = await freePort();
+    const args = ['mock', '-d', '-v', 'warn', '-h', '127.0.0.1', '-p', String(port), 'spec/petstore.openapi.yaml'];
+    const child = spawnServer({ command: join(ROOT, 'node_modules', '.bin', 'prism'), args });
+    const base = `http://127.0.0.1:${port}`;
+    await waitFor200(child, `${base}/pets`, { authorization: `Bearer ${apiKey}` });
+    return { server, child, base };
+  }
+  const args =
+    s.kind === 'bench'
+      ? [
+          '--import',
+          'tsx',
+          'bench/servers/cli.ts',
+          '--variant',
+          s.variant,
+          '--api-key',
+          apiKey,
+          '--answers',
+          answersFile,
+        ]
+      : ['dist/mock/node/cli.js', '--port', '0', '--api-key', apiKey, ...s.args];
+  const child = spawnServer({ command: process.execPath, args, stderr: s.kind === 'mock' ? s.stderr : 'pipe' });
+  const { match } = await waitForOutput(child, LISTENING);
+  return { server, child, base: match[1]! };
+}
+
+async function loadOnce(running: Running, route: RouteName, o: ThroughputOptions): Promise<LoadResult> {
+  const r = ROUTE_REQUESTS[route];
+  const headers: Record<string, string> = { authorization: `Bearer ${o.apiKey}` };
+  if ('body' in r) headers['content-type'] = 'application/json';
+  const result = await runLoad({
+    url: `${running.base}${r.path}`,
+    method: r.method,
+    headers,
+    body: 'body' in r ? r.body : undefined,
+    connections: o.connections,
+    duration: o.duration,
+    warmup: o.warmup,
+    pid: running.child.child.pid!,
+  });
+  if (route === 'create' && running.server.resettable) await resetMock(running.base);
+  return result;
+}
+
+/** Medians of each server's rounds; ratios to the minimal server taken round by round. */
+function figures(runs: LoadResult[], minimal: LoadResult[]): ServerFigures {
+  return {
+    rps: median(runs.map((r) => r.rps)),
+    p50Ms: median(runs.map((r) => r.p50Ms)),
+    p99Ms: median(runs.map((r) => r.p99Ms)),
+    cpuUsPerRequest: median(runs.map((r) => r.cpuUsPerRequest)),
+    overMinimal: median(runs.map((r, i) => r.rps / minimal[i]!.rps)),
+    failures: runs.reduce((sum, r) => sum + r.failures, 0),
+  };
+}
+
+function layerFigures(layers: readonly Layer[], runs: Map<string, LoadResult[]>): LayerFigures[] {
+  return layers.map((layer): LayerFigures => {
+    if (!isMeasured(layer)) return { name: layer.name, partOfMock: layer.partOfMock, notAvailable: layer.notAvailable };
+    const pair = (route: RouteName) => {
+      const [w, o] = [runs.get(`${route}:${layer.with.key}`)!, runs.get(`${route}:${layer.over.key}`)!];
+      return {
+        costUs: median(w.map((r, i) => r.cpuUsPerRequest - o[i]!.cpuUsPerRequest)),
+        rpsRatio: median(w.map((r, i) => r.rps / o[i]!.rps)),
+      };
+    };
+    return {
+      name: layer.name,
+      partOfMock: layer.partOfMock,
+      measuredAs: layer.measuredAs,
+      with: layer.with.key,
+      over: layer.over.key,
+      routes: { list: pair('list'), get: pair('get'), create: pair('create') },
+    };
+  });
+}
+
+/** Starts every server, loads each route on each in turn for `rounds` rounds, and stops them. */
+export async function measureThroughput(
+  o: ThroughputOptions,
+): Promise<{ throughput: ThroughputFigures; layers: LayerFigures[] }> {
+  const servers = benchServers(o.layers);
+  const running: Running[] = [];
+  try {
+    const mock = await start(MOCK, o.apiKey, '');
+    running.push(mock);
+    const answersFile = join(o.work, 'minimal-answers.json');
+    mkdirSync(o.work, { recursive: true });
+    writeFileSync(answersFile, JSON.stringify(await captureAnswers({ base: mock.base, apiKey: o.apiKey })));
+    for (const server of servers.filter((s) => s !== MOCK)) running.push(await start(server, o.apiKey, answersFile));
+    const ordered = servers.map((s) => running.find((r) => r.server === s)!);
+    const runs = new Map<string, LoadResult[]>();
+    for (let round = 1; round <= o.rounds; round++) {
+      for (const route of ROUTES) {
+        for (const r of round % 2 === 1 ? ordered : [...ordered].reverse()) {
+          const result = await loadOnce(r, route, o);
+          runs.set(`${route}:${r.server.key}`, [...(runs.get(`${route}:${r.server.key}`) ?? []), result]);
+          o.log(
+            `round ${round} ${route} ${r.server.key}: ${Math.round(result.rps)} req/s, ${result.cpuUsPerRequest.toFixed(1)} µs CPU/req, p99 ${result.p99Ms.toFixed(2)} ms${result.failures ? `, ${result.failures} FAILURES` : ''}`,
+          );
+        }
+      }
+    }
+    const routeFigures = (route: RouteName) =>
+      Object.fromEntries(
+        servers.map((s) => [s.key, figures(runs.get(`${route}:${s.key}`)!, runs.get(`${route}:minimal`)!)]),
+      );
+    return {
+      throughput: {
+        servers: servers.map((s) => ({ key: s.key, label: s.label, command: commandOf(s) })),
+        routes: { list: routeFigures('list'), get: routeFigures('get'), create: routeFigures('create') },
+      },
+      layers: layerFigures(o.layers, runs),
+    };
+  } finally {
+    await Promise.all(running.map((r) => r.child.stop()));
+  }
+}
