@@ -52,7 +52,7 @@ function throughputTables(r: BenchResults): string {
     server.label + (failed(server.key) > 0 ? ` (${failed(server.key)} non-2xx or errors!)` : ''),
     ...ROUTES.map((route) => {
       const f = t.routes[route][server.key];
-      return f ? `${num(f.rps)} (${ratio(f.overMinimal)})` : 'n/a';
+      return f ? `${num(f.rps)} · ${ratio(f.overMinimal)} · ${ratio(f.cpuOverMinimal)}` : 'n/a';
     }),
     `\`${server.command}\``,
   ]);
@@ -67,7 +67,7 @@ function throughputTables(r: BenchResults): string {
     ]);
   const titles = ROUTES.map((route) => ROUTE_TITLES[route]);
   return [
-    `Throughput, ${s.connections} connections: req/s (and over the minimal server); medians of ${s.rounds} interleaved rounds of ${s.durationS} s after ${s.warmupS} s of warmup`,
+    `Throughput, ${s.connections} connections: req/s · req/s over the minimal server's · requests per CPU-second over the minimal server's; medians of ${s.rounds} interleaved rounds of ${s.durationS} s after ${s.warmupS} s of warmup`,
     '',
     table(['server', ...titles, 'command'], rows, [0, 4]),
     '',
@@ -85,7 +85,7 @@ function layerTable(r: BenchResults): string {
     `${layer.partOfMock ? '+ ' : ''}${layer.name}${layer.partOfMock ? '' : ' (not in the mock row)'}`,
     ...ROUTES.map((route) => {
       const c = layer.routes?.[route];
-      return c ? `${signed(c.costUs)} (${ratio(c.rpsRatio)})` : 'not available yet';
+      return c ? `${signed(c.costUs)} (${signed(c.costRange[0])} to ${signed(c.costRange[1])})` : 'not available yet';
     }),
     layer.measuredAs ?? layer.notAvailable ?? '',
   ];
@@ -97,7 +97,7 @@ function layerTable(r: BenchResults): string {
     ...r.layers.filter((l) => !l.partOfMock).map(row),
   ];
   return [
-    "Where the time goes: the server's CPU time per request in µs, medians of the rounds; for each cost, what it adds (and, in brackets, req/s with it over without it)",
+    "Where the time goes: the server's CPU time per request in µs; for each cost, what it adds: the median of the per-round differences (lowest to highest round)",
     '',
     table(['cost', ...ROUTES.map((route) => ROUTE_TITLES[route]), 'measured as'], rows, [0, 4]),
   ].join('\n');
@@ -151,21 +151,29 @@ function conformanceLine(r: BenchResults): string {
   return `Conformance suite against the mock: ${num(c.wallMs)} ms, spawn to exit (exit code ${c.exitCode}): \`${c.command}\``;
 }
 
-/** `3 of 12 targets met (2 not measured)`. */
+/** `3 of 12 targets met (2 not measured; 1 too noisy to call)`. */
 export function targetCount(targets: TargetCheck[]): string {
-  const measured = targets.filter((t) => t.met !== null);
-  const missing = targets.length - measured.length;
-  return `${measured.filter((t) => t.met).length} of ${targets.length} targets met${missing ? ` (${missing} not measured)` : ''}`;
+  const missing = targets.filter((t) => t.met === null).length;
+  const noisy = targets.filter((t) => t.roundsDisagree).length;
+  const notes = [
+    missing ? `${missing} not measured` : '',
+    noisy ? `${noisy} too noisy to call: rounds on both sides of the limit` : '',
+  ].filter(Boolean);
+  return `${targets.filter((t) => t.met).length} of ${targets.length} targets met${notes.length ? ` (${notes.join('; ')})` : ''}`;
 }
 
 function targetTable(r: BenchResults): string {
   const rows = r.targets.map((t) => [
     t.name,
-    num(t.value, 2),
+    `${num(t.value, 2)}${t.range ? ` (${num(t.range[0], 2)} to ${num(t.range[1], 2)})` : ''}`,
     t.limit,
-    t.met === null ? 'not measured' : t.met ? 'yes' : 'NO',
+    t.met === null ? 'not measured' : `${t.met ? 'yes' : 'NO'}${t.roundsDisagree ? ', rounds disagree' : ''}`,
   ]);
-  return [`Targets: ${targetCount(r.targets)}`, '', table(['target', 'value', 'limit', 'met'], rows)].join('\n');
+  return [
+    `Targets: ${targetCount(r.targets)}. Value: the median of the rounds (lowest to highest round).`,
+    '',
+    table(['target', 'value', 'limit', 'met'], rows),
+  ].join('\n');
 }
 
 /** Every table of a run, as printed and as bench/README.md shows it. */

@@ -7,16 +7,23 @@ import { renderTables } from './render.ts';
 import { type BenchResults, checkTargets, type ServerFigures } from './report.ts';
 import { parseSettings } from './settings.ts';
 
-const figures = (overMinimal: number, p99Ms = 1): ServerFigures => ({
+/** A server's figures; its CPU ratio is `cpu` and its rounds range over ±`spread` around each ratio. */
+const figures = (overMinimal: number, p99Ms = 1, cpu = overMinimal, spread = 0.01): ServerFigures => ({
   rps: 1000 * overMinimal,
   p50Ms: 0.5,
   p99Ms,
-  cpuUsPerRequest: 20 / overMinimal,
+  cpuUsPerRequest: 20 / cpu,
   overMinimal,
+  overMinimalRange: [overMinimal - spread, overMinimal + spread],
+  cpuOverMinimal: cpu,
+  cpuOverMinimalRange: [cpu - spread, cpu + spread],
   failures: 0,
 });
 
-/** A run that measured everything: the list route meets its target, get misses it, create's p99 is over. */
+/**
+ * A run that measured everything: list meets its req/s target but not per CPU-second, get misses both, create's
+ * rounds fall on both sides of its limit and its p99 is over.
+ */
 function fullRun(): Omit<BenchResults, 'targets'> {
   const route = (mock: ServerFigures) => ({ minimal: figures(1), mock, prism: figures(0.05) });
   const start = (key: string, medianMs: number, baseline?: string) => ({
@@ -45,7 +52,11 @@ function fullRun(): Omit<BenchResults, 'targets'> {
     settings: { connections: 32, rounds: 3, startupRuns: 7, scaleRounds: 3 },
     throughput: {
       servers: [MINIMAL, MOCK, PRISM].map((s) => ({ key: s.key, label: s.label, command: s.key })),
-      routes: { list: route(figures(0.9)), get: route(figures(0.5)), create: route(figures(0.8, 6)) },
+      routes: {
+        list: route(figures(0.9, 1, 0.7)),
+        get: route(figures(0.5)),
+        create: route(figures(0.8, 6, 0.85, 0.1)),
+      },
     },
     layers: LAYERS.map((l) =>
       isMeasured(l)
@@ -54,9 +65,9 @@ function fullRun(): Omit<BenchResults, 'targets'> {
             partOfMock: l.partOfMock,
             measuredAs: l.measuredAs,
             routes: {
-              list: { costUs: 1.25, rpsRatio: 0.9 },
-              get: { costUs: 1, rpsRatio: 0.9 },
-              create: { costUs: 1, rpsRatio: 0.9 },
+              list: { costUs: 1.25, costRange: [0.5, 2] as [number, number] },
+              get: { costUs: 1, costRange: [1, 1] as [number, number] },
+              create: { costUs: -0.5, costRange: [-1, 3] as [number, number] },
             },
           }
         : { name: l.name, partOfMock: l.partOfMock, notAvailable: l.notAvailable },
@@ -79,8 +90,10 @@ describe('the targets', () => {
     const met = Object.fromEntries(checkTargets(fullRun()).map((t) => [t.name, t.met]));
     expect(met).toMatchObject({
       'GET /v1/pets?limit=20: mock / minimal server, req/s': true,
+      'GET /v1/pets?limit=20: mock / minimal server, requests per CPU-second': false,
       'GET /v1/pets/{id}: mock / minimal server, req/s': false,
       'POST /v1/pets: mock / minimal server, req/s': true,
+      'POST /v1/pets: mock / minimal server, requests per CPU-second': true,
       'POST /v1/pets: mock p99 at 32 connections, ms': false,
       'start: npx petstore-mock / npx two-line server': true,
       'start: node <installed bin> / node two-line.js': false,
@@ -89,6 +102,17 @@ describe('the targets', () => {
       '1,000,000 pets: spawn to listening, seeding included, s': false,
       '?limit=100: p50 at 1,000,000 / at 1,000 pets': false,
     });
+  });
+
+  it('says when the rounds fall on both sides of a limit', () => {
+    const targets = checkTargets(fullRun());
+    expect(targets.filter((t) => t.roundsDisagree).map((t) => t.name)).toEqual([
+      'POST /v1/pets: mock / minimal server, req/s',
+      'POST /v1/pets: mock / minimal server, requests per CPU-second',
+    ]);
+    expect(targets.find((t) => t.name.startsWith('GET /v1/pets/{id}: mock / minimal server, req/s'))?.range).toEqual([
+      0.49, 0.51,
+    ]);
   });
 
   it('reports a target whose section was not run as not measured, never as met', () => {
@@ -107,13 +131,20 @@ describe('the tables', () => {
   const text = renderTables(results);
 
   it('shows every server, each cost with what it adds, the pending layer as not available yet, and every target', () => {
-    expect(text).toMatch(/\| mock \(petstore-mock --quiet\) +\| +900 \(0\.90x\) \| +500 \(0\.50x\) \|/);
-    expect(text).toMatch(/\| \+ key check +\| +\+1\.3 \(0\.90x\) \|/);
+    expect(text).toMatch(/\| mock \(petstore-mock --quiet\) +\| +900 · 0\.90x · 0\.70x \| +500 · 0\.50x · 0\.50x \|/);
+    expect(text).toMatch(
+      /\| \+ key check +\| +\+1\.3 \(\+0\.5 to \+2\.0\) \| +\+1\.0 \(\+1\.0 to \+1\.0\) \| +-0\.5 \(-1\.0 to \+3\.0\) \|/,
+    );
     expect(text).toMatch(/\| \+ request journal and scenarios +\| +not available yet \|/);
     expect(text).toMatch(/\| request log \(not in the mock row\) +\|/);
     expect(text).toMatch(/\| npx-mock +\| +140 \| +1\.40x npx-two-line \|/);
-    expect(text).toContain('7 of 13 targets met');
-    expect(text).toMatch(/\| GET \/v1\/pets\/\{id\}: mock \/ minimal server, req\/s +\| +0\.50 \| >= 0\.85 \| +NO \|/);
+    expect(text).toContain('8 of 16 targets met (2 too noisy to call: rounds on both sides of the limit)');
+    expect(text).toMatch(
+      /\| GET \/v1\/pets\/\{id\}: mock \/ minimal server, req\/s +\| +0\.50 \(0\.49 to 0\.51\) \| >= 0\.85 \| +NO \|/,
+    );
+    expect(text).toMatch(
+      /\| POST \/v1\/pets: mock \/ minimal server, req\/s +\| +0\.80 \(0\.70 to 0\.90\) \| +>= 0\.8 \| yes, rounds disagree \|/,
+    );
   });
 
   it('says when a section was not measured', () => {
@@ -125,7 +156,7 @@ describe('the tables', () => {
   it('summarises in a few lines for README.md', () => {
     const summary = renderSummary(results);
     expect(summary.split('\n')).toHaveLength(4);
-    expect(summary).toContain('GET /v1/pets?limit=20 at 0.90x (target 0.85x)');
+    expect(summary).toContain('GET /v1/pets?limit=20 0.90x / 0.70x (target 0.85x)');
     expect(summary).toContain('at most 6.0 ms (target 5 ms)');
     expect(summary).toContain('1.40x a two-line');
   });

@@ -57,9 +57,9 @@ export function parseSettings(argv: string[]): Settings | undefined {
   return {
     quick,
     sections: SECTION_NAMES.filter((s) => sections.includes(s)),
-    rounds: quick ? 1 : 3,
-    durationS: quick ? 1 : 2,
-    warmupS: 0.5,
+    rounds: quick ? 1 : 5,
+    durationS: quick ? 1 : 1.2,
+    warmupS: 0.3,
     connections: 32,
     startupRuns: quick ? 3 : 7,
     scaleRounds: quick ? 1 : 3,

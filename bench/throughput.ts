@@ -90,14 +90,24 @@ async function loadOnce(running: Running, route: RouteName, o: ThroughputOptions
   return result;
 }
 
+/** The median of per-round values, and their lowest and highest. */
+function spread(values: number[]): { median: number; range: [number, number] } {
+  return { median: median(values), range: [Math.min(...values), Math.max(...values)] };
+}
+
 /** Medians of each server's rounds; ratios to the minimal server taken round by round. */
 function figures(runs: LoadResult[], minimal: LoadResult[]): ServerFigures {
+  const rps = spread(runs.map((r, i) => r.rps / minimal[i]!.rps));
+  const cpu = spread(runs.map((r, i) => minimal[i]!.cpuUsPerRequest / r.cpuUsPerRequest));
   return {
     rps: median(runs.map((r) => r.rps)),
     p50Ms: median(runs.map((r) => r.p50Ms)),
     p99Ms: median(runs.map((r) => r.p99Ms)),
     cpuUsPerRequest: median(runs.map((r) => r.cpuUsPerRequest)),
-    overMinimal: median(runs.map((r, i) => r.rps / minimal[i]!.rps)),
+    overMinimal: rps.median,
+    overMinimalRange: rps.range,
+    cpuOverMinimal: cpu.median,
+    cpuOverMinimalRange: cpu.range,
     failures: runs.reduce((sum, r) => sum + r.failures, 0),
   };
 }
@@ -107,10 +117,8 @@ function layerFigures(layers: readonly Layer[], runs: Map<string, LoadResult[]>)
     if (!isMeasured(layer)) return { name: layer.name, partOfMock: layer.partOfMock, notAvailable: layer.notAvailable };
     const pair = (route: RouteName) => {
       const [w, o] = [runs.get(`${route}:${layer.with.key}`)!, runs.get(`${route}:${layer.over.key}`)!];
-      return {
-        costUs: median(w.map((r, i) => r.cpuUsPerRequest - o[i]!.cpuUsPerRequest)),
-        rpsRatio: median(w.map((r, i) => r.rps / o[i]!.rps)),
-      };
+      const cost = spread(w.map((r, i) => r.cpuUsPerRequest - o[i]!.cpuUsPerRequest));
+      return { costUs: cost.median, costRange: cost.range };
     };
     return {
       name: layer.name,
