@@ -64,6 +64,11 @@ export const MOCK: BenchServer = {
   resettable: true,
 };
 
+/** Prism's mock on `port` (a number, or `P` where shown): logging at warn, its closest match to the mock's --quiet. */
+export function prismArgs(port: number | string): string[] {
+  return ['mock', '-d', '-v', 'warn', '-h', '127.0.0.1', '-p', String(port), 'spec/petstore.openapi.yaml'];
+}
+
 /** Prism's mock: context only, not a yardstick. */
 export const PRISM: BenchServer = { key: 'prism', label: 'Prism 5 mock', start: { kind: 'prism' }, resettable: false };
 

@@ -8,6 +8,7 @@
 import { join } from 'node:path';
 import type { InstalledProject } from './install.ts';
 import { TWO_LINE_BIN } from './install.ts';
+import { prismArgs } from './layers.ts';
 import { median } from './load.ts';
 import { type ChildServer, freePort, ROOT, spawnServer, waitFor200 } from './processes.ts';
 import type { StartupFigures } from './report.ts';
@@ -52,39 +53,47 @@ async function inProcess(
   return { ms: result.total, phases: result.phases };
 }
 
-function ways({ project, apiKey }: StartupOptions): StartWay[] {
-  const cwd = project.dir;
+/** The mock's bin and the two-line server's, through npx and under node: spawn to the first 200. */
+function spawnedWays({ project, apiKey }: StartupOptions): StartWay[] {
   const mockArgs = (port: number) => ['--port', String(port), '--api-key', apiKey, '--quiet'];
-  const mockUrl = (port: number) => `http://127.0.0.1:${port}/v1/pets?limit=1`;
-  const spawned = (command: string, args: string[], url: string) =>
-    firstAnswer(spawnServer({ command, args, cwd }), url, apiKey).then((ms) => ({ ms }));
+  const url = (port: number) => `http://127.0.0.1:${port}/v1/pets?limit=1`;
+  const spawned = (command: string, args: string[], port: number) =>
+    firstAnswer(spawnServer({ command, args, cwd: project.dir }), url(port), apiKey).then((ms) => ({ ms }));
+  const node = process.execPath;
   return [
     {
       key: 'npx-mock',
       label: 'npx petstore-mock',
       command: 'npx petstore-mock --port P --api-key K --quiet',
       baseline: 'npx-two-line',
-      once: (port) => spawned('npx', ['petstore-mock', ...mockArgs(port)], mockUrl(port)),
+      once: (port) => spawned('npx', ['petstore-mock', ...mockArgs(port)], port),
     },
     {
       key: 'npx-two-line',
       label: 'npx two-line server',
       command: `npx ${TWO_LINE_BIN} --port P`,
-      once: (port) => spawned('npx', [TWO_LINE_BIN, '--port', String(port)], mockUrl(port)),
+      once: (port) => spawned('npx', [TWO_LINE_BIN, '--port', String(port)], port),
     },
     {
       key: 'node-mock',
       label: "node, the mock's installed bin",
       command: `node ${project.mockBin} --port P --api-key K --quiet`,
       baseline: 'node-two-line',
-      once: (port) => spawned(process.execPath, [project.mockBin, ...mockArgs(port)], mockUrl(port)),
+      once: (port) => spawned(node, [project.mockBin, ...mockArgs(port)], port),
     },
     {
       key: 'node-two-line',
       label: 'node, two-line server',
       command: `node ${project.twoLineBin} --port P`,
-      once: (port) => spawned(process.execPath, [project.twoLineBin, '--port', String(port)], mockUrl(port)),
+      once: (port) => spawned(node, [project.twoLineBin, '--port', String(port)], port),
     },
+  ];
+}
+
+/** In a fresh process, from the script's first line: the mock and a two-line server; then Prism, for context. */
+function otherWays({ project, apiKey }: StartupOptions): StartWay[] {
+  const prism = join(ROOT, 'node_modules', '.bin', 'prism');
+  return [
     {
       key: 'inprocess-mock',
       label: 'in process: import ./mock + startMockServer + first fetch',
@@ -101,13 +110,10 @@ function ways({ project, apiKey }: StartupOptions): StartWay[] {
     {
       key: 'prism',
       label: 'Prism 5 mock (context)',
-      command: 'prism mock -d -v warn -h 127.0.0.1 -p P spec/petstore.openapi.yaml',
+      command: `prism ${prismArgs('P').join(' ')}`,
       once: (port) =>
         firstAnswer(
-          spawnServer({
-            command: join(ROOT, 'node_modules', '.bin', 'prism'),
-            args: ['mock', '-d', '-v', 'warn', '-h', '127.0.0.1', '-p', String(port), 'spec/petstore.openapi.yaml'],
-          }),
+          spawnServer({ command: prism, args: prismArgs(port) }),
           `http://127.0.0.1:${port}/pets?limit=1`,
           apiKey,
         ).then((ms) => ({ ms })),
@@ -117,7 +123,7 @@ function ways({ project, apiKey }: StartupOptions): StartWay[] {
 
 /** Starts every way `runs` times, interleaved; medians. */
 export async function measureStartup(options: StartupOptions): Promise<StartupFigures[]> {
-  const all = ways(options);
+  const all = [...spawnedWays(options), ...otherWays(options)];
   const runs = all.map((): { ms: number; phases?: Record<string, number> }[] => []);
   for (let run = 1; run <= options.runs; run++) {
     const order = run % 2 === 1 ? [...all.keys()] : [...all.keys()].reverse();

@@ -6,7 +6,7 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { type BenchServer, benchServers, isMeasured, type Layer, MOCK } from './layers.ts';
+import { type BenchServer, benchServers, isMeasured, type Layer, MOCK, prismArgs } from './layers.ts';
 import { type LoadResult, median, runLoad } from './load.ts';
 import { type ChildServer, freePort, ROOT, spawnServer, waitFor200, waitForOutput } from './processes.ts';
 import type { LayerFigures, RouteName, ServerFigures, ThroughputFigures } from './report.ts';
@@ -40,15 +40,14 @@ export function commandOf(server: BenchServer): string {
   const s = server.start;
   if (s.kind === 'bench') return `node --import tsx bench/servers/cli.ts --variant ${s.variant}`;
   if (s.kind === 'mock') return ['node dist/mock/node/cli.js --port 0 --api-key K', ...s.args].join(' ');
-  return 'prism mock -d -v warn -h 127.0.0.1 -p P spec/petstore.openapi.yaml';
+  return `prism ${prismArgs('P').join(' ')}`;
 }
 
 async function start(server: BenchServer, apiKey: string, answersFile: string): Promise<Running> {
   const s = server.start;
   if (s.kind === 'prism') {
     const port = await freePort();
-    const args = ['mock', '-d', '-v', 'warn', '-h', '127.0.0.1', '-p', String(port), 'spec/petstore.openapi.yaml'];
-    const child = spawnServer({ command: join(ROOT, 'node_modules', '.bin', 'prism'), args });
+    const child = spawnServer({ command: join(ROOT, 'node_modules', '.bin', 'prism'), args: prismArgs(port) });
     const base = `http://127.0.0.1:${port}`;
     await waitFor200(child, `${base}/pets`, { authorization: `Bearer ${apiKey}` });
     return { server, child, base };
@@ -131,7 +130,24 @@ function layerFigures(layers: readonly Layer[], runs: Map<string, LoadResult[]>)
   });
 }
 
-/** Starts every server, loads each route on each in turn for `rounds` rounds, and stops them. */
+/** Loads each route on each server in turn, `rounds` times, the order reversed every other round; runs by `route:key`. */
+async function loadRounds(ordered: Running[], o: ThroughputOptions): Promise<Map<string, LoadResult[]>> {
+  const runs = new Map<string, LoadResult[]>();
+  for (let round = 1; round <= o.rounds; round++) {
+    for (const route of ROUTES) {
+      for (const r of round % 2 === 1 ? ordered : [...ordered].reverse()) {
+        const result = await loadOnce(r, route, o);
+        runs.set(`${route}:${r.server.key}`, [...(runs.get(`${route}:${r.server.key}`) ?? []), result]);
+        o.log(
+          `round ${round} ${route} ${r.server.key}: ${Math.round(result.rps)} req/s, ${result.cpuUsPerRequest.toFixed(1)} µs CPU/req, p99 ${result.p99Ms.toFixed(2)} ms${result.failures ? `, ${result.failures} FAILURES` : ''}`,
+        );
+      }
+    }
+  }
+  return runs;
+}
+
+/** Starts every server (the mock first, for the minimal server's answers), loads them, and stops them. */
 export async function measureThroughput(
   o: ThroughputOptions,
 ): Promise<{ throughput: ThroughputFigures; layers: LayerFigures[] }> {
@@ -144,19 +160,10 @@ export async function measureThroughput(
     mkdirSync(o.work, { recursive: true });
     writeFileSync(answersFile, JSON.stringify(await captureAnswers({ base: mock.base, apiKey: o.apiKey })));
     for (const server of servers.filter((s) => s !== MOCK)) running.push(await start(server, o.apiKey, answersFile));
-    const ordered = servers.map((s) => running.find((r) => r.server === s)!);
-    const runs = new Map<string, LoadResult[]>();
-    for (let round = 1; round <= o.rounds; round++) {
-      for (const route of ROUTES) {
-        for (const r of round % 2 === 1 ? ordered : [...ordered].reverse()) {
-          const result = await loadOnce(r, route, o);
-          runs.set(`${route}:${r.server.key}`, [...(runs.get(`${route}:${r.server.key}`) ?? []), result]);
-          o.log(
-            `round ${round} ${route} ${r.server.key}: ${Math.round(result.rps)} req/s, ${result.cpuUsPerRequest.toFixed(1)} µs CPU/req, p99 ${result.p99Ms.toFixed(2)} ms${result.failures ? `, ${result.failures} FAILURES` : ''}`,
-          );
-        }
-      }
-    }
+    const runs = await loadRounds(
+      servers.map((s) => running.find((r) => r.server === s)!),
+      o,
+    );
     const routeFigures = (route: RouteName) =>
       Object.fromEntries(
         servers.map((s) => [s.key, figures(runs.get(`${route}:${s.key}`)!, runs.get(`${route}:minimal`)!)]),
