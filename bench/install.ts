@@ -56,7 +56,8 @@ export interface InstalledProject {
   /** In-process scripts, relative to `dir`. */
   inProcessMock: string;
   inProcessTwoLine: string;
-  tarballBytes: number;
+  /** The toolkit's tarball: its size and how many files it holds. */
+  tarball: { bytes: number; files: number };
 }
 
 const run = promisify(execFile);
@@ -66,12 +67,13 @@ async function npm(args: string[], cwd: string): Promise<string> {
   return stdout;
 }
 
-async function pack(dir: string, destination: string): Promise<{ file: string; size: number }> {
+async function pack(dir: string, destination: string): Promise<{ file: string; size: number; entryCount: number }> {
   const [packed] = JSON.parse(await npm(['pack', '--json', '--pack-destination', destination], dir)) as {
     filename: string;
     size: number;
+    entryCount: number;
   }[];
-  return { file: join(destination, packed!.filename), size: packed!.size };
+  return { file: join(destination, packed!.filename), size: packed!.size, entryCount: packed!.entryCount };
 }
 
 /** Packs this repository (building it) and the two-line package, and installs both into `work`/project. */
@@ -101,6 +103,6 @@ export async function installProject(work: string, apiKey: string): Promise<Inst
     twoLineBin: join('node_modules', TWO_LINE_BIN, installed(TWO_LINE_BIN).bin[TWO_LINE_BIN]!),
     inProcessMock: 'in-process-mock.mjs',
     inProcessTwoLine: 'in-process-two-line.mjs',
-    tarballBytes: toolkit.size,
+    tarball: { bytes: toolkit.size, files: toolkit.entryCount },
   };
 }

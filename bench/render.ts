@@ -120,7 +120,7 @@ function startupTable(r: BenchResults): string {
     ];
   });
   return [
-    `Startup from the installed package, ms to the first answer (median of ${r.settings.startupRuns} interleaved runs; spawn to first 200, or, in process, from the script's first line)`,
+    `Startup from the installed package${r.tarball ? ` (tarball ${num(r.tarball.bytes / 1000)} kB, ${r.tarball.files} files)` : ''}, ms to the first answer (median of ${r.settings.startupRuns} interleaved runs; spawn to first 200, or, in process, from the script's first line)`,
     '',
     table(['how', 'median ms', 'like for like', 'command'], rows, [0, 3]),
   ].join('\n');

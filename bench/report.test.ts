@@ -80,6 +80,7 @@ function fullRun(): Omit<BenchResults, 'targets'> {
       start('inprocess-mock', 290, 'inprocess-two-line'),
       start('inprocess-two-line', 100),
     ],
+    tarball: { bytes: 433_440, files: 120 },
     scale: [scale(1_000, 100, 0.1), scale(1_000_000, 12_000, 0.2, 499e6)],
     conformance: { command: 'c', wallMs: 900, exitCode: 0 },
   };
@@ -138,6 +139,7 @@ describe('the tables', () => {
     expect(text).toMatch(/\| \+ request journal and scenarios +\| +not available yet \|/);
     expect(text).toMatch(/\| request log \(not in the mock row\) +\|/);
     expect(text).toMatch(/\| npx-mock +\| +140 \| +1\.40x npx-two-line \|/);
+    expect(text).toContain('Startup from the installed package (tarball 433 kB, 120 files)');
     expect(text).toContain('8 of 16 targets met (2 too noisy to call: rounds on both sides of the limit)');
     expect(text).toMatch(
       /\| GET \/v1\/pets\/\{id\}: mock \/ minimal server, req\/s +\| +0\.50 \(0\.49 to 0\.51\) \| >= 0\.85 \| +NO \|/,

@@ -102,6 +102,8 @@ export interface BenchResults {
   throughput?: ThroughputFigures;
   layers?: LayerFigures[];
   startup?: StartupFigures[];
+  /** The package as `npm pack` made it for this run. */
+  tarball?: { bytes: number; files: number };
   scale?: ScaleFigures[];
   conformance?: ConformanceFigures;
   targets: TargetCheck[];

@@ -68,7 +68,7 @@ async function measure(s: Settings, work: string): Promise<Omit<BenchResults, 't
   // Always first: npm pack runs the build, so every section measures the dist/ of this checkout.
   log('packing (and building) the package, installing it with a two-line server into a temporary project');
   const project = await installProject(work, API_KEY);
-  results.settings.tarballBytes = project.tarballBytes;
+  results.tarball = project.tarball;
   const has = (section: string) => s.sections.includes(section as Settings['sections'][number]);
   if (has('throughput')) {
     const { throughput, layers } = await measureThroughput({
@@ -97,7 +97,13 @@ async function measure(s: Settings, work: string): Promise<Omit<BenchResults, 't
 }
 
 async function main(): Promise<number> {
-  const s = parseSettings(process.argv.slice(2));
+  let s: Settings | undefined;
+  try {
+    s = parseSettings(process.argv.slice(2));
+  } catch (error) {
+    process.stderr.write(`bench: ${(error as Error).message}\nTry --help.\n`);
+    return 2;
+  }
   if (!s) {
     process.stdout.write(`${HELP}\n`);
     return 0;

@@ -30,7 +30,7 @@ export interface Settings {
 /** The `--help` text. */
 export const HELP = `Usage: npm run bench -- [--quick] [--only SECTION,...] [--out FILE]
 
-  --quick        one short round of each section (about a minute and a half)
+  --quick        one short round of each section (about two minutes)
   --only LIST    only these sections: ${SECTION_NAMES.join(', ')}
   --out FILE     where the JSON goes (default: bench/results/quick.tmp)
 
