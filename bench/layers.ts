@@ -11,8 +11,7 @@ export type ServerStart =
   /** One of bench/servers/cli.ts's servers. */
   | { kind: 'bench'; variant: 'minimal' | 'key' | 'handler' }
   /** dist/mock/node/cli.js (the `petstore-mock` bin) with these arguments, besides the port and key. */
-  | { kind: 'mock'; args: string[]; stderr?: 'ignore' }
-  | { kind: 'prism' };
+  | { kind: 'mock'; args: string[]; stderr?: 'ignore' };
 
 /** A server of the throughput section. */
 export interface BenchServer {
@@ -64,13 +63,10 @@ export const MOCK: BenchServer = {
   resettable: true,
 };
 
-/** Prism's mock on `port` (a number, or `P` where shown): logging at warn, its closest match to the mock's --quiet. */
+/** Prism's mock on `port` (a number, or `P` where shown), for context in the startup section; logging at warn, its closest match to the mock's --quiet. */
 export function prismArgs(port: number | string): string[] {
   return ['mock', '-d', '-v', 'warn', '-h', '127.0.0.1', '-p', String(port), 'spec/petstore.openapi.yaml'];
 }
-
-/** Prism's mock: context only, not a yardstick. */
-export const PRISM: BenchServer = { key: 'prism', label: 'Prism 5 mock', start: { kind: 'prism' }, resettable: false };
 
 const KEY_CHECK: BenchServer = {
   key: 'minimal+key',
@@ -146,7 +142,7 @@ export function isMeasured(layer: Layer): layer is MeasuredLayer {
   return 'with' in layer;
 }
 
-/** Every server to load, each once: the yardstick, the rungs of the ladder in order, the mock, Prism last. */
+/** Every server to load, each once: the yardstick first, then the rungs of the ladder in order. */
 export function benchServers(layers: readonly Layer[] = LAYERS): BenchServer[] {
   const servers = new Map<string, BenchServer>();
   const add = (server: BenchServer): void => {
@@ -156,6 +152,6 @@ export function benchServers(layers: readonly Layer[] = LAYERS): BenchServer[] {
   };
   add(MINIMAL);
   for (const layer of layers.filter(isMeasured)) [layer.over, layer.with].forEach(add);
-  [MOCK, PRISM].forEach(add);
+  add(MOCK);
   return [...servers.values()];
 }

@@ -57,7 +57,7 @@ function throughputTables(r: BenchResults): string {
     `\`${server.command}\``,
   ]);
   const latency = t.servers
-    .filter((server) => ['minimal', 'mock', 'prism'].includes(server.key))
+    .filter((server) => ['minimal', 'mock'].includes(server.key))
     .map((server) => [
       server.label,
       ...ROUTES.map((route) => {

@@ -23,8 +23,10 @@ import { measureThroughput } from './throughput.ts';
 
 const API_KEY = 'bench-key';
 
+const started = performance.now();
+
 function log(line: string): void {
-  process.stderr.write(`bench: ${line}\n`);
+  process.stderr.write(`bench ${Math.round((performance.now() - started) / 1000)} s: ${line}\n`);
 }
 
 function versionOf(name: string): string {
@@ -49,50 +51,32 @@ function machine(): Record<string, string | number> {
 }
 
 async function measure(s: Settings, work: string): Promise<Omit<BenchResults, 'targets'>> {
+  const { rounds, durationS, warmupS, connections, startupRuns, scaleRounds, scaleDurationS } = s;
   const results: Omit<BenchResults, 'targets'> = {
     generatedAt: new Date().toISOString(),
     command: `npm run bench${process.argv.length > 2 ? ` -- ${process.argv.slice(2).join(' ')}` : ''}`,
     quick: s.quick,
     sections: s.sections,
     machine: machine(),
-    settings: {
-      rounds: s.rounds,
-      durationS: s.durationS,
-      warmupS: s.warmupS,
-      connections: s.connections,
-      startupRuns: s.startupRuns,
-      scaleRounds: s.scaleRounds,
-      scaleDurationS: s.scaleDurationS,
-    },
+    settings: { rounds, durationS, warmupS, connections, startupRuns, scaleRounds, scaleDurationS },
   };
   // Always first: npm pack runs the build, so every section measures the dist/ of this checkout.
   log('packing (and building) the package, installing it with a two-line server into a temporary project');
   const project = await installProject(work, API_KEY);
   results.tarball = project.tarball;
-  const has = (section: string) => s.sections.includes(section as Settings['sections'][number]);
+  const has = (section: Settings['sections'][number]) => s.sections.includes(section);
+  const [apiKey, warmup] = [API_KEY, warmupS];
   if (has('throughput')) {
-    const { throughput, layers } = await measureThroughput({
-      ...s,
-      duration: s.durationS,
-      warmup: s.warmupS,
-      apiKey: API_KEY,
-      layers: LAYERS,
-      work,
-      log,
-    });
-    Object.assign(results, { throughput, layers });
+    log('throughput: starting the servers');
+    const measured = await measureThroughput({ ...s, duration: durationS, warmup, apiKey, layers: LAYERS, work, log });
+    Object.assign(results, measured);
   }
-  if (has('startup')) results.startup = await measureStartup({ project, apiKey: API_KEY, runs: s.startupRuns, log });
-  if (has('scale'))
-    results.scale = await measureScale({
-      apiKey: API_KEY,
-      counts: s.scaleCounts,
-      rounds: s.scaleRounds,
-      duration: s.scaleDurationS,
-      warmup: s.warmupS,
-      log,
-    });
-  if (has('conformance')) results.conformance = await measureConformance(API_KEY, log);
+  if (has('startup')) results.startup = await measureStartup({ project, apiKey, runs: startupRuns, log });
+  if (has('scale')) {
+    const counts = s.scaleCounts;
+    results.scale = await measureScale({ apiKey, counts, rounds: scaleRounds, duration: scaleDurationS, warmup, log });
+  }
+  if (has('conformance')) results.conformance = await measureConformance(apiKey, log);
   return results;
 }
 

@@ -6,9 +6,9 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { type BenchServer, benchServers, isMeasured, type Layer, MOCK, prismArgs } from './layers.ts';
+import { type BenchServer, benchServers, isMeasured, type Layer, MOCK } from './layers.ts';
 import { type LoadResult, median, runLoad } from './load.ts';
-import { type ChildServer, freePort, ROOT, spawnServer, waitFor200, waitForOutput } from './processes.ts';
+import { type ChildServer, spawnServer, waitForOutput } from './processes.ts';
 import type { LayerFigures, RouteName, ServerFigures, ThroughputFigures } from './report.ts';
 import { captureAnswers, ROUTE_REQUESTS, resetMock } from './servers/index.ts';
 
@@ -28,30 +28,25 @@ export interface ThroughputOptions {
 interface Running {
   server: BenchServer;
   child: ChildServer;
-  /** Base URL: ending in /v1, or Prism's root (it serves the spec's paths without the server URL's /v1). */
+  /** Base URL, ending in /v1. */
   base: string;
 }
 
 const ROUTES: RouteName[] = ['list', 'get', 'create'];
 const LISTENING = /at (http:\/\/\S+\/v1)\n/;
 
-/** How each server is started, as shown in the tables (P: a free port, K: the key). */
+/** How each server is started, as shown in the tables (K: the key). */
 export function commandOf(server: BenchServer): string {
   const s = server.start;
   if (s.kind === 'bench') return `node --import tsx bench/servers/cli.ts --variant ${s.variant}`;
-  if (s.kind === 'mock') return ['node dist/mock/node/cli.js --port 0 --api-key K', ...s.args].join(' ');
-  return `prism ${prismArgs('P').join(' ')}`;
+  return ['node dist/mock/node/cli.js --port 0 --api-key K', ...s.args].join(' ');
 }
+
+/** Servers live as long as the section needs them; this only bounds a bench that hangs. */
+const SERVER_LIFETIME_MS = 30 * 60_000;
 
 async function start(server: BenchServer, apiKey: string, answersFile: string): Promise<Running> {
   const s = server.start;
-  if (s.kind === 'prism') {
-    const port = await freePort();
-    const child = spawnServer({ command: join(ROOT, 'node_modules', '.bin', 'prism'), args: prismArgs(port) });
-    const base = `http://127.0.0.1:${port}`;
-    await waitFor200(child, `${base}/pets`, { authorization: `Bearer ${apiKey}` });
-    return { server, child, base };
-  }
   const args =
     s.kind === 'bench'
       ? [
@@ -66,12 +61,22 @@ async function start(server: BenchServer, apiKey: string, answersFile: string): 
           answersFile,
         ]
       : ['dist/mock/node/cli.js', '--port', '0', '--api-key', apiKey, ...s.args];
-  const child = spawnServer({ command: process.execPath, args, stderr: s.kind === 'mock' ? s.stderr : 'pipe' });
+  const stderr = s.kind === 'mock' ? s.stderr : 'pipe';
+  const child = spawnServer({ command: process.execPath, args, stderr, maxLifetimeMs: SERVER_LIFETIME_MS });
   const { match } = await waitForOutput(child, LISTENING);
   return { server, child, base: match[1]! };
 }
 
+/** Throws when a server has exited: its figures would be connection errors, not its own. */
+function assertAlive({ server, child }: Running): void {
+  if (child.child.exitCode !== null || child.child.signalCode !== null)
+    throw new Error(
+      `the ${server.key} server exited (${child.child.exitCode ?? child.child.signalCode}): ${String(child)}`,
+    );
+}
+
 async function loadOnce(running: Running, route: RouteName, o: ThroughputOptions): Promise<LoadResult> {
+  assertAlive(running);
   const r = ROUTE_REQUESTS[route];
   const headers: Record<string, string> = { authorization: `Bearer ${o.apiKey}` };
   if ('body' in r) headers['content-type'] = 'application/json';
@@ -85,6 +90,7 @@ async function loadOnce(running: Running, route: RouteName, o: ThroughputOptions
     warmup: o.warmup,
     pid: running.child.child.pid!,
   });
+  assertAlive(running);
   if (route === 'create' && running.server.resettable) await resetMock(running.base);
   return result;
 }
