@@ -1,13 +1,15 @@
 /**
- * The package as a user gets it, for the startup section: `npm pack` (which
- * runs the build, so every section measures the same dist/), then the tarball
- * installed into a temporary project together with a two-line node:http server
- * package that has a bin, made here, packed and installed the same way.
+ * The package as a user gets it: `npm pack` (which runs the build, so every
+ * section measures the same dist/), then the tarball installed into a
+ * temporary project together with a two-line node:http server package that
+ * has a bin, made here, packed and installed the same way. The throughput
+ * section's servers run there too, as plain JavaScript.
  */
 import { execFile } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { build } from 'esbuild';
 import { ROOT } from './processes.ts';
 
 /** The two-line server's bin name. */
@@ -53,6 +55,8 @@ export interface InstalledProject {
   mockBin: string;
   /** The two-line server's script as installed, relative to `dir`. */
   twoLineBin: string;
+  /** bench/servers/cli.ts as plain JavaScript (no tsx in a yardstick), importing the installed package; relative to `dir`. */
+  benchServers: string;
   /** In-process scripts, relative to `dir`. */
   inProcessMock: string;
   inProcessTwoLine: string;
@@ -93,6 +97,16 @@ export async function installProject(work: string, apiKey: string): Promise<Inst
   await npm(['install', '--no-audit', '--no-fund', '--prefer-offline', toolkit.file, twoLine.file], dir);
   writeFileSync(join(dir, 'in-process-mock.mjs'), IN_PROCESS_MOCK(apiKey));
   writeFileSync(join(dir, 'in-process-two-line.mjs'), IN_PROCESS_TWO_LINE);
+  await build({
+    entryPoints: [join(ROOT, 'bench', 'servers', 'cli.ts')],
+    outfile: join(dir, 'bench-servers.mjs'),
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    external: ['petstore-toolkit', 'petstore-toolkit/*'],
+    logLevel: 'warning',
+  });
   const installed = (name: string) =>
     JSON.parse(readFileSync(join(dir, 'node_modules', name, 'package.json'), 'utf8')) as {
       bin: Record<string, string>;
@@ -101,6 +115,7 @@ export async function installProject(work: string, apiKey: string): Promise<Inst
     dir,
     mockBin: join('node_modules', 'petstore-toolkit', installed('petstore-toolkit').bin['petstore-mock']!),
     twoLineBin: join('node_modules', TWO_LINE_BIN, installed(TWO_LINE_BIN).bin[TWO_LINE_BIN]!),
+    benchServers: 'bench-servers.mjs',
     inProcessMock: 'in-process-mock.mjs',
     inProcessTwoLine: 'in-process-two-line.mjs',
     tarball: { bytes: toolkit.size, files: toolkit.entryCount },

@@ -129,19 +129,26 @@ function startupTable(r: BenchResults): string {
 function scaleTable(r: BenchResults): string {
   if (!r.scale) return notMeasured('Scale');
   const base = r.scale.find((s) => s.count === 1_000);
+  const query = (p50: number, p99: number, cpu: number, baseCpu: number | undefined) => [
+    `${num(p50, 3)} / ${num(p99, 3)}`,
+    num(cpu, 1),
+    ratio(baseCpu === undefined ? NaN : cpu / baseCpu),
+  ];
   const rows = r.scale.map((s) => [
     num(s.count),
     num(s.listenMs),
     s.rssBytes === undefined ? 'n/a' : num(s.rssBytes / 1e6),
-    `${num(s.soldP50Ms, 3)} / ${num(s.soldP99Ms, 3)}`,
-    ratio(base ? s.soldP50Ms / base.soldP50Ms : NaN),
-    `${num(s.allP50Ms, 3)} / ${num(s.allP99Ms, 3)}`,
-    ratio(base ? s.allP50Ms / base.allP50Ms : NaN),
+    ...query(s.soldP50Ms, s.soldP99Ms, s.soldCpuUs, base?.soldCpuUs),
+    ...query(s.allP50Ms, s.allP99Ms, s.allCpuUs, base?.allCpuUs),
   ]);
+  const cells = (q: string) => [`${q} p50 / p99 ms`, 'CPU µs', 'x'];
   return [
-    `Scale, one connection (latency in ms: lowest p50 / median p99 of ${r.settings.scaleRounds} interleaved rounds; x: p50 over that at 1,000 pets)`,
+    `Scale, one connection, ${r.settings.scaleRounds} interleaved rounds (latency: lowest p50 / median p99 of the rounds; the server's CPU per request: median; x: CPU over that at 1,000 pets)`,
     '',
-    table(['pets', 'spawn to listening ms', 'RSS MB', '?status=sold&limit=100', 'x', '?limit=100', 'x'], rows),
+    table(
+      ['pets', 'spawn to listening ms', 'RSS MB', ...cells('?status=sold&limit=100'), ...cells('?limit=100')],
+      rows,
+    ),
   ].join('\n');
 }
 

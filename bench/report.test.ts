@@ -40,8 +40,10 @@ function fullRun(): Omit<BenchResults, 'targets'> {
     rssBytes,
     soldP50Ms: p50,
     soldP99Ms: p50,
+    soldCpuUs: p50 * 100,
     allP50Ms: p50,
     allP99Ms: p50,
+    allCpuUs: p50 * 100,
   });
   return {
     generatedAt: '2026-01-02T03:04:05.000Z',
@@ -101,7 +103,7 @@ describe('the targets', () => {
       'start in process: import + startMockServer + first fetch / two-line': true,
       '1,000,000 pets: RSS, MB': true,
       '1,000,000 pets: spawn to listening, seeding included, s': false,
-      '?limit=100: p50 at 1,000,000 / at 1,000 pets': false,
+      '?limit=100: CPU per request at 1,000,000 / at 1,000 pets': false,
     });
   });
 
@@ -140,6 +142,7 @@ describe('the tables', () => {
     expect(text).toMatch(/\| request log \(not in the mock row\) +\|/);
     expect(text).toMatch(/\| npx-mock +\| +140 \| +1\.40x npx-two-line \|/);
     expect(text).toContain('Startup from the installed package (tarball 433 kB, 120 files)');
+    expect(text).toMatch(/\| 1,000,000 \| +12,000 \| +499 \| +0\.200 \/ 0\.200 \| +20\.0 \| 2\.00x \|/);
     expect(text).toContain('8 of 16 targets met (2 too noisy to call: rounds on both sides of the limit)');
     expect(text).toMatch(
       /\| GET \/v1\/pets\/\{id\}: mock \/ minimal server, req\/s +\| +0\.50 \(0\.49 to 0\.51\) \| >= 0\.85 \| +NO \|/,

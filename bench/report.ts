@@ -67,8 +67,11 @@ export interface ScaleFigures {
   rssBytes: number | undefined;
   soldP50Ms: number;
   soldP99Ms: number;
+  /** The server's CPU time per listing, µs (median of the rounds): unlike one-connection latency, blind to wakeup delays. */
+  soldCpuUs: number;
   allP50Ms: number;
   allP99Ms: number;
+  allCpuUs: number;
 }
 
 /** The conformance suite's wall time. */
@@ -193,15 +196,15 @@ const TARGETS: Target[] = [
     ok: (v) => v <= 10,
   },
   {
-    name: '?status=sold&limit=100: p50 at 1,000,000 / at 1,000 pets',
+    name: '?status=sold&limit=100: CPU per request at 1,000,000 / at 1,000 pets',
     limit: '<= 1.5',
-    value: (r) => lookupRatio(r, (s) => s.soldP50Ms),
+    value: (r) => lookupRatio(r, (s) => s.soldCpuUs),
     ok: (v) => v <= 1.5,
   },
   {
-    name: '?limit=100: p50 at 1,000,000 / at 1,000 pets',
+    name: '?limit=100: CPU per request at 1,000,000 / at 1,000 pets',
     limit: '<= 1.5',
-    value: (r) => lookupRatio(r, (s) => s.allP50Ms),
+    value: (r) => lookupRatio(r, (s) => s.allCpuUs),
     ok: (v) => v <= 1.5,
   },
 ];

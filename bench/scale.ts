@@ -48,6 +48,7 @@ export async function measureScale(o: ScaleOptions): Promise<ScaleFigures[]> {
             connections: 1,
             duration: o.duration,
             warmup: o.warmup,
+            pid: mock.server.child.pid!,
           });
           if (result.failures > 0) throw new Error(`?${query} failed at ${mock.count} pets`);
           runs.set(`${mock.count}:${query}`, [...(runs.get(`${mock.count}:${query}`) ?? []), result]);
@@ -58,14 +59,17 @@ export async function measureScale(o: ScaleOptions): Promise<ScaleFigures[]> {
     // One-connection latency is tens of µs here, and other tenants only ever add to it: the lowest p50 is the store's own.
     const best = (key: string) => Math.min(...runs.get(key)!.map((r) => r.p50Ms));
     const p99 = (key: string) => median(runs.get(key)!.map((r) => r.p99Ms));
+    const cpu = (key: string) => median(runs.get(key)!.map((r) => r.cpuUsPerRequest));
     return mocks.map((m) => ({
       count: m.count,
       listenMs: m.listenMs,
       rssBytes: m.rss,
       soldP50Ms: best(`${m.count}:${QUERIES[0]}`),
       soldP99Ms: p99(`${m.count}:${QUERIES[0]}`),
+      soldCpuUs: cpu(`${m.count}:${QUERIES[0]}`),
       allP50Ms: best(`${m.count}:${QUERIES[1]}`),
       allP99Ms: p99(`${m.count}:${QUERIES[1]}`),
+      allCpuUs: cpu(`${m.count}:${QUERIES[1]}`),
     }));
   } finally {
     await Promise.all(mocks.map((m) => m.server.stop()));

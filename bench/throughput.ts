@@ -4,8 +4,9 @@
  * in the machine's load favours none). Each server runs in a process of its
  * own; autocannon runs in this one.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { InstalledProject } from './install.ts';
 import { type BenchServer, benchServers, isMeasured, type Layer, MOCK } from './layers.ts';
 import { type LoadResult, median, runLoad } from './load.ts';
 import { type ChildServer, spawnServer, waitForOutput } from './processes.ts';
@@ -20,8 +21,8 @@ export interface ThroughputOptions {
   duration: number;
   warmup: number;
   connections: number;
-  /** A directory for the minimal server's answers file. */
-  work: string;
+  /** Where the servers run from: the installed package and the bench's servers as JavaScript. */
+  project: InstalledProject;
   log: (line: string) => void;
 }
 
@@ -35,34 +36,29 @@ interface Running {
 const ROUTES: RouteName[] = ['list', 'get', 'create'];
 const LISTENING = /at (http:\/\/\S+\/v1)\n/;
 
-/** How each server is started, as shown in the tables (K: the key). */
-export function commandOf(server: BenchServer): string {
+/** How each server is started in the installed project, as shown in the tables (K: the key). */
+export function commandOf(server: BenchServer, project: InstalledProject): string {
   const s = server.start;
-  if (s.kind === 'bench') return `node --import tsx bench/servers/cli.ts --variant ${s.variant}`;
-  return ['node dist/mock/node/cli.js --port 0 --api-key K', ...s.args].join(' ');
+  if (s.kind === 'bench') return `node ${project.benchServers} --variant ${s.variant}`;
+  return [`node ${project.mockBin} --port 0 --api-key K`, ...s.args].join(' ');
 }
 
 /** Servers live as long as the section needs them; this only bounds a bench that hangs. */
 const SERVER_LIFETIME_MS = 30 * 60_000;
 
-async function start(server: BenchServer, apiKey: string, answersFile: string): Promise<Running> {
+async function start(server: BenchServer, o: ThroughputOptions, answersFile: string): Promise<Running> {
   const s = server.start;
   const args =
     s.kind === 'bench'
-      ? [
-          '--import',
-          'tsx',
-          'bench/servers/cli.ts',
-          '--variant',
-          s.variant,
-          '--api-key',
-          apiKey,
-          '--answers',
-          answersFile,
-        ]
-      : ['dist/mock/node/cli.js', '--port', '0', '--api-key', apiKey, ...s.args];
-  const stderr = s.kind === 'mock' ? s.stderr : 'pipe';
-  const child = spawnServer({ command: process.execPath, args, stderr, maxLifetimeMs: SERVER_LIFETIME_MS });
+      ? [o.project.benchServers, '--variant', s.variant, '--api-key', o.apiKey, '--answers', answersFile]
+      : [o.project.mockBin, '--port', '0', '--api-key', o.apiKey, ...s.args];
+  const child = spawnServer({
+    command: process.execPath,
+    args,
+    cwd: o.project.dir,
+    stderr: s.kind === 'mock' ? s.stderr : 'pipe',
+    maxLifetimeMs: SERVER_LIFETIME_MS,
+  });
   const { match } = await waitForOutput(child, LISTENING);
   return { server, child, base: match[1]! };
 }
@@ -160,12 +156,11 @@ export async function measureThroughput(
   const servers = benchServers(o.layers);
   const running: Running[] = [];
   try {
-    const mock = await start(MOCK, o.apiKey, '');
+    const mock = await start(MOCK, o, '');
     running.push(mock);
-    const answersFile = join(o.work, 'minimal-answers.json');
-    mkdirSync(o.work, { recursive: true });
+    const answersFile = join(o.project.dir, 'minimal-answers.json');
     writeFileSync(answersFile, JSON.stringify(await captureAnswers({ base: mock.base, apiKey: o.apiKey })));
-    for (const server of servers.filter((s) => s !== MOCK)) running.push(await start(server, o.apiKey, answersFile));
+    for (const server of servers.filter((s) => s !== MOCK)) running.push(await start(server, o, answersFile));
     const runs = await loadRounds(
       servers.map((s) => running.find((r) => r.server === s)!),
       o,
@@ -176,7 +171,7 @@ export async function measureThroughput(
       );
     return {
       throughput: {
-        servers: servers.map((s) => ({ key: s.key, label: s.label, command: commandOf(s) })),
+        servers: servers.map((s) => ({ key: s.key, label: s.label, command: commandOf(s, o.project) })),
         routes: { list: routeFigures('list'), get: routeFigures('get'), create: routeFigures('create') },
       },
       layers: layerFigures(o.layers, runs),

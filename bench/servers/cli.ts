@@ -1,7 +1,8 @@
 /**
  * Starts one of the bench's own servers in this process and prints its URL:
- * `node --import tsx bench/servers/cli.ts --variant minimal|key|handler --api-key K [--answers FILE]`.
- * bench/layers.ts says what each is for; bench/run.ts spawns them.
+ * `cli.ts --variant minimal|key|handler --api-key K [--answers FILE]`. The bench
+ * runs it bundled as plain JavaScript beside the installed package (bench/install.ts);
+ * bench/layers.ts says what each server is for.
  */
 import { readFileSync } from 'node:fs';
 import type { Server } from 'node:http';
