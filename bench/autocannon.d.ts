@@ -11,6 +11,8 @@ declare module 'autocannon' {
     pipelining?: number;
     duration?: number;
     timeout?: number;
+    /** Milliseconds between samples; a run stops only on a sample, so this bounds how far it overruns `duration`. */
+    sampleInt?: number;
   }
 
   interface Result {

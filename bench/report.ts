@@ -1,33 +1,62 @@
 /**
- * The bench's results: their JSON shape, the issue's targets checked against
- * them, and the plain-text tables printed at the end of a run.
+ * The bench's results: their JSON shape (bench/results/latest.json) and the
+ * targets of issues 15 and 11 checked against them. A target whose figures a
+ * run did not measure is reported as not measured, never as met.
  */
+import type { RouteName } from './servers/index.ts';
 
-/** Throughput and latency of one route on one server (medians over rounds). */
-export interface RouteFigures {
+export type { RouteName } from './servers/index.ts';
+
+/** One server on one route: medians over the rounds. */
+export interface ServerFigures {
   rps: number;
   p50Ms: number;
   p99Ms: number;
+  /** The server's CPU time per request, µs. */
+  cpuUsPerRequest: number;
+  /** req/s over the minimal server's: the median of the per-round ratios, and their lowest and highest. */
+  overMinimal: number;
+  overMinimalRange: [number, number];
+  /**
+   * Requests per CPU-second over the minimal server's (its CPU µs per request over this one's), per round, median
+   * and range: the throughput ratio of two servers each given a whole core, whoever the bottleneck was.
+   */
+  cpuOverMinimal: number;
+  cpuOverMinimalRange: [number, number];
   /** Non-2xx responses and errors, summed over rounds. */
   failures: number;
 }
 
-/** The route names the bench loads. */
-export type RouteName = 'list' | 'create' | 'get';
+/** The throughput section: every server on every route. */
+export interface ThroughputFigures {
+  servers: { key: string; label: string; command: string }[];
+  routes: Record<RouteName, Record<string, ServerFigures>>;
+}
 
-/** Servers compared in the throughput section. */
-export type ServerName = 'mock' | 'bare' | 'prism';
+/** One row of "where the time goes". */
+export interface LayerFigures {
+  name: string;
+  partOfMock: boolean;
+  measuredAs?: string;
+  notAvailable?: string;
+  /** Keys of the two servers compared. */
+  with?: string;
+  over?: string;
+  /** CPU µs per request added: the median of the per-round differences, and their lowest and highest. */
+  routes?: Record<RouteName, { costUs: number; costRange: [number, number] }>;
+}
 
-/** Startup of one way of starting a server. */
+/** One way of starting a server: spawn (or script start) to the first answer. */
 export interface StartupFigures {
+  key: string;
   label: string;
   command: string;
-  /** Held to the target; the floors and the slower ways are reference points. */
-  target: boolean;
-  /** The environment it was started in ('' as the machine is set up); compared with the Prism row of the same group. */
-  group: string;
   medianMs: number;
   runsMs: number[];
+  /** The row it is compared with, like for like. */
+  baseline?: string;
+  /** For in-process rows: medians of each phase, ms. */
+  phases?: Record<string, number>;
 }
 
 /** The mock at one store size. */
@@ -38,21 +67,30 @@ export interface ScaleFigures {
   rssBytes: number | undefined;
   soldP50Ms: number;
   soldP99Ms: number;
+  /** The server's CPU time per listing, µs (median of the rounds): unlike one-connection latency, blind to wakeup delays. */
+  soldCpuUs: number;
   allP50Ms: number;
   allP99Ms: number;
+  allCpuUs: number;
 }
 
-/** The conformance suite's wall time, when it could be measured. */
-export type ConformanceFigures =
-  | { measured: true; command: string; wallMs: number; exitCode: number | string }
-  | { measured: false; reason: string };
+/** The conformance suite's wall time. */
+export interface ConformanceFigures {
+  command: string;
+  wallMs: number;
+  exitCode: number | string;
+}
 
-/** One target of issue 5 and whether this run met it. */
+/** One target and whether this run met it (`null`: not measured in this run). */
 export interface TargetCheck {
   name: string;
-  value: number;
+  value: number | null;
+  /** The lowest and highest per-round values, for figures taken over rounds. */
+  range?: [number, number];
   limit: string;
-  met: boolean;
+  met: boolean | null;
+  /** The rounds fell on both sides of the limit: too noisy to call either way. */
+  roundsDisagree?: boolean;
 }
 
 /** Everything one run produced (written as JSON). */
@@ -60,152 +98,129 @@ export interface BenchResults {
   generatedAt: string;
   command: string;
   quick: boolean;
+  /** The sections this run measured; the others are absent. */
+  sections: string[];
   machine: Record<string, string | number>;
   settings: Record<string, number | string>;
-  throughput: Record<
-    RouteName,
-    Record<ServerName, RouteFigures> & { ratios: { mockOverBare: number; mockOverPrism: number } }
-  >;
-  startup: StartupFigures[];
-  scale: ScaleFigures[];
-  conformance: ConformanceFigures;
+  throughput?: ThroughputFigures;
+  layers?: LayerFigures[];
+  startup?: StartupFigures[];
+  /** The package as `npm pack` made it for this run. */
+  tarball?: { bytes: number; files: number };
+  scale?: ScaleFigures[];
+  conformance?: ConformanceFigures;
   targets: TargetCheck[];
 }
 
-const ROUTE_TITLES: Record<RouteName, string> = {
+/** How a route is named in tables. */
+export const ROUTE_TITLES: Record<RouteName, string> = {
   list: 'GET /v1/pets?limit=20',
-  create: 'POST /v1/pets',
   get: 'GET /v1/pets/{id}',
+  create: 'POST /v1/pets',
 };
 
-/** The Prism row a startup row is compared with: Prism started in the same environment. */
-function startupBaseline(startup: StartupFigures[], row: StartupFigures): StartupFigures | undefined {
-  return startup.find((s) => s.label === 'prism' && s.group === row.group);
+/** Each route's target, as a share of the minimal server's req/s. */
+export const THROUGHPUT_TARGETS: Record<RouteName, number> = { list: 0.85, get: 0.85, create: 0.8 };
+
+/** Startup rows held to a target: the row, its like-for-like baseline, the most their ratio may be. */
+export const STARTUP_TARGETS = [
+  { name: 'start: npx petstore-mock / npx two-line server', row: 'npx-mock', limit: 1.5 },
+  { name: 'start: node <installed bin> / node two-line.js', row: 'node-mock', limit: 1.5 },
+  { name: 'start in process: import + startMockServer + first fetch / two-line', row: 'inprocess-mock', limit: 3 },
+] as const;
+
+type Target = {
+  name: string;
+  limit: string;
+  value: (r: BenchResults) => number | undefined;
+  range?: (r: BenchResults) => [number, number] | undefined;
+  ok: (v: number) => boolean;
+};
+
+function startupRatio(results: BenchResults, key: string): number | undefined {
+  const row = results.startup?.find((s) => s.key === key);
+  const base = results.startup?.find((s) => s.key === row?.baseline);
+  return row && base ? row.medianMs / base.medianMs : undefined;
 }
 
-/** Checks the figures against the targets of issue 5. */
+function scaleAt(results: BenchResults, count: number): ScaleFigures | undefined {
+  return results.scale?.find((s) => s.count === count);
+}
+
+function lookupRatio(results: BenchResults, pick: (s: ScaleFigures) => number): number | undefined {
+  const [small, big] = [scaleAt(results, 1_000), scaleAt(results, 1_000_000)];
+  return small && big ? pick(big) / pick(small) : undefined;
+}
+
+const TARGETS: Target[] = [
+  ...(['list', 'get', 'create'] as const).flatMap((route): Target[] => [
+    {
+      name: `${ROUTE_TITLES[route]}: mock / minimal server, req/s`,
+      limit: `>= ${THROUGHPUT_TARGETS[route]}`,
+      value: (r) => r.throughput?.routes[route].mock?.overMinimal,
+      range: (r) => r.throughput?.routes[route].mock?.overMinimalRange,
+      ok: (v) => v >= THROUGHPUT_TARGETS[route],
+    },
+    {
+      name: `${ROUTE_TITLES[route]}: mock / minimal server, requests per CPU-second`,
+      limit: `>= ${THROUGHPUT_TARGETS[route]}`,
+      value: (r) => r.throughput?.routes[route].mock?.cpuOverMinimal,
+      range: (r) => r.throughput?.routes[route].mock?.cpuOverMinimalRange,
+      ok: (v) => v >= THROUGHPUT_TARGETS[route],
+    },
+    {
+      name: `${ROUTE_TITLES[route]}: mock p99 at 32 connections, ms`,
+      limit: '<= 5',
+      value: (r) => r.throughput?.routes[route].mock?.p99Ms,
+      ok: (v) => v <= 5,
+    },
+  ]),
+  ...STARTUP_TARGETS.map(
+    (t): Target => ({
+      name: t.name,
+      limit: `<= ${t.limit}`,
+      value: (r) => startupRatio(r, t.row),
+      ok: (v) => v <= t.limit,
+    }),
+  ),
+  {
+    name: '1,000,000 pets: RSS, MB',
+    limit: '<= 500',
+    value: (r) => (scaleAt(r, 1_000_000)?.rssBytes ?? NaN) / 1e6,
+    ok: (v) => v <= 500,
+  },
+  {
+    name: '1,000,000 pets: spawn to listening, seeding included, s',
+    limit: '<= 10',
+    value: (r) => (scaleAt(r, 1_000_000)?.listenMs ?? NaN) / 1000,
+    ok: (v) => v <= 10,
+  },
+  {
+    name: '?status=sold&limit=100: CPU per request at 1,000,000 / at 1,000 pets',
+    limit: '<= 1.5',
+    value: (r) => lookupRatio(r, (s) => s.soldCpuUs),
+    ok: (v) => v <= 1.5,
+  },
+  {
+    name: '?limit=100: CPU per request at 1,000,000 / at 1,000 pets',
+    limit: '<= 1.5',
+    value: (r) => lookupRatio(r, (s) => s.allCpuUs),
+    ok: (v) => v <= 1.5,
+  },
+];
+
+/** Checks the figures against every target; those this run did not measure come back with `met: null`. */
 export function checkTargets(results: Omit<BenchResults, 'targets'>): TargetCheck[] {
-  const rows = new Set(results.startup.map((s) => `${s.group}\0${s.label}`));
-  if (rows.size !== results.startup.length)
-    throw new Error('two startup rows share a label and a group: their runs would be mixed');
-  const checks: TargetCheck[] = [];
-  const add = (name: string, value: number, limit: string, met: boolean): void =>
-    void checks.push({ name, value, limit, met });
-  const t = results.throughput;
-  add('list: mock/bare req/s', t.list.ratios.mockOverBare, '>= 0.6', t.list.ratios.mockOverBare >= 0.6);
-  add('list: mock/prism req/s', t.list.ratios.mockOverPrism, '>= 10', t.list.ratios.mockOverPrism >= 10);
-  add('list: mock p99 at 32 connections (ms)', t.list.mock.p99Ms, '<= 5', t.list.mock.p99Ms <= 5);
-  add('create: mock/bare req/s', t.create.ratios.mockOverBare, '>= 0.6', t.create.ratios.mockOverBare >= 0.6);
-  add('get: mock/bare req/s', t.get.ratios.mockOverBare, '>= 0.6', t.get.ratios.mockOverBare >= 0.6);
-  for (const start of results.startup) {
-    const prism = startupBaseline(results.startup, start);
-    if (!start.target || !prism) continue;
-    const ratio = start.medianMs / prism.medianMs;
-    add(`startup: ${start.label}/prism${start.group ? `, ${start.group}` : ''}`, ratio, '<= 0.25', ratio <= 0.25);
-  }
-  const small = results.scale.find((s) => s.count === 1_000);
-  const big = results.scale.find((s) => s.count === 1_000_000);
-  if (big) {
-    const mb = (big.rssBytes ?? NaN) / 2 ** 20;
-    add('1M pets: RSS (MiB)', mb, '<= 500', mb <= 500);
-    add('1M pets: spawn to listening, incl. seeding (s)', big.listenMs / 1000, '<= 10', big.listenMs <= 10_000);
-    if (small) {
-      const sold = big.soldP50Ms / small.soldP50Ms;
-      const all = big.allP50Ms / small.allP50Ms;
-      add('1M/1K: p50 of ?status=sold&limit=100', sold, '<= 1.5', sold <= 1.5);
-      add('1M/1K: p50 of ?limit=100', all, '<= 1.5', all <= 1.5);
+  const full = { ...results, targets: [] };
+  return TARGETS.map((t) => {
+    const value = t.value(full);
+    if (value === undefined || !Number.isFinite(value)) return { name: t.name, value: null, limit: t.limit, met: null };
+    const check: TargetCheck = { name: t.name, value, limit: t.limit, met: t.ok(value) };
+    const range = t.range?.(full);
+    if (range) {
+      check.range = range;
+      check.roundsDisagree = t.ok(range[0]) !== t.ok(range[1]);
     }
-  }
-  return checks;
-}
-
-function table(header: string[], rows: string[][]): string {
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
-  const line = (cells: string[]) =>
-    `| ${cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join(' | ')} |`;
-  const rule = `|${widths.map((w, i) => (i === 0 ? '-'.repeat(w + 2) : `${'-'.repeat(w + 1)}:`)).join('|')}|`;
-  return [line(header), rule, ...rows.map(line)].join('\n');
-}
-
-const num = (value: number, digits = 0): string =>
-  Number.isFinite(value)
-    ? value.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits })
-    : 'n/a';
-const ratio = (value: number): string => (Number.isFinite(value) ? `${value.toFixed(2)}x` : 'n/a');
-
-/** Renders the results as Markdown tables (printed, and pasted into bench/README.md). */
-export function renderTables(results: BenchResults): string {
-  const out: string[] = [];
-  const rows: string[][] = [];
-  for (const route of Object.keys(ROUTE_TITLES) as RouteName[]) {
-    const r = results.throughput[route];
-    const failures = r.mock.failures + r.bare.failures + r.prism.failures;
-    rows.push([
-      ROUTE_TITLES[route] + (failures > 0 ? ` (${failures} non-2xx/errors!)` : ''),
-      num(r.mock.rps),
-      num(r.bare.rps),
-      num(r.prism.rps),
-      ratio(r.ratios.mockOverBare),
-      ratio(r.ratios.mockOverPrism),
-      `${num(r.mock.p50Ms, 2)} / ${num(r.mock.p99Ms, 2)}`,
-      `${num(r.bare.p50Ms, 2)} / ${num(r.bare.p99Ms, 2)}`,
-      `${num(r.prism.p50Ms, 2)} / ${num(r.prism.p99Ms, 2)}`,
-    ]);
-  }
-  out.push(
-    `Throughput, ${results.settings.connections} connections (req/s and latency p50 / p99 in ms: medians of ${results.settings.rounds} rounds; ratios: median of the per-round ratios)`,
-    '',
-    table(['route', 'mock', 'bare', 'prism', 'mock/bare', 'mock/prism', 'mock ms', 'bare ms', 'prism ms'], rows),
-  );
-  out.push(
-    '',
-    `Startup, spawn to first 200 (median of ${results.settings.startupRuns}; vs prism: against Prism started in the same environment)`,
-    '',
-    table(
-      ['how', 'median ms', 'vs prism', 'command'],
-      results.startup.map((s) => [
-        s.group ? `${s.label}, ${s.group}` : s.label,
-        num(s.medianMs),
-        ratio(s.medianMs / (startupBaseline(results.startup, s)?.medianMs ?? NaN)),
-        `\`${s.command}\``,
-      ]),
-    ),
-  );
-  const base = results.scale.find((s) => s.count === 1_000);
-  out.push(
-    '',
-    `Scale, one connection (latency in ms: lowest p50 / median p99 of ${results.settings.scaleRounds} interleaved rounds; x = p50 against 1,000 pets)`,
-    '',
-    table(
-      ['pets', 'spawn to listening ms', 'RSS MiB', '?status=sold&limit=100', 'x', '?limit=100', 'x'],
-      results.scale.map((s) => [
-        num(s.count),
-        num(s.listenMs),
-        s.rssBytes === undefined ? 'n/a' : num(s.rssBytes / 2 ** 20),
-        `${num(s.soldP50Ms, 3)} / ${num(s.soldP99Ms, 3)}`,
-        base ? ratio(s.soldP50Ms / base.soldP50Ms) : 'n/a',
-        `${num(s.allP50Ms, 3)} / ${num(s.allP99Ms, 3)}`,
-        base ? ratio(s.allP50Ms / base.allP50Ms) : 'n/a',
-      ]),
-    ),
-  );
-  const c = results.conformance;
-  out.push(
-    '',
-    'Conformance suite against the mock',
-    '',
-    c.measured
-      ? `${num(c.wallMs)} ms wall time, spawn to exit (exit code ${c.exitCode}): \`${c.command}\``
-      : `NOT MEASURED: ${c.reason}`,
-  );
-  out.push(
-    '',
-    'Targets (issue 5)',
-    '',
-    table(
-      ['target', 'value', 'limit', 'met'],
-      results.targets.map((t) => [t.name, num(t.value, 2), t.limit, t.met ? 'yes' : 'NO']),
-    ),
-  );
-  return out.join('\n');
+    return check;
+  });
 }

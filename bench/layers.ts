@@ -1,0 +1,157 @@
+/**
+ * The servers the throughput section loads, and the rows of "where the time
+ * goes": each of the mock's costs as the difference between two of them. The
+ * rows part of the mock form a ladder from the minimal server to the mock, each
+ * rung adding one cost to the one before, so their costs add up to the mock's.
+ * Adding a layer is one entry of {@link LAYERS}.
+ */
+
+/** How a server of the throughput section is started. */
+export type ServerStart =
+  /** One of bench/servers/cli.ts's servers. */
+  | { kind: 'bench'; variant: 'minimal' | 'key' | 'handler' }
+  /** dist/mock/node/cli.js (the `petstore-mock` bin) with these arguments, besides the port and key. */
+  | { kind: 'mock'; args: string[]; stderr?: 'ignore' };
+
+/** A server of the throughput section. */
+export interface BenchServer {
+  /** Unique; the key of its figures in the results. */
+  key: string;
+  /** What it is, in a table. */
+  label: string;
+  start: ServerStart;
+  /** It has `POST /__control/reset`, called after each round of POSTs so that every round sees 50 pets. */
+  resettable: boolean;
+}
+
+/** A cost of the mock, measured as the difference between two servers that differ by it alone. */
+export interface MeasuredLayer {
+  name: string;
+  /** How it is measured, in a table. */
+  measuredAs: string;
+  /** The server with the cost. */
+  with: BenchServer;
+  /** The same server without it. */
+  over: BenchServer;
+  /** Whether the mock row (what the targets hold) includes it. */
+  partOfMock: boolean;
+}
+
+/** A cost that cannot be measured yet, shown as such. */
+export interface PendingLayer {
+  name: string;
+  notAvailable: string;
+  partOfMock: boolean;
+}
+
+/** A row of "where the time goes". */
+export type Layer = MeasuredLayer | PendingLayer;
+
+/** The yardstick: bench/servers/minimal.ts. */
+export const MINIMAL: BenchServer = {
+  key: 'minimal',
+  label: 'minimal node:http server',
+  start: { kind: 'bench', variant: 'minimal' },
+  resettable: false,
+};
+
+/** The mock as a test or `petstore-mock --quiet` runs it: CORS on, no request log. What the targets hold. */
+export const MOCK: BenchServer = {
+  key: 'mock',
+  label: 'mock (petstore-mock --quiet)',
+  start: { kind: 'mock', args: ['--quiet'] },
+  resettable: true,
+};
+
+/** Prism's mock on `port` (a number, or `P` where shown), for context in the startup section; logging at warn, its closest match to the mock's --quiet. */
+export function prismArgs(port: number | string): string[] {
+  return ['mock', '-d', '-v', 'warn', '-h', '127.0.0.1', '-p', String(port), 'spec/petstore.openapi.yaml'];
+}
+
+const KEY_CHECK: BenchServer = {
+  key: 'minimal+key',
+  label: "minimal + the mock's key check",
+  start: { kind: 'bench', variant: 'key' },
+  resettable: false,
+};
+const HANDLER: BenchServer = {
+  key: 'minimal+handler',
+  label: "minimal + the mock's handler (no CORS)",
+  start: { kind: 'bench', variant: 'handler' },
+  resettable: true,
+};
+const MOCK_NO_CORS: BenchServer = {
+  key: 'mock-no-cors',
+  label: 'mock --no-cors',
+  start: { kind: 'mock', args: ['--quiet', '--no-cors'] },
+  resettable: true,
+};
+const MOCK_LOGGING: BenchServer = {
+  key: 'mock+log',
+  label: 'mock with its request log',
+  start: { kind: 'mock', args: [], stderr: 'ignore' },
+  resettable: true,
+};
+
+/** The rows of "where the time goes", in ladder order. */
+export const LAYERS: readonly Layer[] = [
+  {
+    name: 'key check',
+    measuredAs: "minimal + mock/core's createAuthenticator, over minimal",
+    with: KEY_CHECK,
+    over: MINIMAL,
+    partOfMock: true,
+  },
+  {
+    name: 'the route',
+    measuredAs: "minimal answering with mock/core's handler (CORS off), over minimal + key check",
+    with: HANDLER,
+    over: KEY_CHECK,
+    partOfMock: true,
+  },
+  {
+    name: 'node adapter',
+    measuredAs: 'mock --no-cors, over minimal + handler',
+    with: MOCK_NO_CORS,
+    over: HANDLER,
+    partOfMock: true,
+  },
+  {
+    name: 'CORS headers',
+    measuredAs: 'mock, over mock --no-cors (CORS switched off)',
+    with: MOCK,
+    over: MOCK_NO_CORS,
+    partOfMock: true,
+  },
+  {
+    name: 'request journal and scenarios',
+    notAvailable: 'not available yet: not in the mock',
+    partOfMock: true,
+  },
+  {
+    name: 'request log',
+    measuredAs: 'mock logging each request (stderr to /dev/null), over mock --quiet',
+    with: MOCK_LOGGING,
+    over: MOCK,
+    partOfMock: false,
+  },
+];
+
+/** Whether a layer can be measured. */
+export function isMeasured(layer: Layer): layer is MeasuredLayer {
+  return 'with' in layer;
+}
+
+/** Every server to load, each once: the yardstick first, then the rungs of the ladder in order. */
+export function benchServers(layers: readonly Layer[] = LAYERS): BenchServer[] {
+  const servers = new Map<string, BenchServer>();
+  const add = (server: BenchServer): void => {
+    const known = servers.get(server.key);
+    if (known && known !== server) throw new Error(`two servers share the key ${server.key}`);
+    servers.set(server.key, server);
+  };
+  add(MINIMAL);
+  for (const layer of layers.filter(isMeasured)) [layer.over, layer.with].forEach(add);
+  add(MOCK);
+  return [...servers.values()];
+}

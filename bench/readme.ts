@@ -1,0 +1,86 @@
+/**
+ * The figures the READMEs show, written by the bench itself: a marked section
+ * of bench/README.md (every table) and of README.md (a short summary), each
+ * rewritten from the results of a full run. bench.test.ts holds both to
+ * bench/results/latest.json.
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { num, ratio, renderTables, targetCount } from './render.ts';
+import { type BenchResults, ROUTE_TITLES, THROUGHPUT_TARGETS } from './report.ts';
+
+/** The marked sections: which file holds each, and what renders it. */
+export const SECTIONS = {
+  tables: { file: 'bench/README.md', render: renderTables },
+  summary: { file: 'README.md', render: renderSummary },
+} as const;
+
+/** A name of {@link SECTIONS}. */
+export type SectionName = keyof typeof SECTIONS;
+
+/** An error of the marked sections, with a stable code. */
+export class ReadmeSectionError extends Error {
+  readonly code = 'BENCH_README_MARKERS';
+}
+
+function markers(name: SectionName): [string, string] {
+  return [`<!-- bench:${name}:start -->`, `<!-- bench:${name}:end -->`];
+}
+
+function bounds(text: string, name: SectionName): [number, number] {
+  const [start, end] = markers(name);
+  const from = text.indexOf(start);
+  const to = text.indexOf(end);
+  if (from === -1 || to < from || text.indexOf(start, from + 1) !== -1 || text.indexOf(end, to + 1) !== -1)
+    throw new ReadmeSectionError(`expected one "${start}" followed by one "${end}"`);
+  return [from + start.length, to];
+}
+
+/** The text between a section's markers, without the line breaks that frame it. */
+export function extractSection(text: string, name: SectionName): string {
+  const [from, to] = bounds(text, name);
+  return text.slice(from, to).replace(/^\n/, '').replace(/\n$/, '');
+}
+
+/** `text` with a section's content replaced by `content`. */
+export function replaceSection(text: string, name: SectionName, content: string): string {
+  const [from, to] = bounds(text, name);
+  return `${text.slice(0, from)}\n${content}\n${text.slice(to)}`;
+}
+
+/** Rewrites every marked section from `results`. */
+export function writeReadmes(results: BenchResults, root: string): string[] {
+  return Object.entries(SECTIONS).map(([name, { file, render }]) => {
+    const path = join(root, file);
+    writeFileSync(path, replaceSection(readFileSync(path, 'utf8'), name as SectionName, render(results)));
+    return file;
+  });
+}
+
+function throughputLine(r: BenchResults): string {
+  const t = r.throughput;
+  if (!t) return 'Throughput was not measured in this run.';
+  const routes = (['list', 'get', 'create'] as const).map((route) => {
+    const mock = t.routes[route].mock;
+    return `${ROUTE_TITLES[route]} ${ratio(mock?.overMinimal)} / ${ratio(mock?.cpuOverMinimal)} (target ${THROUGHPUT_TARGETS[route]}x)`;
+  });
+  const p99 = Math.max(...(['list', 'get', 'create'] as const).map((route) => t.routes[route].mock?.p99Ms ?? NaN));
+  return `Against a minimal \`node:http\` server, per second / per CPU-second, the mock serves ${routes.join(', ')}; its p99 at 32 connections is at most ${num(p99, 1)} ms (target 5 ms).`;
+}
+
+function startupLine(r: BenchResults): string {
+  const row = (key: string) => r.startup?.find((s) => s.key === key);
+  const [npx, npxBase, inProc, inBase] = ['npx-mock', 'npx-two-line', 'inprocess-mock', 'inprocess-two-line'].map(row);
+  if (!npx || !npxBase || !inProc || !inBase) return 'Startup was not measured in this run.';
+  return `\`npx petstore-mock\` answers first after ${num(npx.medianMs)} ms, ${ratio(npx.medianMs / npxBase.medianMs)} a two-line \`node:http\` server started the same way (target 1.5x); in a test file, importing the package, starting the mock and its first answer take ${num(inProc.medianMs)} ms, ${ratio(inProc.medianMs / inBase.medianMs)} the same with a two-line server (target 3x).`;
+}
+
+/** The README's few lines: the targets, and how this run did against them. */
+export function renderSummary(r: BenchResults): string {
+  return [
+    `From \`${r.command}\` on ${r.generatedAt.slice(0, 10)} (${r.machine.nproc} shared CPUs; every figure a ratio within the run):`,
+    throughputLine(r),
+    startupLine(r),
+    `${targetCount(r.targets)}.`,
+  ].join('\n');
+}

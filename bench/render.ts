@@ -1,0 +1,197 @@
+/**
+ * Renders a run's results as Markdown: the tables (printed, and the marked
+ * section of bench/README.md) and the short summary (the marked section of
+ * README.md). Both come from the JSON alone, so a test can hold the READMEs
+ * to bench/results/latest.json.
+ */
+import { type BenchResults, ROUTE_TITLES, type RouteName, type TargetCheck } from './report.ts';
+
+const ROUTES: RouteName[] = ['list', 'get', 'create'];
+
+/** A Markdown table, first column left-aligned, the others right-aligned unless `left` names them. */
+export function table(header: string[], rows: string[][], left: number[] = [0]): string {
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
+  const cell = (c: string, i: number) => (left.includes(i) ? c.padEnd(widths[i]!) : c.padStart(widths[i]!));
+  const line = (cells: string[]) => `| ${cells.map(cell).join(' | ')} |`;
+  const rule = `|${widths.map((w, i) => (left.includes(i) ? '-'.repeat(w + 2) : `${'-'.repeat(w + 1)}:`)).join('|')}|`;
+  return [line(header), rule, ...rows.map(line)].join('\n');
+}
+
+/** A number with thousands separators, or `n/a`. */
+export const num = (value: number | null | undefined, digits = 0): string =>
+  typeof value === 'number' && Number.isFinite(value)
+    ? value.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits })
+    : 'n/a';
+
+/** A ratio as `0.85x`, or `n/a`. */
+export const ratio = (value: number | null | undefined): string =>
+  typeof value === 'number' && Number.isFinite(value) ? `${value.toFixed(2)}x` : 'n/a';
+
+const signed = (value: number): string =>
+  Number.isFinite(value) ? `${value >= 0 ? '+' : ''}${value.toFixed(1)}` : 'n/a';
+
+function header(r: BenchResults): string {
+  const m = r.machine;
+  const when = `${r.generatedAt.slice(0, 16).replace('T', ' ')} UTC`;
+  return [
+    `Run: \`${r.command}\` on ${when}${r.quick ? ' (quick: one short round, not for publishing)' : ''}; sections: ${r.sections.join(', ')}.`,
+    `Machine: ${m.cpuModel}, ${m.nproc} CPUs shared with other work, ${m.memTotalGiB} GiB; Node ${m.node}, npm ${m.npm}, Linux ${m.kernel}; load average ${m.loadAverage} when the run started; NODE_EXTRA_CA_CERTS ${m.nodeExtraCaCerts === 'unset' ? 'unset' : 'set'}; autocannon ${m.autocannon}.`,
+  ].join('\n');
+}
+
+function notMeasured(title: string): string {
+  return `${title}\n\nNot measured in this run.`;
+}
+
+function throughputTables(r: BenchResults): string {
+  const t = r.throughput;
+  const s = r.settings;
+  if (!t) return notMeasured('Throughput');
+  const failed = (key: string) => ROUTES.reduce((sum, route) => sum + (t.routes[route][key]?.failures ?? 0), 0);
+  const rows = t.servers.map((server) => [
+    server.label + (failed(server.key) > 0 ? ` (${failed(server.key)} non-2xx or errors!)` : ''),
+    ...ROUTES.map((route) => {
+      const f = t.routes[route][server.key];
+      return f ? `${num(f.rps)} · ${ratio(f.overMinimal)} · ${ratio(f.cpuOverMinimal)}` : 'n/a';
+    }),
+    `\`${server.command}\``,
+  ]);
+  const latency = t.servers
+    .filter((server) => ['minimal', 'mock'].includes(server.key))
+    .map((server) => [
+      server.label,
+      ...ROUTES.map((route) => {
+        const f = t.routes[route][server.key];
+        return f ? `${num(f.p50Ms, 2)} / ${num(f.p99Ms, 2)}` : 'n/a';
+      }),
+    ]);
+  const titles = ROUTES.map((route) => ROUTE_TITLES[route]);
+  return [
+    `Throughput, ${s.connections} connections: req/s · req/s over the minimal server's · requests per CPU-second over the minimal server's; medians of ${s.rounds} interleaved rounds of ${s.durationS} s after ${s.warmupS} s of warmup`,
+    '',
+    table(['server', ...titles, 'command'], rows, [0, 4]),
+    '',
+    `Latency at ${s.connections} connections, p50 / p99 in ms (medians of the rounds)`,
+    '',
+    table(['server', ...titles], latency),
+  ].join('\n');
+}
+
+function layerTable(r: BenchResults): string {
+  const t = r.throughput;
+  if (!t || !r.layers) return notMeasured('Where the time goes');
+  const cpu = (key: string) => ROUTES.map((route) => num(t.routes[route][key]?.cpuUsPerRequest, 1));
+  const row = (layer: NonNullable<BenchResults['layers']>[number]) => [
+    `${layer.partOfMock ? '+ ' : ''}${layer.name}${layer.partOfMock ? '' : ' (not in the mock row)'}`,
+    ...ROUTES.map((route) => {
+      const c = layer.routes?.[route];
+      return c ? `${signed(c.costUs)} (${signed(c.costRange[0])} to ${signed(c.costRange[1])})` : 'not available yet';
+    }),
+    layer.measuredAs ?? layer.notAvailable ?? '',
+  ];
+  const mockLabel = t.servers.find((s) => s.key === 'mock')?.label ?? 'mock';
+  const rows = [
+    ['minimal node:http server', ...cpu('minimal'), 'the yardstick'],
+    ...r.layers.filter((l) => l.partOfMock).map(row),
+    [`= ${mockLabel}`, ...cpu('mock'), 'measured; the rows above add up to it, give or take noise'],
+    ...r.layers.filter((l) => !l.partOfMock).map(row),
+  ];
+  return [
+    "Where the time goes: the server's CPU time per request in µs; for each cost, what it adds: the median of the per-round differences (lowest to highest round)",
+    '',
+    table(['cost', ...ROUTES.map((route) => ROUTE_TITLES[route]), 'measured as'], rows, [0, 4]),
+  ].join('\n');
+}
+
+function startupTable(r: BenchResults): string {
+  if (!r.startup) return notMeasured('Startup');
+  const rows = r.startup.map((s) => {
+    const base = r.startup!.find((b) => b.key === s.baseline);
+    const phases = s.phases
+      ? ` (${Object.entries(s.phases)
+          .map(([name, ms]) => `${name} ${num(ms)}`)
+          .join(' + ')})`
+      : '';
+    return [
+      s.label,
+      `${num(s.medianMs)}${phases}`,
+      base ? `${ratio(s.medianMs / base.medianMs)} ${base.label}` : '',
+      `\`${s.command}\``,
+    ];
+  });
+  return [
+    `Startup from the installed package${r.tarball ? ` (tarball ${num(r.tarball.bytes / 1000)} kB, ${r.tarball.files} files)` : ''}, ms to the first answer (median of ${r.settings.startupRuns} interleaved runs; spawn to first 200, or, in process, from the script's first line)`,
+    '',
+    table(['how', 'median ms', 'like for like', 'command'], rows, [0, 3]),
+  ].join('\n');
+}
+
+function scaleTable(r: BenchResults): string {
+  if (!r.scale) return notMeasured('Scale');
+  const base = r.scale.find((s) => s.count === 1_000);
+  const query = (p50: number, p99: number, cpu: number, baseCpu: number | undefined) => [
+    `${num(p50, 3)} / ${num(p99, 3)}`,
+    num(cpu, 1),
+    ratio(baseCpu === undefined ? NaN : cpu / baseCpu),
+  ];
+  const rows = r.scale.map((s) => [
+    num(s.count),
+    num(s.listenMs),
+    s.rssBytes === undefined ? 'n/a' : num(s.rssBytes / 1e6),
+    ...query(s.soldP50Ms, s.soldP99Ms, s.soldCpuUs, base?.soldCpuUs),
+    ...query(s.allP50Ms, s.allP99Ms, s.allCpuUs, base?.allCpuUs),
+  ]);
+  const cells = (q: string) => [`${q} p50 / p99 ms`, 'CPU µs', 'x'];
+  return [
+    `Scale, one connection, ${r.settings.scaleRounds} interleaved rounds (latency: lowest p50 / median p99 of the rounds; the server's CPU per request: median; x: CPU over that at 1,000 pets)`,
+    '',
+    table(
+      ['pets', 'spawn to listening ms', 'RSS MB', ...cells('?status=sold&limit=100'), ...cells('?limit=100')],
+      rows,
+    ),
+  ].join('\n');
+}
+
+function conformanceLine(r: BenchResults): string {
+  const c = r.conformance;
+  if (!c) return notMeasured('Conformance suite against the mock');
+  return `Conformance suite against the mock: ${num(c.wallMs)} ms, spawn to exit (exit code ${c.exitCode}): \`${c.command}\``;
+}
+
+/** `3 of 12 targets met (2 not measured; 1 too noisy to call)`. */
+export function targetCount(targets: TargetCheck[]): string {
+  const missing = targets.filter((t) => t.met === null).length;
+  const noisy = targets.filter((t) => t.roundsDisagree).length;
+  const notes = [
+    missing ? `${missing} not measured` : '',
+    noisy ? `${noisy} too noisy to call: rounds on both sides of the limit` : '',
+  ].filter(Boolean);
+  return `${targets.filter((t) => t.met).length} of ${targets.length} targets met${notes.length ? ` (${notes.join('; ')})` : ''}`;
+}
+
+function targetTable(r: BenchResults): string {
+  const rows = r.targets.map((t) => [
+    t.name,
+    `${num(t.value, 2)}${t.range ? ` (${num(t.range[0], 2)} to ${num(t.range[1], 2)})` : ''}`,
+    t.limit,
+    t.met === null ? 'not measured' : `${t.met ? 'yes' : 'NO'}${t.roundsDisagree ? ', rounds disagree' : ''}`,
+  ]);
+  return [
+    `Targets: ${targetCount(r.targets)}. Value: the median of the rounds (lowest to highest round).`,
+    '',
+    table(['target', 'value', 'limit', 'met'], rows),
+  ].join('\n');
+}
+
+/** Every table of a run, as printed and as bench/README.md shows it. */
+export function renderTables(results: BenchResults): string {
+  return [
+    header(results),
+    targetTable(results),
+    throughputTables(results),
+    layerTable(results),
+    startupTable(results),
+    scaleTable(results),
+    conformanceLine(results),
+  ].join('\n\n');
+}

@@ -1,0 +1,236 @@
+import { describe, expect, it } from 'vitest';
+import { benchServers, isMeasured, LAYERS, MINIMAL, MOCK } from './layers.ts';
+import { median, quantile } from './load.ts';
+import { cpuSeconds } from './processes.ts';
+import { extractSection, ReadmeSectionError, renderSummary, replaceSection } from './readme.ts';
+import { renderTables } from './render.ts';
+import { type BenchResults, checkTargets, type ServerFigures } from './report.ts';
+import { parseSettings } from './settings.ts';
+
+/** A server's figures; its CPU ratio is `cpu` and its rounds range over ±`spread` around each ratio. */
+const figures = (overMinimal: number, p99Ms = 1, cpu = overMinimal, spread = 0.01): ServerFigures => ({
+  rps: 1000 * overMinimal,
+  p50Ms: 0.5,
+  p99Ms,
+  cpuUsPerRequest: 20 / cpu,
+  overMinimal,
+  overMinimalRange: [overMinimal - spread, overMinimal + spread],
+  cpuOverMinimal: cpu,
+  cpuOverMinimalRange: [cpu - spread, cpu + spread],
+  failures: 0,
+});
+
+/**
+ * A run that measured everything: list meets its req/s target but not per CPU-second, get misses both, create's
+ * rounds fall on both sides of its limit and its p99 is over.
+ */
+function fullRun(): Omit<BenchResults, 'targets'> {
+  const route = (mock: ServerFigures) => ({ minimal: figures(1), mock });
+  const start = (key: string, medianMs: number, baseline?: string) => ({
+    key,
+    label: key,
+    command: key,
+    medianMs,
+    runsMs: [medianMs],
+    ...(baseline ? { baseline } : {}),
+  });
+  const scale = (count: number, listenMs: number, p50: number, rssBytes = 100e6) => ({
+    count,
+    listenMs,
+    rssBytes,
+    soldP50Ms: p50,
+    soldP99Ms: p50,
+    soldCpuUs: p50 * 100,
+    allP50Ms: p50,
+    allP99Ms: p50,
+    allCpuUs: p50 * 100,
+  });
+  return {
+    generatedAt: '2026-01-02T03:04:05.000Z',
+    command: 'npm run bench',
+    quick: false,
+    sections: ['throughput', 'startup', 'scale', 'conformance'],
+    machine: { nproc: 2 },
+    settings: { connections: 32, rounds: 3, startupRuns: 7, scaleRounds: 3 },
+    throughput: {
+      servers: [MINIMAL, MOCK].map((s) => ({ key: s.key, label: s.label, command: s.key })),
+      routes: {
+        list: route(figures(0.9, 1, 0.7)),
+        get: route(figures(0.5)),
+        create: route(figures(0.8, 6, 0.85, 0.1)),
+      },
+    },
+    layers: LAYERS.map((l) =>
+      isMeasured(l)
+        ? {
+            name: l.name,
+            partOfMock: l.partOfMock,
+            measuredAs: l.measuredAs,
+            routes: {
+              list: { costUs: 1.25, costRange: [0.5, 2] as [number, number] },
+              get: { costUs: 1, costRange: [1, 1] as [number, number] },
+              create: { costUs: -0.5, costRange: [-1, 3] as [number, number] },
+            },
+          }
+        : { name: l.name, partOfMock: l.partOfMock, notAvailable: l.notAvailable },
+    ),
+    startup: [
+      start('npx-mock', 140, 'npx-two-line'),
+      start('npx-two-line', 100),
+      start('node-mock', 200, 'node-two-line'),
+      start('node-two-line', 100),
+      start('inprocess-mock', 290, 'inprocess-two-line'),
+      start('inprocess-two-line', 100),
+    ],
+    tarball: { bytes: 433_440, files: 120 },
+    scale: [scale(1_000, 100, 0.1), scale(1_000_000, 12_000, 0.2, 499e6)],
+    conformance: { command: 'c', wallMs: 900, exitCode: 0 },
+  };
+}
+
+describe('the targets', () => {
+  it('checks each measured figure against its limit', () => {
+    const met = Object.fromEntries(checkTargets(fullRun()).map((t) => [t.name, t.met]));
+    expect(met).toMatchObject({
+      'GET /v1/pets?limit=20: mock / minimal server, req/s': true,
+      'GET /v1/pets?limit=20: mock / minimal server, requests per CPU-second': false,
+      'GET /v1/pets/{id}: mock / minimal server, req/s': false,
+      'POST /v1/pets: mock / minimal server, req/s': true,
+      'POST /v1/pets: mock / minimal server, requests per CPU-second': true,
+      'POST /v1/pets: mock p99 at 32 connections, ms': false,
+      'start: npx petstore-mock / npx two-line server': true,
+      'start: node <installed bin> / node two-line.js': false,
+      'start in process: import + startMockServer + first fetch / two-line': true,
+      '1,000,000 pets: RSS, MB': true,
+      '1,000,000 pets: spawn to listening, seeding included, s': false,
+      '?limit=100: CPU per request at 1,000,000 / at 1,000 pets': false,
+    });
+  });
+
+  it('says when the rounds fall on both sides of a limit', () => {
+    const targets = checkTargets(fullRun());
+    expect(targets.filter((t) => t.roundsDisagree).map((t) => t.name)).toEqual([
+      'POST /v1/pets: mock / minimal server, req/s',
+      'POST /v1/pets: mock / minimal server, requests per CPU-second',
+    ]);
+    expect(targets.find((t) => t.name.startsWith('GET /v1/pets/{id}: mock / minimal server, req/s'))?.range).toEqual([
+      0.49, 0.51,
+    ]);
+  });
+
+  it('reports a target whose section was not run as not measured, never as met', () => {
+    const { throughput: _t, startup: _s, scale: _c, ...rest } = fullRun();
+    const targets = checkTargets({ ...rest, sections: ['conformance'] });
+    expect(targets.length).toBeGreaterThan(10);
+    expect(targets.filter((t) => t.met !== null || t.value !== null)).toEqual([]);
+    expect(renderTables({ ...rest, sections: ['conformance'], targets })).toMatch(
+      /0 of \d+ targets met \(\d+ not measured\)/,
+    );
+  });
+});
+
+describe('the tables', () => {
+  const results = { ...fullRun(), targets: checkTargets(fullRun()) };
+  const text = renderTables(results);
+
+  it('shows every server, each cost with what it adds, the pending layer as not available yet, and every target', () => {
+    expect(text).toMatch(/\| mock \(petstore-mock --quiet\) +\| +900 · 0\.90x · 0\.70x \| +500 · 0\.50x · 0\.50x \|/);
+    expect(text).toMatch(
+      /\| \+ key check +\| +\+1\.3 \(\+0\.5 to \+2\.0\) \| +\+1\.0 \(\+1\.0 to \+1\.0\) \| +-0\.5 \(-1\.0 to \+3\.0\) \|/,
+    );
+    expect(text).toMatch(/\| \+ request journal and scenarios +\| +not available yet \|/);
+    expect(text).toMatch(/\| request log \(not in the mock row\) +\|/);
+    expect(text).toMatch(/\| npx-mock +\| +140 \| +1\.40x npx-two-line \|/);
+    expect(text).toContain('Startup from the installed package (tarball 433 kB, 120 files)');
+    expect(text).toMatch(/\| 1,000,000 \| +12,000 \| +499 \| +0\.200 \/ 0\.200 \| +20\.0 \| 2\.00x \|/);
+    expect(text).toContain('8 of 16 targets met (2 too noisy to call: rounds on both sides of the limit)');
+    expect(text).toMatch(
+      /\| GET \/v1\/pets\/\{id\}: mock \/ minimal server, req\/s +\| +0\.50 \(0\.49 to 0\.51\) \| >= 0\.85 \| +NO \|/,
+    );
+    expect(text).toMatch(
+      /\| POST \/v1\/pets: mock \/ minimal server, req\/s +\| +0\.80 \(0\.70 to 0\.90\) \| +>= 0\.8 \| yes, rounds disagree \|/,
+    );
+  });
+
+  it('says when a section was not measured', () => {
+    const { startup: _s, ...rest } = results;
+    expect(renderTables(rest)).toContain('Startup\n\nNot measured in this run.');
+    expect(renderSummary(rest)).toContain('Startup was not measured in this run.');
+  });
+
+  it('summarises in a few lines for README.md', () => {
+    const summary = renderSummary(results);
+    expect(summary.split('\n')).toHaveLength(4);
+    expect(summary).toContain('GET /v1/pets?limit=20 0.90x / 0.70x (target 0.85x)');
+    expect(summary).toContain('at most 6.0 ms (target 5 ms)');
+    expect(summary).toContain('1.40x a two-line');
+  });
+});
+
+describe('the marked sections', () => {
+  const page = 'intro\n<!-- bench:tables:start -->\nold\n<!-- bench:tables:end -->\noutro\n';
+
+  it('replaces only what is between the markers, and reads back what it wrote', () => {
+    const written = replaceSection(page, 'tables', 'new\ntable');
+    expect(written).toBe('intro\n<!-- bench:tables:start -->\nnew\ntable\n<!-- bench:tables:end -->\noutro\n');
+    expect(extractSection(written, 'tables')).toBe('new\ntable');
+    expect(replaceSection(written, 'tables', 'new\ntable')).toBe(written);
+  });
+
+  it('refuses a page whose markers are missing, reversed or repeated', () => {
+    for (const bad of [
+      'no markers',
+      page.replace('start', 'x'),
+      page + page,
+      '<!-- bench:tables:end --><!-- bench:tables:start -->',
+    ])
+      expect(() => replaceSection(bad, 'tables', 'x')).toThrow(ReadmeSectionError);
+    expect(() => extractSection('none', 'summary')).toThrow(/bench:summary:start/);
+  });
+});
+
+describe('the ladder of layers', () => {
+  it('goes from the minimal server to the mock, each measured rung over the one before, so the costs add up', () => {
+    const rungs = LAYERS.filter((l) => l.partOfMock).filter(isMeasured);
+    expect(rungs[0]!.over).toBe(MINIMAL);
+    expect(rungs.at(-1)!.with).toBe(MOCK);
+    for (let i = 1; i < rungs.length; i++) expect(rungs[i]!.over).toBe(rungs[i - 1]!.with);
+  });
+
+  it('loads each server once, the minimal server first', () => {
+    const servers = benchServers();
+    expect(new Set(servers.map((s) => s.key)).size).toBe(servers.length);
+    expect(servers[0]).toBe(MINIMAL);
+    expect(servers).toContain(MOCK);
+    const clash = { ...MOCK };
+    expect(() => benchServers([{ name: 'x', measuredAs: 'x', with: clash, over: MINIMAL, partOfMock: true }])).toThrow(
+      /share the key/,
+    );
+  });
+});
+
+describe('the settings and helpers', () => {
+  it('publishes (latest.json and the READMEs) only from a full run', () => {
+    expect(parseSettings([])).toMatchObject({ publish: true, out: expect.stringMatching(/latest\.json$/) });
+    expect(parseSettings(['--quick'])).toMatchObject({ publish: false, out: expect.stringMatching(/quick\.tmp$/) });
+    expect(parseSettings(['--only', 'scale,startup'])).toMatchObject({
+      publish: false,
+      sections: ['startup', 'scale'],
+    });
+    expect(() => parseSettings(['--only', 'speed'])).toThrow(/unknown section speed/);
+    expect(parseSettings(['--help'])).toBeUndefined();
+  });
+
+  it('takes nearest-rank quantiles and medians, and reads a process CPU time', () => {
+    const sorted = Float64Array.from([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+    expect([quantile(sorted, 0.5), quantile(sorted, 0.99), quantile(sorted, 0), quantile([], 0.5)]).toEqual([
+      5,
+      10,
+      1,
+      NaN,
+    ]);
+    expect([median([3, 1, 2]), median([4, 1, 3, 2]), median([])]).toEqual([2, 2.5, NaN]);
+    expect(cpuSeconds(process.pid)).toBeGreaterThan(0);
+    expect(cpuSeconds(2 ** 30)).toBeUndefined();
+  });
+});

@@ -1,0 +1,48 @@
+/** The minimal server's bodies, taken from a running mock so that they are the mock's own answers, byte for byte. */
+import type { FixedAnswer, FixedAnswers } from './minimal.ts';
+
+/** The new pet every POST of the bench sends. */
+export const NEW_PET = JSON.stringify({ name: 'Rex', categoryId: 3, status: 'available' });
+
+/** What each benchmarked route sends, relative to a base URL ending in `/v1`. */
+export const ROUTE_REQUESTS = {
+  list: { path: '/pets?limit=20', method: 'GET' },
+  create: { path: '/pets', method: 'POST', body: NEW_PET },
+  get: { path: '/pets/1', method: 'GET' },
+} as const;
+
+/** Options for {@link captureAnswers}. */
+export interface CaptureOptions {
+  /** The mock's base URL, ending in `/v1`. */
+  base: string;
+  apiKey: string;
+}
+
+async function ask(base: string, apiKey: string, route: keyof typeof ROUTE_REQUESTS): Promise<FixedAnswer> {
+  const r = ROUTE_REQUESTS[route];
+  const headers: Record<string, string> = { authorization: `Bearer ${apiKey}` };
+  if ('body' in r) headers['content-type'] = 'application/json';
+  const response = await fetch(`${base}${r.path}`, { method: r.method, headers, body: 'body' in r ? r.body : null });
+  const answer = { status: response.status, body: await response.text() };
+  if (answer.status >= 300)
+    throw new Error(`the mock answered ${answer.status} to ${r.method} ${r.path}: ${answer.body}`);
+  return answer;
+}
+
+/** Asks the mock once per route, then resets it (`POST /__control/reset`), so the pet it created is gone. */
+export async function captureAnswers({ base, apiKey }: CaptureOptions): Promise<FixedAnswers> {
+  const answers: FixedAnswers = {
+    list: await ask(base, apiKey, 'list'),
+    get: await ask(base, apiKey, 'get'),
+    create: await ask(base, apiKey, 'create'),
+  };
+  await resetMock(base);
+  return answers;
+}
+
+/** Puts a mock back to its seeded pets; the bench calls it after each round of POSTs. */
+export async function resetMock(base: string): Promise<void> {
+  const response = await fetch(new URL('/__control/reset', base), { method: 'POST' });
+  await response.arrayBuffer();
+  if (response.status !== 200) throw new Error(`POST /__control/reset answered ${response.status}`);
+}

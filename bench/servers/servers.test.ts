@@ -1,0 +1,80 @@
+import { once } from 'node:events';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { type MockServer, startMockServer } from 'petstore-toolkit/mock';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  captureAnswers,
+  createVariantServer,
+  type FixedAnswers,
+  ROUTE_REQUESTS,
+  resetMock,
+  VARIANTS,
+} from './index.ts';
+
+const KEY = 'bench-test-key';
+const ROUTES = ['list', 'get', 'create'] as const;
+let mock: MockServer;
+let answers: FixedAnswers;
+const bases: Record<string, string> = {};
+const servers: Server[] = [];
+
+async function listen(server: Server): Promise<string> {
+  servers.push(server);
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
+}
+
+async function ask(base: string, route: (typeof ROUTES)[number], key = KEY) {
+  const r = ROUTE_REQUESTS[route];
+  const headers: Record<string, string> = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
+  const response = await fetch(`${base}${r.path}`, { method: r.method, headers, body: 'body' in r ? r.body : null });
+  return { status: response.status, body: await response.text(), headers: [...response.headers.keys()].sort() };
+}
+
+beforeAll(async () => {
+  mock = await startMockServer({ port: 0, apiKeys: [KEY] });
+  answers = await captureAnswers({ base: mock.url, apiKey: KEY });
+  for (const variant of VARIANTS) bases[variant] = await listen(createVariantServer({ variant, apiKey: KEY, answers }));
+});
+
+afterAll(async () => {
+  for (const server of servers) server.close().closeAllConnections();
+  await mock.close();
+});
+
+describe("the bench's servers", () => {
+  it.each(ROUTES)(
+    'answer %s with the status and body bytes the mock gives (after a reset, for POST)',
+    async (route) => {
+      await resetMock(mock.url);
+      const expected = await ask(mock.url, route);
+      expect(expected.status).toBeLessThan(300);
+      for (const variant of VARIANTS) {
+        const got = await ask(bases[variant]!, route);
+        expect({ variant, status: got.status, body: got.body }).toEqual({ variant, ...expected, headers: undefined });
+      }
+    },
+  );
+
+  it('the minimal server sends no header but Content-Type, Content-Length and what node:http adds by default', async () => {
+    for (const route of ROUTES) {
+      const got = await ask(bases.minimal!, route);
+      expect(got.headers).toEqual(['connection', 'content-length', 'content-type', 'date', 'keep-alive']);
+    }
+  });
+
+  it.each(VARIANTS)('%s refuses a wrong key with 401', async (variant) => {
+    expect((await ask(bases[variant]!, 'list', 'wrong')).status).toBe(401);
+    expect((await ask(bases[variant]!, 'get', `${KEY}x`)).status).toBe(401);
+  });
+
+  it('a reset puts the mock back to its seeded pets, so every round of POSTs starts from the same store', async () => {
+    await resetMock(mock.url);
+    await ask(mock.url, 'create');
+    expect(mock.store.size).toBe(51);
+    await resetMock(mock.url);
+    expect(mock.store.size).toBe(50);
+  });
+});

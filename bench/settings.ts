@@ -1,0 +1,71 @@
+/** `npm run bench` options: how long and how often each section measures, what it measures, where it writes. */
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { ROOT } from './processes.ts';
+
+/** The sections of a run, in the order they run. */
+export const SECTION_NAMES = ['throughput', 'startup', 'scale', 'conformance'] as const;
+
+/** One of {@link SECTION_NAMES}. */
+export type Section = (typeof SECTION_NAMES)[number];
+
+/** What one run does. */
+export interface Settings {
+  quick: boolean;
+  sections: Section[];
+  rounds: number;
+  durationS: number;
+  warmupS: number;
+  connections: number;
+  startupRuns: number;
+  scaleRounds: number;
+  scaleDurationS: number;
+  scaleCounts: number[];
+  /** Where the JSON goes. */
+  out: string;
+  /** A full run writes latest.json and rewrites the READMEs' marked sections; no other run does. */
+  publish: boolean;
+}
+
+/** The `--help` text. */
+export const HELP = `Usage: npm run bench -- [--quick] [--only SECTION,...] [--out FILE]
+
+  --quick        one short round of each section (about two minutes)
+  --only LIST    only these sections: ${SECTION_NAMES.join(', ')}
+  --out FILE     where the JSON goes (default: bench/results/quick.tmp)
+
+A full run (no option) takes about five minutes, writes bench/results/latest.json
+and rewrites the marked sections of bench/README.md and README.md from it.`;
+
+/** Parses the command line; `undefined` for --help. Throws on an unknown option or section. */
+export function parseSettings(argv: string[]): Settings | undefined {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      quick: { type: 'boolean' },
+      only: { type: 'string' },
+      out: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+  if (values.help) return undefined;
+  const sections = values.only ? (values.only.split(',') as Section[]) : [...SECTION_NAMES];
+  const unknown = sections.filter((s) => !SECTION_NAMES.includes(s));
+  if (unknown.length > 0) throw new Error(`unknown section ${unknown.join(', ')}; known: ${SECTION_NAMES.join(', ')}`);
+  const quick = values.quick === true;
+  const publish = !quick && !values.only && !values.out;
+  return {
+    quick,
+    sections: SECTION_NAMES.filter((s) => sections.includes(s)),
+    rounds: quick ? 1 : 5,
+    durationS: quick ? 1 : 1.5,
+    warmupS: 0.5,
+    connections: 32,
+    startupRuns: quick ? 3 : 7,
+    scaleRounds: quick ? 1 : 3,
+    scaleDurationS: quick ? 1 : 1.5,
+    scaleCounts: quick ? [1_000, 1_000_000] : [1_000, 100_000, 1_000_000],
+    out: values.out ?? join(ROOT, 'bench', 'results', publish ? 'latest.json' : 'quick.tmp'),
+    publish,
+  };
+}
