@@ -9,7 +9,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { createAuthenticator, createMock } from 'petstore-toolkit/mock/core';
+import { createAuthenticator, createHandler, createPetStore, seedPets } from 'petstore-toolkit/mock/core';
 import { createHandlerServer } from './handler.ts';
 import { createMinimalServer, type FixedAnswers, plainKeyCheck } from './minimal.ts';
 
@@ -29,8 +29,9 @@ export interface VariantOptions {
 
 /** Makes the named server (not listening yet). */
 export function createVariantServer({ variant, apiKey, answers }: VariantOptions): Server {
+  // The route itself: the bare API handler (routing, key check, operation), none of the mock's layers.
   if (variant === 'handler')
-    return createHandlerServer({ handle: createMock({ apiKeys: [apiKey], cors: false }).handle });
+    return createHandlerServer({ handle: createHandler({ store: createPetStore(seedPets()), apiKeys: [apiKey] }) });
   if (!answers) throw new Error(`the ${variant} server needs --answers`);
   if (variant === 'minimal') return createMinimalServer({ answers, authorized: plainKeyCheck(apiKey) });
   const authenticate = createAuthenticator([apiKey]);

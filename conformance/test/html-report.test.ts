@@ -21,7 +21,6 @@ const FILE = join(ARTIFACTS, 'conformance-report.html');
 let browser: Browser;
 
 /** The text as rendered, as QA reads it (textContent would include what CSS hides). */
-// biome-ignore lint/performance/useDomNodeTextContent: the rendered text is the point
 const shown = (locator: Locator): Promise<string> => locator.innerText();
 let exitCode: number | null;
 
