@@ -10,7 +10,7 @@ import { Agent, type Dispatcher } from 'undici';
 import { describe, expect, it } from 'vitest';
 import { allCases, ConformanceError, type Report, runConformance } from '../index.ts';
 import { renderJson, renderJunit, renderPretty } from '../report/index.ts';
-import { type FakeChoices, type FakePetstoreOptions, startFakePetstore } from './fake-petstore.ts';
+import { EVERY_ALLOWED_CHOICE, type FakePetstoreOptions, startFakePetstore } from './fake-petstore.ts';
 
 const ADVICE = [
   'listPets.limit.invalid.rejected',
@@ -20,20 +20,7 @@ const ADVICE = [
   'auth.bearerLowercase',
 ];
 
-const CHOICES: Required<Omit<FakeChoices, 'echoAuthorization'>> = {
-  descending: true,
-  lenient: true,
-  malformedId404: true,
-  nonJson415: true,
-  extraFields: true,
-  errorCode: 'E_SOMETHING_ELSE',
-  bigIds: true,
-  noAdviceHeaders: true,
-  caseSensitiveScheme: true,
-  bigCategoryExact: true,
-  clientId400: true,
-  refuseUnusualNames: true,
-};
+const CHOICES = EVERY_ALLOWED_CHOICE;
 
 async function withFake(
   options: FakePetstoreOptions,

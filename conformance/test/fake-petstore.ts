@@ -110,3 +110,19 @@ export async function startFakePetstore(options: FakePetstoreOptions = {}): Prom
     },
   };
 }
+
+/** Every choice the interface leaves open, made the other way from our mock (the fake that must pass). */
+export const EVERY_ALLOWED_CHOICE: Required<Omit<FakeChoices, 'echoAuthorization'>> = {
+  descending: true,
+  lenient: true,
+  malformedId404: true,
+  nonJson415: true,
+  extraFields: true,
+  errorCode: 'E_SOMETHING_ELSE',
+  bigIds: true,
+  noAdviceHeaders: true,
+  caseSensitiveScheme: true,
+  bigCategoryExact: true,
+  clientId400: true,
+  refuseUnusualNames: true,
+};

@@ -8,22 +8,15 @@
 import { describe, expect, it } from 'vitest';
 import { type Report, runConformance } from '../index.ts';
 import { renderJson, renderJunit, renderPretty } from '../report/index.ts';
-import { type FakeChoices, type FakePetstore, type FakePetstoreOptions, startFakePetstore } from './fake-petstore.ts';
+import {
+  EVERY_ALLOWED_CHOICE,
+  type FakeChoices,
+  type FakePetstore,
+  type FakePetstoreOptions,
+  startFakePetstore,
+} from './fake-petstore.ts';
 
-const ALL_CHOICES: FakeChoices = {
-  descending: true,
-  lenient: true,
-  malformedId404: true,
-  nonJson415: true,
-  extraFields: true,
-  errorCode: 'E_SOMETHING_ELSE',
-  bigIds: true,
-  noAdviceHeaders: true,
-  caseSensitiveScheme: true,
-  bigCategoryExact: true,
-  clientId400: true,
-  refuseUnusualNames: true,
-};
+const ALL_CHOICES: FakeChoices = EVERY_ALLOWED_CHOICE;
 const SEEDS = [1, 2, 3];
 
 async function withFake<T>(options: FakePetstoreOptions, run: (fake: FakePetstore) => Promise<T>): Promise<T> {
