@@ -58,8 +58,9 @@ function routes(t: ControlTargets): Record<string, Record<string, Run>> {
 /** Answers `/__control/...` itself; passes every other request on. */
 export function controlLayer(targets: ControlTargets): Layer {
   const table = routes(targets);
-  return async (context, next) => {
-    if (!context.path.startsWith(`${CONTROL_PREFIX}/`)) return next(context);
+  const prefix = `${CONTROL_PREFIX}/`;
+  return (context, next) => {
+    if (!context.path.startsWith(prefix)) return next(context);
     const [name = '', id, ...more] = context.path.slice(CONTROL_PREFIX.length + 1).split('/');
     const methods: Record<string, Run> | undefined =
       id === undefined

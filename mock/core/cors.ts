@@ -4,7 +4,7 @@
  * OPTIONS, with its `Allow`) turned into a CORS answer that names
  * `Authorization` and `Prefer` explicitly (a `*` does not cover Authorization).
  */
-import type { Layer } from './layers.ts';
+import { type Layer, thenAnswer } from './layers.ts';
 
 /** Response headers a page may read. */
 export const EXPOSED_HEADERS = [
@@ -25,26 +25,26 @@ export const ALLOWED_HEADERS = ['Authorization', 'Content-Type', 'Prefer'];
 /** Adds CORS headers to every answer and answers preflights. */
 export function corsLayer(): Layer {
   const exposed = EXPOSED_HEADERS.join(', ');
-  return async (context, next) => {
-    const response = await next(context);
-    const { request } = context;
-    const allow = response.headers.allow;
-    if (request.method === 'OPTIONS' && response.status === 204 && allow !== undefined) {
-      if (request.headers['access-control-request-method'] !== undefined) {
-        response.headers['access-control-allow-methods'] = allow
-          .split(', ')
-          .filter((m) => m !== 'OPTIONS')
-          .join(', ');
-        response.headers['access-control-allow-headers'] = allowedHeaders(
-          request.headers['access-control-request-headers'],
-        );
-        response.headers['access-control-max-age'] = '600';
+  return (context, next) =>
+    thenAnswer(next(context), (response) => {
+      const { request } = context;
+      const allow = response.headers.allow;
+      if (request.method === 'OPTIONS' && response.status === 204 && allow !== undefined) {
+        if (request.headers['access-control-request-method'] !== undefined) {
+          response.headers['access-control-allow-methods'] = allow
+            .split(', ')
+            .filter((m) => m !== 'OPTIONS')
+            .join(', ');
+          response.headers['access-control-allow-headers'] = allowedHeaders(
+            request.headers['access-control-request-headers'],
+          );
+          response.headers['access-control-max-age'] = '600';
+        }
       }
-    }
-    response.headers['access-control-allow-origin'] = '*';
-    response.headers['access-control-expose-headers'] = exposed;
-    return response;
-  };
+      response.headers['access-control-allow-origin'] = '*';
+      response.headers['access-control-expose-headers'] = exposed;
+      return response;
+    });
 }
 
 /** {@link ALLOWED_HEADERS}, then every other header name a preflight asked for. */

@@ -7,6 +7,7 @@
 import { type Authenticator, createAuthenticator, describeAuthFailure } from './auth.ts';
 import { originForm } from './layers.ts';
 import { createPet, getPet, listPets } from './operations.ts';
+import { parseQuery, type QueryParams } from './query.ts';
 import { type ApiRequest, type ApiResponse, ErrorCode, errorResponse } from './responses.ts';
 import type { PetStore } from './store.ts';
 
@@ -24,7 +25,7 @@ export type Handler = (request: ApiRequest) => ApiResponse;
 
 interface Route {
   allow: readonly string[];
-  run(request: ApiRequest, query: URLSearchParams, param: string): ApiResponse;
+  run(request: ApiRequest, query: QueryParams, param: string): ApiResponse;
 }
 
 /** Builds the handler for one store and set of keys. */
@@ -38,8 +39,18 @@ export function createHandler({ store, apiKeys, basePath = '/v1' }: HandlerOptio
     },
     item: { allow: ['GET', 'HEAD'], run: (_req, _query, id) => getPet(store, id, basePath) },
   };
+  const collectionPath = `${basePath}/pets`;
+  const itemPrefix = `${collectionPath}/`;
+  const collection = { route: api.collection!, param: '' };
   /** Routes on the path's segments, each decoded on its own, so an escaped slash (`%2F`) never separates. */
   function route(rawPath: string): { route: Route; param: string } | undefined {
+    if (!rawPath.includes('%')) {
+      // Nothing to decode: compare the path itself, without splitting it.
+      if (rawPath === collectionPath) return collection;
+      if (!rawPath.startsWith(itemPrefix)) return undefined;
+      const id = rawPath.slice(itemPrefix.length);
+      return id !== '' && !id.includes('/') ? { route: api.item!, param: id } : undefined;
+    }
     const segments = decodeSegments(rawPath);
     if (segments === undefined) return undefined;
     const [first, ...rest] = segments;
@@ -70,8 +81,7 @@ export function createHandler({ store, apiKeys, basePath = '/v1' }: HandlerOptio
     }
     const refused = unauthorized(authenticate, request);
     if (refused) return refused;
-    const query = new URLSearchParams(queryAt === -1 ? '' : url.slice(queryAt + 1));
-    return matched.route.run(request, query, matched.param);
+    return matched.route.run(request, parseQuery(queryAt === -1 ? '' : url.slice(queryAt + 1)), matched.param);
   }
 
   return dispatch;

@@ -1,10 +1,10 @@
 /**
  * The request journal: the last N API requests, oldest first, with what the
  * mock answered. The Authorization header, and every configured key wherever
- * it appears, is replaced by `[REDACTED]` before anything is kept.
+ * it appears, is replaced by `[REDACTED]` in everything read from it.
  * @see ../../docs/mock.md "Request journal"
  */
-import { type Applied, type Layer, matchesPath } from './layers.ts';
+import { type Applied, type Layer, matchesPath, originForm, splitTarget, thenAnswer } from './layers.ts';
 import type { ApiRequest, Fault } from './responses.ts';
 
 /** How many requests the journal keeps unless told otherwise. */
@@ -44,48 +44,150 @@ export interface JournalFilter {
   path?: string;
 }
 
+/** One API request as taken in: what {@link JournalEntry} is made of, before redaction. */
+export interface JournalRecord {
+  /** When it arrived, ms since the epoch. */
+  time: number;
+  request: ApiRequest;
+  status: number | null;
+  fault?: Fault;
+  durationMs: number;
+  applied: Applied;
+}
+
 /** A bounded journal. */
 export interface Journal {
   readonly size: number;
-  record(entry: Omit<JournalEntry, 'seq'>): void;
+  record(entry: JournalRecord): void;
   list(filter?: JournalFilter): JournalEntry[];
   clear(): void;
 }
 
-/** A journal keeping the last `capacity` entries (0 keeps none) in a ring, so memory stays flat. */
-export function createJournal(capacity: number = DEFAULT_JOURNAL_SIZE): Journal {
+/** Options for {@link createJournal}. */
+export interface JournalOptions {
+  /** Entries kept, oldest dropped first (0 keeps none). */
+  capacity?: number;
+  /** The keys replaced by {@link REDACTED} wherever they appear. */
+  keys: readonly string[];
+}
+
+/** The rarer parts of an entry, kept only when present. */
+interface Extra {
+  body?: string;
+  bodyTruncated?: boolean;
+  /** True when `body` is already redacted (a cut body is redacted before it is cut). */
+  bodyRedacted?: boolean;
+  fault?: Fault;
+  applied?: Applied;
+}
+
+/**
+ * A journal keeping the last `capacity` entries in a ring, so memory stays
+ * flat. It keeps each request as it came, in parallel arrays (numbers in typed
+ * arrays, the headers as one JSON text), and redacts when it is read: each
+ * request costs a few stores and one retained string, the reader pays for the
+ * rest. Nothing leaves the journal unredacted.
+ */
+export function createJournal({ capacity = DEFAULT_JOURNAL_SIZE, keys }: JournalOptions): Journal {
   if (!Number.isSafeInteger(capacity) || capacity < 0 || capacity > MAX_JOURNAL_SIZE)
     throw new RangeError(`journal size must be an integer from 0 to ${MAX_JOURNAL_SIZE}, got ${capacity}`);
-  let ring: JournalEntry[] = [];
-  let start = 0;
+  const seqs = new Float64Array(capacity);
+  const times = new Float64Array(capacity);
+  const durations = new Float64Array(capacity);
+  const statuses = new Int16Array(capacity);
+  const methods: string[] = new Array(capacity);
+  const targets: string[] = new Array(capacity);
+  const headers: string[] = new Array(capacity);
+  const extras: (Extra | undefined)[] = new Array(capacity);
+  let count = 0;
+  let next = 0;
   let seq = 0;
+  const entryAt = (slot: number): JournalEntry => {
+    const extra = extras[slot];
+    const { path, query } = splitTarget(targets[slot]!);
+    return {
+      seq: seqs[slot]!,
+      at: new Date(times[slot]!).toISOString(),
+      method: methods[slot]!,
+      path: redactText(path, keys),
+      query: redactQuery(query, keys),
+      headers: redactHeaders(JSON.parse(headers[slot]!), keys),
+      ...(extra?.body === undefined ? {} : { body: extra.bodyRedacted ? extra.body : redactText(extra.body, keys) }),
+      ...(extra?.bodyTruncated ? { bodyTruncated: true } : {}),
+      status: statuses[slot] === -1 ? null : statuses[slot]!,
+      ...(extra?.fault === undefined ? {} : { fault: extra.fault }),
+      durationMs: durations[slot]!,
+      applied: { ...extra?.applied },
+    };
+  };
   return {
     get size() {
-      return ring.length;
+      return count;
     },
-    record(entry) {
+    record({ time, request, status, fault, durationMs, applied }) {
       seq++;
       if (capacity === 0) return;
-      if (ring.length < capacity) ring.push({ seq, ...entry });
-      else {
-        ring[start] = { seq, ...entry };
-        start = (start + 1) % capacity;
-      }
+      const slot = next;
+      next = next + 1 === capacity ? 0 : next + 1;
+      if (count < capacity) count++;
+      seqs[slot] = seq;
+      times[slot] = time;
+      durations[slot] = durationMs;
+      statuses[slot] = status ?? -1;
+      methods[slot] = request.method;
+      targets[slot] = originForm(request.url);
+      headers[slot] = JSON.stringify(request.headers);
+      extras[slot] = extraOf(request, fault, applied, keys);
     },
     list(filter = {}) {
-      const ordered = [...ring.slice(start), ...ring.slice(0, start)];
       const method = filter.method?.toUpperCase();
-      return ordered.filter(
-        (e) =>
-          (method === undefined || e.method === method) &&
-          (filter.path === undefined || matchesPath(filter.path, e.path)),
-      );
+      const entries: JournalEntry[] = [];
+      for (let i = 0; i < count; i++) {
+        const slot = (next - count + i + capacity) % capacity;
+        if (method !== undefined && methods[slot] !== method) continue;
+        const entry = entryAt(slot);
+        if (filter.path === undefined || matchesPath(filter.path, entry.path)) entries.push(entry);
+      }
+      return entries;
     },
     clear() {
-      ring = [];
-      start = 0;
+      count = 0;
+      next = 0;
+      methods.fill('');
+      targets.fill('');
+      headers.fill('');
+      extras.fill(undefined);
     },
   };
+}
+
+function extraOf(
+  request: ApiRequest,
+  fault: Fault | undefined,
+  applied: Applied,
+  keys: readonly string[],
+): Extra | undefined {
+  let extra: Extra | undefined;
+  if (request.bodyTooLarge) extra = { bodyTruncated: true };
+  else if (request.body !== undefined && request.body.length > 0) {
+    const text = typeof request.body === 'string' ? request.body : lenient.decode(request.body);
+    if (text.length <= JOURNAL_BODY_LIMIT) extra = { body: text };
+    else {
+      // Redacted before it is cut, so a key across the cut cannot leave half of itself behind.
+      const whole = redactText(text, keys);
+      extra = {
+        body: whole.slice(0, JOURNAL_BODY_LIMIT),
+        bodyTruncated: whole.length > JOURNAL_BODY_LIMIT,
+        bodyRedacted: true,
+      };
+    }
+  }
+  if (fault !== undefined) (extra ??= {}).fault = fault;
+  for (const _ in applied) {
+    (extra ??= {}).applied = applied;
+    break;
+  }
+  return extra;
 }
 
 /** Replaces every key in `text`, raw or percent-encoded, with {@link REDACTED}. */
@@ -127,39 +229,25 @@ export function redactQuery(query: string, keys: readonly string[]): Record<stri
   return Object.fromEntries(out);
 }
 
-/** Records every API request and its answer (a fault included) in `journal`, keys redacted. */
-export function journalLayer(journal: Journal, keys: readonly string[]): Layer {
-  return async (context, next) => {
+/** Records every API request and its answer (a fault included) in `journal`; keys are redacted when it is read. */
+export function journalLayer(journal: Journal): Layer {
+  return (context, next) => {
     if (!context.api) return next(context);
     const started = performance.now();
-    const at = new Date().toISOString();
-    const response = await next(context);
-    const { request } = context;
-    const sent = response.fault === undefined || response.fault === 'truncated';
-    journal.record({
-      at,
-      method: request.method,
-      path: redactText(context.path, keys),
-      query: redactQuery(context.query, keys),
-      headers: redactHeaders(request.headers, keys),
-      ...bodyOf(request, keys),
-      status: sent ? response.status : null,
-      ...(response.fault === undefined ? {} : { fault: response.fault }),
-      durationMs: Math.round((performance.now() - started) * 10) / 10,
-      applied: context.applied,
+    const time = Date.now();
+    return thenAnswer(next(context), (response) => {
+      const fault = response.fault;
+      journal.record({
+        time,
+        request: context.request,
+        status: fault === undefined || fault === 'truncated' ? response.status : null,
+        fault,
+        durationMs: Math.round((performance.now() - started) * 10) / 10,
+        applied: context.applied,
+      });
+      return response;
     });
-    return response;
   };
 }
 
 const lenient = new TextDecoder('utf-8');
-
-function bodyOf(request: ApiRequest, keys: readonly string[]): Pick<JournalEntry, 'body' | 'bodyTruncated'> {
-  if (request.bodyTooLarge) return { bodyTruncated: true };
-  if (request.body === undefined || request.body.length === 0) return {};
-  const text = typeof request.body === 'string' ? request.body : lenient.decode(request.body);
-  // Redacted before it is cut, so a key across the cut cannot leave half of itself behind.
-  const redacted = redactText(text, keys);
-  if (redacted.length <= JOURNAL_BODY_LIMIT) return { body: redacted };
-  return { body: redacted.slice(0, JOURNAL_BODY_LIMIT), bodyTruncated: true };
-}

@@ -41,18 +41,33 @@ export interface RequestContext {
   override?: Override;
 }
 
+/**
+ * An answer: at once, or a promise when something (a delay) makes it wait.
+ * Layers stay synchronous unless they have to wait, because every promise on
+ * the way costs each request a trip through the microtask queue.
+ */
+export type Answer = ApiResponse | Promise<ApiResponse>;
+
 /** The rest of the chain, from one layer's point of view. */
-export type Next = (context: RequestContext) => Promise<ApiResponse>;
+export type Next = (context: RequestContext) => Answer;
 
 /** One cross-cutting concern around the handler. */
-export type Layer = (context: RequestContext, next: Next) => Promise<ApiResponse>;
+export type Layer = (context: RequestContext, next: Next) => Answer;
 
 /** A handler that may take its time (delays): what adapters call. */
 export type AsyncHandler = (request: ApiRequest) => Promise<ApiResponse>;
 
+/** A handler that answers at once unless it has to wait: what the node adapter calls. */
+export type Responder = (request: ApiRequest) => Answer;
+
+/** `change` applied to an answer: at once when it is ready, else when it is. */
+export function thenAnswer(answer: Answer, change: (response: ApiResponse) => ApiResponse): Answer {
+  return answer instanceof Promise ? answer.then(change) : change(answer);
+}
+
 /** Wraps `inner` in `layers`, the first outermost. */
-export function compose(layers: readonly Layer[], inner: Handler, basePath = '/v1'): AsyncHandler {
-  let chain: Next = async (context) => inner(context.request);
+export function compose(layers: readonly Layer[], inner: Handler, basePath = '/v1'): Responder {
+  let chain: Next = (context) => inner(context.request);
   for (const layer of [...layers].reverse()) {
     const next = chain;
     chain = (context) => layer(context, next);
@@ -61,11 +76,16 @@ export function compose(layers: readonly Layer[], inner: Handler, basePath = '/v
 }
 
 function createContext(request: ApiRequest, basePath: string): RequestContext {
-  const url = originForm(request.url);
-  const queryAt = url.indexOf('?');
-  const path = queryAt === -1 ? url : url.slice(0, queryAt);
-  const query = queryAt === -1 ? '' : url.slice(queryAt + 1);
+  const { path, query } = splitTarget(originForm(request.url));
   return { request, path, query, api: path === basePath || path.startsWith(`${basePath}/`), applied: {} };
+}
+
+/** An origin-form target (`/v1/pets?limit=5`) as its path and its raw query, without `?`. */
+export function splitTarget(target: string): { path: string; query: string } {
+  const queryAt = target.indexOf('?');
+  return queryAt === -1
+    ? { path: target, query: '' }
+    : { path: target.slice(0, queryAt), query: target.slice(queryAt + 1) };
 }
 
 /** `http://host/v1/pets?x` (absolute form, RFC 9112 §3.2.2) as `/v1/pets?x`. */

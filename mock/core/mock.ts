@@ -10,7 +10,7 @@ import { controlLayer } from './control.ts';
 import { corsLayer } from './cors.ts';
 import { createHandler } from './handler.ts';
 import { createJournal, type JournalEntry, type JournalFilter, journalLayer } from './journal.ts';
-import { type AsyncHandler, compose, type Layer } from './layers.ts';
+import { type AsyncHandler, compose, type Layer, type Responder } from './layers.ts';
 import { checkChaos, checkJournalSize, checkLatency, checkRateLimit, type Latency } from './options.ts';
 import { answerLayer, chaosLayer, preferLayer, scenarioLayer } from './overrides.ts';
 import { seededRandom } from './random.ts';
@@ -61,8 +61,10 @@ export interface ScenarioControls {
 
 /** A mock with no transport: hand it requests, read and control its state. */
 export interface Mock {
-  /** Answers one request (after any delay): what adapters call. */
+  /** Answers one request (after any delay): what the MSW and undici adapters call. */
   handle: AsyncHandler;
+  /** Answers one request: at once, or a promise when a delay applies; what the node adapter calls. */
+  respond: Responder;
   /** The state, for reading in tests. */
   store: PetStore;
   /** The accepted keys. */
@@ -87,7 +89,7 @@ export function createMock(options: MockOptions = {}): Mock {
   const apiKeys = options.apiKeys && options.apiKeys.length > 0 ? [...options.apiKeys] : [DEFAULT_API_KEY];
   const store = createPetStore(options.pets ?? seedPets({ seed, count: options.count ?? DEFAULT_COUNT }));
   const scenarios = createScenarioStore();
-  const journal = createJournal(options.journalSize);
+  const journal = createJournal({ capacity: options.journalSize, keys: apiKeys });
   const reset = () => (store.reset(), scenarios.clear(), journal.clear());
   const replacePets = (input: unknown) => store.replace(validatePets(input));
   const profile = () => JSON.stringify(loadProfile());
@@ -96,15 +98,17 @@ export function createMock(options: MockOptions = {}): Mock {
   const layers: Layer[] = [
     ...(options.cors === false ? [] : [corsLayer()]),
     controlLayer({ store, scenarios, journal, reset, replacePets, profile }),
-    journalLayer(journal, apiKeys),
+    journalLayer(journal),
     ...(options.rateLimit === undefined ? [] : [rateLimitLayer({ perSecond: options.rateLimit, now: options.now })]),
     scenarioLayer(scenarios),
     preferLayer(BASE_PATH),
     ...(options.chaos ? [chaosLayer({ rate: options.chaos, random: seededRandom(seed ^ 0x5eed) })] : []),
     answerLayer({ basePath: BASE_PATH, latency: latency.max === 0 ? () => 0 : draw }),
   ];
+  const respond = compose(layers, createHandler({ store, apiKeys, basePath: BASE_PATH }), BASE_PATH);
   return {
-    handle: compose(layers, createHandler({ store, apiKeys, basePath: BASE_PATH }), BASE_PATH),
+    handle: async (request) => respond(request),
+    respond,
     store,
     apiKeys,
     scenarios: { add: scenarios.add, remove: scenarios.remove, clear: scenarios.clear, list: scenarios.list },

@@ -5,6 +5,7 @@
  */
 import type { ErrorObject } from 'ajv';
 import { getValidator, listPetsLimit, type NewPet, type PetStatus, petStatuses, sunsetOf } from '../../spec/index.ts';
+import type { QueryParams } from './query.ts';
 import {
   type ApiRequest,
   type ApiResponse,
@@ -18,6 +19,8 @@ import type { PetStore } from './store.ts';
 const STATUSES: readonly string[] = petStatuses();
 const LIMIT = listPetsLimit();
 const INT64_MAX = 2n ** 63n - 1n;
+const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
+const MIN_SAFE = -MAX_SAFE;
 /** RFC 8594 Sunset for getPet: the removal date the spec records (`x-sunset`), as an HTTP date. */
 export const GET_PET_SUNSET = sunsetOf('getPet')!.toUTCString();
 /**
@@ -26,16 +29,17 @@ export const GET_PET_SUNSET = sunsetOf('getPet')!.toUTCString();
  */
 export const GET_PET_DEPRECATION = '@0';
 const utf8 = new TextDecoder('utf-8', { fatal: true });
+const JSON_TYPE = 'application/json';
 const validateNewPet = getValidator('NewPet');
 
-function single(query: URLSearchParams, name: string): string | undefined | ApiResponse {
+function single(query: QueryParams, name: string): string | undefined | ApiResponse {
   const values = query.getAll(name);
   if (values.length > 1) return errorResponse(400, ErrorCode.invalidParameter, `${name} must be given at most once`);
   return values[0];
 }
 
 /** `GET /pets`: 200 with at most `limit` pets in ascending id order; 400 for a bad `limit` or `status`. */
-export function listPets(store: PetStore, query: URLSearchParams): ApiResponse {
+export function listPets(store: PetStore, query: QueryParams): ApiResponse {
   const rawLimit = single(query, 'limit');
   if (typeof rawLimit === 'object') return rawLimit;
   const rawStatus = single(query, 'status');
@@ -58,31 +62,45 @@ export function listPets(store: PetStore, query: URLSearchParams): ApiResponse {
       `status must be one of ${STATUSES.join(', ')}, got ${JSON.stringify(rawStatus)}`,
     );
   }
-  const entries = store.list(limit, rawStatus as PetStatus | undefined);
-  let body = '[';
-  for (let i = 0; i < entries.length; i++) body += (i === 0 ? '' : ',') + entries[i]!.json;
-  return jsonResponse(200, `${body}]`);
+  return jsonResponse(200, store.listJson(limit, rawStatus as PetStatus | undefined));
 }
 
 /** `GET /pets/{petId}`: 200 with the pet and the deprecation headers, 404 when absent, 400 when not an int64. */
 export function getPet(store: PetStore, rawId: string, basePath: string): ApiResponse {
-  if (!/^-?[0-9]{1,20}$/.test(rawId) || BigInt(rawId) > INT64_MAX || BigInt(rawId) < -INT64_MAX - 1n) {
+  const digits = rawId.startsWith('-') ? rawId.length - 1 : rawId.length;
+  // At most 18 digits always fit in an int64; only longer ones need the exact check.
+  if (!/^-?[0-9]{1,20}$/.test(rawId) || (digits > 18 && outOfInt64(rawId))) {
     return errorResponse(
       400,
       ErrorCode.invalidParameter,
       `petId must be a 64-bit integer, got ${JSON.stringify(rawId)}`,
     );
   }
-  const found = store.get(Number(rawId));
-  // A number beyond 2^53 could round onto a stored id; such ids are never assigned.
-  if (!found || String(found.pet.id) !== String(BigInt(rawId))) {
-    return errorResponse(404, ErrorCode.notFound, `no pet with id ${rawId}`);
-  }
-  return jsonResponse(200, found.json, {
-    deprecation: GET_PET_DEPRECATION,
-    sunset: GET_PET_SUNSET,
-    link: `<${basePath}/pets>; rel="successor-version"`,
-  });
+  // At most 15 digits convert exactly; a longer id counts only when it is a safe integer,
+  // so a number beyond 2^53 never rounds onto a stored id (such ids are never assigned).
+  const found = store.get(digits <= 15 ? Number(rawId) : exactSafe(rawId));
+  if (!found) return errorResponse(404, ErrorCode.notFound, `no pet with id ${rawId}`);
+  return {
+    status: 200,
+    headers: {
+      'content-type': JSON_TYPE,
+      deprecation: GET_PET_DEPRECATION,
+      sunset: GET_PET_SUNSET,
+      link: `<${basePath}/pets>; rel="successor-version"`,
+    },
+    body: found.json,
+  };
+}
+
+function outOfInt64(rawId: string): boolean {
+  const id = BigInt(rawId);
+  return id > INT64_MAX || id < -INT64_MAX - 1n;
+}
+
+/** The integer `rawId` spells, when it is a safe integer; NaN otherwise. */
+function exactSafe(rawId: string): number {
+  const id = BigInt(rawId);
+  return id >= MIN_SAFE && id <= MAX_SAFE ? Number(id) : Number.NaN;
 }
 
 /** `POST /pets`: 201 with the stored Pet; 400, 413 or 415 with an Error naming what is wrong. */

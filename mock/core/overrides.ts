@@ -6,7 +6,16 @@
  * @see ../../docs/mock.md "Prefer", "Scenarios", "Latency and chaos"
  */
 import { forceableFor, forcedResponse, malformedResponse, operationOf, SERVICE_FAILURES } from './forced.ts';
-import { headerValue, isShaped, type Layer, sleep } from './layers.ts';
+import {
+  type Answer,
+  headerValue,
+  isShaped,
+  type Layer,
+  type Next,
+  type RequestContext,
+  sleep,
+  thenAnswer,
+} from './layers.ts';
 import { parsePrefer } from './prefer.ts';
 import { ErrorCode, errorResponse } from './responses.ts';
 import type { ScenarioStore } from './scenarios.ts';
@@ -31,7 +40,7 @@ export function scenarioLayer(scenarios: ScenarioStore): Layer {
 
 /** `Prefer: code=, delay=, fault=` on an API request; a bad value is a 400 Error naming what is supported. */
 export function preferLayer(basePath: string): Layer {
-  return async (context, next) => {
+  return (context, next) => {
     const header = isShaped(context) && !context.override ? headerValue(context.request, 'prefer') : undefined;
     if (header === undefined) return next(context);
     const operation = operationOf(context.request.method, context.path, basePath);
@@ -41,9 +50,10 @@ export function preferLayer(basePath: string): Layer {
     const { applied, ...asked } = prefs;
     context.override = { ...asked, source: `Prefer: ${applied}` };
     context.applied.preferences = applied;
-    const response = await next(context);
-    response.headers['preference-applied'] = applied;
-    return response;
+    return thenAnswer(next(context), (response) => {
+      response.headers['preference-applied'] = applied;
+      return response;
+    });
   };
 }
 
@@ -77,18 +87,22 @@ export interface AnswerOptions {
 
 /** Waits (the forced delay, else the latency), then answers: the forced status, the fault, or the handler. */
 export function answerLayer({ basePath, latency }: AnswerOptions): Layer {
-  return async (context, next) => {
-    if (!isShaped(context)) return next(context);
+  const answerNow = (context: RequestContext, next: Next): Answer => {
     const override = context.override;
-    await sleep(override?.delayMs ?? latency());
     if (override?.status !== undefined) {
       const operation = operationOf(context.request.method, context.path, basePath);
       return forcedResponse(override.status, override.source, operation);
     }
     const fault = override?.fault;
     if (fault === 'malformed') return malformedResponse();
-    if (fault === 'truncated') return { ...(await next(context)), fault };
+    if (fault === 'truncated') return thenAnswer(next(context), (response) => ({ ...response, fault }));
     if (fault !== undefined) return { status: 0, headers: {}, body: '', fault };
     return next(context);
+  };
+  return (context, next) => {
+    if (!isShaped(context)) return next(context);
+    const delayMs = context.override?.delayMs ?? latency();
+    // No delay, no promise: the answer goes out in the same turn as the request came in.
+    return delayMs > 0 ? sleep(delayMs).then(() => answerNow(context, next)) : answerNow(context, next);
   };
 }

@@ -4,7 +4,7 @@
  * headers of the IETF httpapi draft on every API answer.
  * @see https://datatracker.ietf.org/doc/draft-ietf-httpapi-ratelimit-headers/
  */
-import { headerValue, isShaped, type Layer } from './layers.ts';
+import { headerValue, isShaped, type Layer, thenAnswer } from './layers.ts';
 import { ErrorCode, errorResponse } from './responses.ts';
 
 /** Options of {@link rateLimitLayer}. */
@@ -21,7 +21,7 @@ export function rateLimitLayer({ perSecond, now = Date.now }: RateLimitOptions):
   // Only this second's keys are held: the map is emptied when the window moves, so it cannot grow without bound.
   const counts = new Map<string, number>();
   const policy = `"default";q=${perSecond};w=1`;
-  return async (context, next) => {
+  return (context, next) => {
     if (!isShaped(context)) return next(context);
     const time = now();
     const current = Math.floor(time / 1000);
@@ -46,8 +46,6 @@ export function rateLimitLayer({ perSecond, now = Date.now }: RateLimitOptions):
         { ...headers, 'retry-after': String(resetSeconds) },
       );
     }
-    const response = await next(context);
-    Object.assign(response.headers, headers);
-    return response;
+    return thenAnswer(next(context), (response) => (Object.assign(response.headers, headers), response));
   };
 }

@@ -76,8 +76,10 @@ export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
 const JSON_TYPE = 'application/json';
 
 /** A 2xx/3xx JSON response from already serialised text. */
-export function jsonResponse(status: number, body: string, headers: Record<string, string> = {}): ApiResponse {
-  return { status, headers: { 'content-type': JSON_TYPE, ...headers }, body };
+export function jsonResponse(status: number, body: string, headers?: Record<string, string>): ApiResponse {
+  const all: Record<string, string> = { 'content-type': JSON_TYPE };
+  if (headers !== undefined) Object.assign(all, headers);
+  return { status, headers: all, body };
 }
 
 /** An Error body response: `{ code, message, status }` with `status` equal to the HTTP status. */
@@ -85,7 +87,7 @@ export function errorResponse(
   status: number,
   code: ErrorCode,
   message: string,
-  headers: Record<string, string> = {},
+  headers?: Record<string, string>,
 ): ApiResponse {
   return jsonResponse(status, JSON.stringify({ code, message, status }), headers);
 }

@@ -24,6 +24,8 @@ export interface PetStore {
   get(id: number): StoredPet | undefined;
   /** The first `limit` pets in ascending id order, optionally only those with `status`. */
   list(limit: number, status?: PetStatus): StoredPet[];
+  /** {@link PetStore.list} as a JSON array, kept until the store next changes. */
+  listJson(limit: number, status?: PetStatus): string;
   /** Every pet, in ascending id order. */
   all(): Pet[];
   /** Drops every change since the store was made: back to the seeded pets. */
@@ -33,6 +35,7 @@ export interface PetStore {
 }
 
 const STATUSES = petStatuses();
+const MAX_LISTINGS = 1_000;
 
 /** Copies only the fields a Pet has, in a fixed order, so nothing else is ever stored. */
 export function toPet(id: number, input: NewPet): Pet {
@@ -49,13 +52,17 @@ export function createPetStore(initial: readonly Pet[]): PetStore {
   let ordered: StoredPet[] = [];
   let byStatus = new Map<PetStatus, StoredPet[]>();
   let nextId = 1;
+  // Listings asked for since the last change, by status and limit: a repeated listing is one lookup.
+  const listings = new Map<string, string>();
 
   function index(entry: StoredPet): void {
+    if (listings.size > 0) listings.clear();
     ordered.push(entry);
     if (entry.pet.status !== undefined) byStatus.get(entry.pet.status)!.push(entry);
   }
 
   function load(entries: readonly StoredPet[]): void {
+    listings.clear();
     ordered = [];
     byStatus = new Map(STATUSES.map((s) => [s, []]));
     for (const entry of entries) index(entry);
@@ -77,6 +84,20 @@ export function createPetStore(initial: readonly Pet[]): PetStore {
     list(limit, status) {
       const source = status === undefined ? ordered : byStatus.get(status)!;
       return source.slice(0, limit);
+    },
+    listJson(limit, status) {
+      const key = `${status}:${limit}`;
+      let json = listings.get(key);
+      if (json === undefined) {
+        const source = status === undefined ? ordered : byStatus.get(status)!;
+        json = '[';
+        for (let i = 0; i < limit && i < source.length; i++) json += (i === 0 ? '' : ',') + source[i]!.json;
+        json += ']';
+        // Bounded however it is called: the handler asks for at most 100 limits of 5 filters.
+        if (listings.size >= MAX_LISTINGS) listings.clear();
+        listings.set(key, json);
+      }
+      return json;
     },
     all: () => ordered.map((e) => e.pet),
     reset,

@@ -36,7 +36,7 @@ export interface MockServerOptions extends MockOptions {
 }
 
 /** A running mock: its addresses, and the in-process controls of {@link Mock} (mirroring `/__control/...`). */
-export interface MockServer extends Omit<Mock, 'handle'> {
+export interface MockServer extends Omit<Mock, 'handle' | 'respond'> {
   /** Base URL of the API, ending in `/v1`. */
   url: string;
   /** Origin of the server, for the control endpoints (`/__control/...`). */
@@ -49,8 +49,8 @@ export interface MockServer extends Omit<Mock, 'handle'> {
 export async function startMockServer(options: MockServerOptions = {}): Promise<MockServer> {
   const { port = 0, host = '127.0.0.1', log } = options;
   const mock = createMock(options);
-  const { handle, ...controls } = mock;
-  const server = createHttpServer({ handler: handle, log, secrets: mock.apiKeys, timeouts: options.timeouts });
+  const { handle, respond, ...controls } = mock;
+  const server = createHttpServer({ handler: respond, log, secrets: mock.apiKeys, timeouts: options.timeouts });
   server.listen(port, host);
   await once(server, 'listening');
   if (!LOOPBACK_HOSTS.includes(host)) {

@@ -65,8 +65,7 @@ export function createHttpServer({
     { headersTimeout: headersMs, requestTimeout: requestMs, connectionsCheckingInterval: checkEvery },
     (req, res) => {
       const started = log ? performance.now() : 0;
-      const finish = async (request: ApiRequest, closeAfter: boolean): Promise<void> => {
-        const response = await safeHandle(handler, request);
+      const deliver = (response: ApiResponse, closeAfter: boolean): void => {
         if (response.fault) carryOut(res, response, requestMs);
         else send(res, response, closeAfter);
         if (log)
@@ -78,18 +77,24 @@ export function createHttpServer({
             ms: performance.now() - started,
           });
       };
+      const finish = (request: ApiRequest, closeAfter: boolean): void => {
+        const answer = safeHandle(handler, request);
+        // Answered in the same turn when nothing made the mock wait: a promise would cost every request a microtask trip.
+        if (answer instanceof Promise) void answer.then((response) => deliver(response, closeAfter));
+        else deliver(answer, closeAfter);
+      };
       if (req.method !== 'POST' && req.method !== 'PUT') {
         // No handler reads a body here; one declared over the limit is not drained either: the connection closes after the answer.
         const overLimit = Number(req.headers['content-length']) > bodyLimit;
         if (!overLimit) discardBody(req, bodyLimit);
-        void finish(toApiRequest(req), overLimit);
+        finish(toApiRequest(req), overLimit);
         return;
       }
       readBody(req, bodyLimit, (body, tooLarge) => {
         const request = toApiRequest(req);
         if (tooLarge) request.bodyTooLarge = true;
         else request.body = body;
-        void finish(request, tooLarge);
+        finish(request, tooLarge);
       });
     },
   );
@@ -137,13 +142,18 @@ function toApiRequest(req: IncomingMessage): ApiRequest {
   return { method: req.method ?? 'GET', url: req.url ?? '/', headers: req.headers };
 }
 
-async function safeHandle(handler: ServerHandler, request: ApiRequest): Promise<ApiResponse> {
+/** The handler's answer; a throw or a rejection, a bug rather than bad input, becomes a 500 Error rather than a dropped connection. */
+function safeHandle(handler: ServerHandler, request: ApiRequest): ApiResponse | Promise<ApiResponse> {
   try {
-    return await handler(request);
+    const answer = handler(request);
+    return answer instanceof Promise ? answer.catch(internalError) : answer;
   } catch {
-    // A bug, not bad input: answer with an Error body rather than drop the connection.
-    return errorResponse(500, ErrorCode.internalError, 'internal error in the mock');
+    return internalError();
   }
+}
+
+function internalError(): ApiResponse {
+  return errorResponse(500, ErrorCode.internalError, 'internal error in the mock');
 }
 
 /** Drops a body no handler reads; a chunked one that grows past `limit` costs the client its connection. */
