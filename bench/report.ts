@@ -39,6 +39,7 @@ export interface LayerFigures {
   partOfMock: boolean;
   measuredAs?: string;
   notAvailable?: string;
+  /** Why a row has no figures (results of older runs, from before the cost could be measured). */
   /** Keys of the two servers compared. */
   with?: string;
   over?: string;

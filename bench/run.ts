@@ -68,16 +68,10 @@ async function measure(s: Settings, work: string): Promise<Omit<BenchResults, 't
   const [apiKey, warmup] = [API_KEY, warmupS];
   if (has('throughput')) {
     log('throughput: starting the servers');
-    const measured = await measureThroughput({
-      ...s,
-      duration: durationS,
-      warmup,
-      apiKey,
-      layers: LAYERS,
-      project,
-      log,
-    });
-    Object.assign(results, measured);
+    Object.assign(
+      results,
+      await measureThroughput({ ...s, duration: durationS, warmup, apiKey, layers: LAYERS, project, log }),
+    );
   }
   if (has('startup')) results.startup = await measureStartup({ project, apiKey, runs: startupRuns, log });
   if (has('scale')) {
