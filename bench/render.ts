@@ -76,6 +76,26 @@ function startupTable(r: BenchResults): string {
   ].join('\n');
 }
 
+function bundleTable(r: BenchResults): string {
+  if (!r.bundle) return notMeasured('Browser bundle');
+  const kB = (bytes: number) => num(bytes / 1000, 1);
+  const rows = r.bundle.map((b) => [
+    `\`${b.entry}\``,
+    kB(b.minifiedBytes),
+    kB(b.gzippedBytes),
+    b.fakerLocales.join(', '),
+    b.largest
+      .slice(0, 3)
+      .map((input) => `${input.path.replace(/^.*node_modules\//, '')} ${kB(input.bytes)}`)
+      .join(', '),
+  ]);
+  return [
+    "Browser bundle: what a browser app carries for the installed package's entry (esbuild: platform browser, ESM, minified, tree-shaken; msw left to the app), in kB",
+    '',
+    table(['entry', 'minified', 'gzipped', 'faker locales', 'largest inputs, minified'], rows, [0, 3, 4]),
+  ].join('\n');
+}
+
 function scaleTable(r: BenchResults): string {
   if (!r.scale) return notMeasured('Scale');
   const base = r.scale.find((s) => s.count === 1_000);
@@ -141,6 +161,7 @@ export function renderTables(results: BenchResults): string {
     throughputTables(results),
     layerTable(results),
     startupTable(results),
+    bundleTable(results),
     scaleTable(results),
     conformanceLine(results),
   ].join('\n\n');

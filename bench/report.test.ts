@@ -49,7 +49,7 @@ function fullRun(): Omit<BenchResults, 'targets'> {
     generatedAt: '2026-01-02T03:04:05.000Z',
     command: 'npm run bench',
     quick: false,
-    sections: ['throughput', 'startup', 'scale', 'conformance'],
+    sections: ['throughput', 'startup', 'bundle', 'scale', 'conformance'],
     machine: { nproc: 2 },
     settings: { connections: 32, rounds: 3, startupRuns: 7, scaleRounds: 3 },
     throughput: {
@@ -81,6 +81,20 @@ function fullRun(): Omit<BenchResults, 'targets'> {
     tarball: { bytes: 433_440, files: 120 },
     scale: [scale(1_000, 100, 0.1), scale(1_000_000, 12_000, 0.2, 499e6)],
     conformance: { command: 'c', wallMs: 900, exitCode: 0 },
+    bundle: [
+      {
+        entry: 'petstore-toolkit/mock/core',
+        minifiedBytes: 503_646,
+        gzippedBytes: 169_877,
+        fakerLocales: ['base', 'en'],
+        largest: [
+          { path: 'node_modules/@faker-js/faker/dist/en-B.js', bytes: 288_664 },
+          { path: 'node_modules/petstore-toolkit/dist/spec/generated/validators.js', bytes: 12_822 },
+          { path: 'node_modules/ajv/dist/core.js', bytes: 7_000 },
+          { path: 'not shown', bytes: 1 },
+        ],
+      },
+    ],
   };
 }
 
@@ -160,6 +174,30 @@ describe('the tables', () => {
     );
   });
 
+  it("shows each entry's browser bundle, minified and gzipped, with its three largest inputs", () => {
+    expect(text).toContain(
+      '| `petstore-toolkit/mock/core` |    503.6 |   169.9 | base, en      | @faker-js/faker/dist/en-B.js 288.7, petstore-toolkit/dist/spec/generated/validators.js 12.8, ajv/dist/core.js 7.0 |',
+    );
+    const { bundle: _b, ...rest } = results;
+    expect(renderTables(rest)).toContain('Browser bundle\n\nNot measured in this run.');
+  });
+
+  it('still renders a row an older run recorded as not measurable, leaving it out of the sum', () => {
+    const older = { ...results, layers: [...results.layers!] };
+    older.layers.splice(3, 1, {
+      name: 'request journal and scenarios',
+      partOfMock: true,
+      notAvailable: 'not in the mock',
+    });
+    const lines = renderTables(older).split('\n');
+    expect(lines.find((line) => line.includes('+ request journal and scenarios'))).toMatch(
+      /\| +not available yet \| +not available yet \| +not available yet \| not in the mock/,
+    );
+    expect(lines.find((line) => line.includes('(minimal + the rows above)'))).toMatch(
+      /\| +25\.0 \| +24\.0 \| +18\.0 \|/,
+    );
+  });
+
   it('says when a section was not measured', () => {
     const { startup: _s, ...rest } = results;
     expect(renderTables(rest)).toContain('Startup\n\nNot measured in this run.');
@@ -203,6 +241,22 @@ describe('the ladder of layers', () => {
     expect(rungs[0]!.over).toBe(MINIMAL);
     expect(rungs.at(-1)!.with).toBe(MOCK);
     for (let i = 1; i < rungs.length; i++) expect(rungs[i]!.over).toBe(rungs[i - 1]!.with);
+  });
+
+  it('switches a cost of the mock off by adding flags alone, so the two mocks of a row differ by that cost', () => {
+    const flags = LAYERS.flatMap(({ name, with: w, over: o }) =>
+      w.start.kind === 'mock' && o.start.kind === 'mock'
+        ? [[name, o.start.args.filter((a) => !(w.start as { args: string[] }).args.includes(a))]]
+        : [],
+    );
+    expect(Object.fromEntries(flags)).toEqual({
+      'request journal': ['--journal-size', '0'],
+      'CORS headers': ['--no-cors'],
+      'request log': ['--quiet'],
+    });
+    for (const { with: w, over: o } of LAYERS)
+      if (w.start.kind === 'mock' && o.start.kind === 'mock')
+        expect(o.start.args).toEqual(expect.arrayContaining(w.start.args));
   });
 
   it('loads each server once, the minimal server first', () => {
