@@ -90,7 +90,7 @@ function bundleTable(r: BenchResults): string {
       .join(', '),
   ]);
   return [
-    "Browser bundle: what a browser app carries for the installed package's entry (esbuild: platform browser, ESM, minified, tree-shaken; msw left to the app), in kB",
+    "Browser bundle: what a browser app carries for each of the installed package's entries (esbuild: platform browser, ESM, minified, tree-shaken; msw left to the app), in kB",
     '',
     table(['entry', 'minified', 'gzipped', 'faker locales', 'largest inputs, minified'], rows, [0, 3, 4]),
   ].join('\n');
