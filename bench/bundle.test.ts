@@ -1,5 +1,9 @@
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { measureBundle } from './bundle.ts';
+import { BROWSER_ENTRIES, measureBrowserBundles, measureBundle } from './bundle.ts';
+import { ROOT } from './processes.ts';
 
 describe('measureBundle', () => {
   it('measures the MSW entry for a browser: minified, gzipped, English faker only', async () => {
@@ -21,5 +25,25 @@ describe('measureBundle', () => {
 
   it('refuses an entry that imports a node: module, as a browser bundler would', async () => {
     await expect(measureBundle({ entry: 'mock/node/index.ts' })).rejects.toThrow(/node:/);
+  });
+});
+
+describe('the bundle section', () => {
+  it("bundles each entry through the installed package's exports (its dist/), English faker only", async () => {
+    // A project with this checkout installed as a link, as `npm i` of the tarball would resolve it.
+    const project = mkdtempSync(join(tmpdir(), 'bundle-section-'));
+    try {
+      mkdirSync(join(project, 'node_modules'));
+      symlinkSync(ROOT, join(project, 'node_modules', 'petstore-toolkit'), 'dir');
+      const figures = await measureBrowserBundles(project);
+      expect(figures.map((f) => f.entry)).toEqual(BROWSER_ENTRIES.map((e) => e.entry));
+      for (const f of figures) {
+        expect(f.fakerLocales).toEqual(['base', 'en']);
+        expect(f.gzippedBytes).toBeLessThan(f.minifiedBytes);
+        expect(f.largest.every((input) => !input.path.endsWith('.ts'))).toBe(true);
+      }
+    } finally {
+      rmSync(project, { recursive: true, force: true });
+    }
   });
 });

@@ -9,7 +9,7 @@ import { build } from 'esbuild';
 
 /** Options for {@link measureBundle}. */
 export interface BundleOptions {
-  /** The entry, relative to `root` (say `mock/msw/index.ts`). */
+  /** The entry: a path relative to `root` (say `mock/msw/index.ts`) or a package's export (`petstore-toolkit/msw`). */
   entry: string;
   /** The repository root (default: this file's parent folder). */
   root?: string;
@@ -63,4 +63,17 @@ export async function measureBundle(options: BundleOptions): Promise<BundleFigur
     fakerLocales: [...locales].sort(),
     largest,
   };
+}
+
+/** What the bench's bundle section measures: the pure mock, and the MSW adapter over it (msw itself the app's). */
+export const BROWSER_ENTRIES: readonly Omit<BundleOptions, 'root'>[] = [
+  { entry: 'petstore-toolkit/mock/core' },
+  { entry: 'petstore-toolkit/msw', external: ['msw'] },
+];
+
+/** The bundle section: each of {@link BROWSER_ENTRIES} bundled from `root`, a project where the package is installed. */
+export async function measureBrowserBundles(root: string): Promise<BundleFigures[]> {
+  const figures: BundleFigures[] = [];
+  for (const entry of BROWSER_ENTRIES) figures.push(await measureBundle({ ...entry, root }));
+  return figures;
 }

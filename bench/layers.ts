@@ -24,8 +24,8 @@ export interface BenchServer {
   resettable: boolean;
 }
 
-/** A cost of the mock, measured as the difference between two servers that differ by it alone. */
-export interface MeasuredLayer {
+/** A row of "where the time goes": a cost of the mock, measured as the difference between two servers that differ by it alone. */
+export interface Layer {
   name: string;
   /** How it is measured, in a table. */
   measuredAs: string;
@@ -36,16 +36,6 @@ export interface MeasuredLayer {
   /** Whether the mock row (what the targets hold) includes it. */
   partOfMock: boolean;
 }
-
-/** A cost that cannot be measured yet, shown as such. */
-export interface PendingLayer {
-  name: string;
-  notAvailable: string;
-  partOfMock: boolean;
-}
-
-/** A row of "where the time goes". */
-export type Layer = MeasuredLayer | PendingLayer;
 
 /** The yardstick: bench/servers/minimal.ts. */
 export const MINIMAL: BenchServer = {
@@ -76,13 +66,19 @@ const KEY_CHECK: BenchServer = {
 };
 const HANDLER: BenchServer = {
   key: 'minimal+handler',
-  label: "minimal + the mock's handler (no CORS)",
+  label: "minimal + mock/core's bare handler",
   start: { kind: 'bench', variant: 'handler' },
+  resettable: true,
+};
+const MOCK_NO_JOURNAL: BenchServer = {
+  key: 'mock-no-cors-no-journal',
+  label: 'mock --quiet --no-cors --journal-size 0',
+  start: { kind: 'mock', args: ['--quiet', '--no-cors', '--journal-size', '0'] },
   resettable: true,
 };
 const MOCK_NO_CORS: BenchServer = {
   key: 'mock-no-cors',
-  label: 'mock --no-cors',
+  label: 'mock --quiet --no-cors',
   start: { kind: 'mock', args: ['--quiet', '--no-cors'] },
   resettable: true,
 };
@@ -104,28 +100,30 @@ export const LAYERS: readonly Layer[] = [
   },
   {
     name: 'the route',
-    measuredAs: "minimal answering with mock/core's handler (CORS off), over minimal + key check",
+    measuredAs: "minimal answering with mock/core's bare handler (createHandler), over minimal + key check",
     with: HANDLER,
     over: KEY_CHECK,
     partOfMock: true,
   },
   {
-    name: 'node adapter',
-    measuredAs: 'mock --no-cors, over minimal + handler',
-    with: MOCK_NO_CORS,
+    name: 'node adapter and layers',
+    measuredAs: 'mock --quiet --no-cors --journal-size 0, over minimal + handler',
+    with: MOCK_NO_JOURNAL,
     over: HANDLER,
     partOfMock: true,
   },
   {
-    name: 'CORS headers',
-    measuredAs: 'mock, over mock --no-cors (CORS switched off)',
-    with: MOCK,
-    over: MOCK_NO_CORS,
+    name: 'request journal',
+    measuredAs: 'mock --quiet --no-cors (journal of 1000, the default), over the same with --journal-size 0',
+    with: MOCK_NO_CORS,
+    over: MOCK_NO_JOURNAL,
     partOfMock: true,
   },
   {
-    name: 'request journal and scenarios',
-    notAvailable: 'not available yet: not in the mock',
+    name: 'CORS headers',
+    measuredAs: 'mock --quiet, over mock --quiet --no-cors',
+    with: MOCK,
+    over: MOCK_NO_CORS,
     partOfMock: true,
   },
   {
@@ -137,11 +135,6 @@ export const LAYERS: readonly Layer[] = [
   },
 ];
 
-/** Whether a layer can be measured. */
-export function isMeasured(layer: Layer): layer is MeasuredLayer {
-  return 'with' in layer;
-}
-
 /** Every server to load, each once: the yardstick first, then the rungs of the ladder in order. */
 export function benchServers(layers: readonly Layer[] = LAYERS): BenchServer[] {
   const servers = new Map<string, BenchServer>();
@@ -151,7 +144,7 @@ export function benchServers(layers: readonly Layer[] = LAYERS): BenchServer[] {
     servers.set(server.key, server);
   };
   add(MINIMAL);
-  for (const layer of layers.filter(isMeasured)) [layer.over, layer.with].forEach(add);
+  for (const layer of layers) [layer.over, layer.with].forEach(add);
   add(MOCK);
   return [...servers.values()];
 }

@@ -6,7 +6,8 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { num, ratio, renderTables, targetCount } from './render.ts';
+import { num, ratio } from './markdown.ts';
+import { renderTables, targetCount } from './render.ts';
 import { type BenchResults, ROUTE_TITLES, THROUGHPUT_TARGETS } from './report.ts';
 
 /** The marked sections: which file holds each, and what renders it. */

@@ -4,31 +4,11 @@
  * README.md). Both come from the JSON alone, so a test can hold the READMEs
  * to bench/results/latest.json.
  */
+import { notMeasured, num, ratio, table } from './markdown.ts';
+import { layerTable } from './render-layers.ts';
 import { type BenchResults, ROUTE_TITLES, type RouteName, type TargetCheck } from './report.ts';
 
 const ROUTES: RouteName[] = ['list', 'get', 'create'];
-
-/** A Markdown table, first column left-aligned, the others right-aligned unless `left` names them. */
-export function table(header: string[], rows: string[][], left: number[] = [0]): string {
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
-  const cell = (c: string, i: number) => (left.includes(i) ? c.padEnd(widths[i]!) : c.padStart(widths[i]!));
-  const line = (cells: string[]) => `| ${cells.map(cell).join(' | ')} |`;
-  const rule = `|${widths.map((w, i) => (left.includes(i) ? '-'.repeat(w + 2) : `${'-'.repeat(w + 1)}:`)).join('|')}|`;
-  return [line(header), rule, ...rows.map(line)].join('\n');
-}
-
-/** A number with thousands separators, or `n/a`. */
-export const num = (value: number | null | undefined, digits = 0): string =>
-  typeof value === 'number' && Number.isFinite(value)
-    ? value.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits })
-    : 'n/a';
-
-/** A ratio as `0.85x`, or `n/a`. */
-export const ratio = (value: number | null | undefined): string =>
-  typeof value === 'number' && Number.isFinite(value) ? `${value.toFixed(2)}x` : 'n/a';
-
-const signed = (value: number): string =>
-  Number.isFinite(value) ? `${value >= 0 ? '+' : ''}${value.toFixed(1)}` : 'n/a';
 
 function header(r: BenchResults): string {
   const m = r.machine;
@@ -37,10 +17,6 @@ function header(r: BenchResults): string {
     `Run: \`${r.command}\` on ${when}${r.quick ? ' (quick: one short round, not for publishing)' : ''}; sections: ${r.sections.join(', ')}.`,
     `Machine: ${m.cpuModel}, ${m.nproc} CPUs shared with other work, ${m.memTotalGiB} GiB; Node ${m.node}, npm ${m.npm}, Linux ${m.kernel}; load average ${m.loadAverage} when the run started; NODE_EXTRA_CA_CERTS ${m.nodeExtraCaCerts === 'unset' ? 'unset' : 'set'}; autocannon ${m.autocannon}.`,
   ].join('\n');
-}
-
-function notMeasured(title: string): string {
-  return `${title}\n\nNot measured in this run.`;
 }
 
 function throughputTables(r: BenchResults): string {
@@ -77,32 +53,6 @@ function throughputTables(r: BenchResults): string {
   ].join('\n');
 }
 
-function layerTable(r: BenchResults): string {
-  const t = r.throughput;
-  if (!t || !r.layers) return notMeasured('Where the time goes');
-  const cpu = (key: string) => ROUTES.map((route) => num(t.routes[route][key]?.cpuUsPerRequest, 1));
-  const row = (layer: NonNullable<BenchResults['layers']>[number]) => [
-    `${layer.partOfMock ? '+ ' : ''}${layer.name}${layer.partOfMock ? '' : ' (not in the mock row)'}`,
-    ...ROUTES.map((route) => {
-      const c = layer.routes?.[route];
-      return c ? `${signed(c.costUs)} (${signed(c.costRange[0])} to ${signed(c.costRange[1])})` : 'not available yet';
-    }),
-    layer.measuredAs ?? layer.notAvailable ?? '',
-  ];
-  const mockLabel = t.servers.find((s) => s.key === 'mock')?.label ?? 'mock';
-  const rows = [
-    ['minimal node:http server', ...cpu('minimal'), 'the yardstick'],
-    ...r.layers.filter((l) => l.partOfMock).map(row),
-    [`= ${mockLabel}`, ...cpu('mock'), 'measured; the rows above add up to it, give or take noise'],
-    ...r.layers.filter((l) => !l.partOfMock).map(row),
-  ];
-  return [
-    "Where the time goes: the server's CPU time per request in µs; for each cost, what it adds: the median of the per-round differences (lowest to highest round)",
-    '',
-    table(['cost', ...ROUTES.map((route) => ROUTE_TITLES[route]), 'measured as'], rows, [0, 4]),
-  ].join('\n');
-}
-
 function startupTable(r: BenchResults): string {
   if (!r.startup) return notMeasured('Startup');
   const rows = r.startup.map((s) => {
@@ -123,6 +73,26 @@ function startupTable(r: BenchResults): string {
     `Startup from the installed package${r.tarball ? ` (tarball ${num(r.tarball.bytes / 1000)} kB, ${r.tarball.files} files)` : ''}, ms to the first answer (median of ${r.settings.startupRuns} interleaved runs; spawn to first 200, or, in process, from the script's first line)`,
     '',
     table(['how', 'median ms', 'like for like', 'command'], rows, [0, 3]),
+  ].join('\n');
+}
+
+function bundleTable(r: BenchResults): string {
+  if (!r.bundle) return notMeasured('Browser bundle');
+  const kB = (bytes: number) => num(bytes / 1000, 1);
+  const rows = r.bundle.map((b) => [
+    `\`${b.entry}\``,
+    kB(b.minifiedBytes),
+    kB(b.gzippedBytes),
+    b.fakerLocales.join(', '),
+    b.largest
+      .slice(0, 3)
+      .map((input) => `${input.path.replace(/^.*node_modules\//, '')} ${kB(input.bytes)}`)
+      .join(', '),
+  ]);
+  return [
+    "Browser bundle: what a browser app carries for each of the installed package's entries (esbuild: platform browser, ESM, minified, tree-shaken; msw left to the app), in kB",
+    '',
+    table(['entry', 'minified', 'gzipped', 'faker locales', 'largest inputs, minified'], rows, [0, 3, 4]),
   ].join('\n');
 }
 
@@ -191,6 +161,7 @@ export function renderTables(results: BenchResults): string {
     throughputTables(results),
     layerTable(results),
     startupTable(results),
+    bundleTable(results),
     scaleTable(results),
     conformanceLine(results),
   ].join('\n\n');

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { benchServers, isMeasured, LAYERS, MINIMAL, MOCK } from './layers.ts';
+import { benchServers, LAYERS, MINIMAL, MOCK } from './layers.ts';
 import { median, quantile } from './load.ts';
 import { cpuSeconds } from './processes.ts';
 import { extractSection, ReadmeSectionError, renderSummary, replaceSection } from './readme.ts';
@@ -49,7 +49,7 @@ function fullRun(): Omit<BenchResults, 'targets'> {
     generatedAt: '2026-01-02T03:04:05.000Z',
     command: 'npm run bench',
     quick: false,
-    sections: ['throughput', 'startup', 'scale', 'conformance'],
+    sections: ['throughput', 'startup', 'bundle', 'scale', 'conformance'],
     machine: { nproc: 2 },
     settings: { connections: 32, rounds: 3, startupRuns: 7, scaleRounds: 3 },
     throughput: {
@@ -60,20 +60,16 @@ function fullRun(): Omit<BenchResults, 'targets'> {
         create: route(figures(0.8, 6, 0.85, 0.1)),
       },
     },
-    layers: LAYERS.map((l) =>
-      isMeasured(l)
-        ? {
-            name: l.name,
-            partOfMock: l.partOfMock,
-            measuredAs: l.measuredAs,
-            routes: {
-              list: { costUs: 1.25, costRange: [0.5, 2] as [number, number] },
-              get: { costUs: 1, costRange: [1, 1] as [number, number] },
-              create: { costUs: -0.5, costRange: [-1, 3] as [number, number] },
-            },
-          }
-        : { name: l.name, partOfMock: l.partOfMock, notAvailable: l.notAvailable },
-    ),
+    layers: LAYERS.map((l) => ({
+      name: l.name,
+      partOfMock: l.partOfMock,
+      measuredAs: l.measuredAs,
+      routes: {
+        list: { costUs: 1.25, costRange: [0.5, 2] as [number, number] },
+        get: { costUs: 1, costRange: [1, 1] as [number, number] },
+        create: { costUs: -0.5, costRange: [-1, 3] as [number, number] },
+      },
+    })),
     startup: [
       start('npx-mock', 140, 'npx-two-line'),
       start('npx-two-line', 100),
@@ -85,6 +81,20 @@ function fullRun(): Omit<BenchResults, 'targets'> {
     tarball: { bytes: 433_440, files: 120 },
     scale: [scale(1_000, 100, 0.1), scale(1_000_000, 12_000, 0.2, 499e6)],
     conformance: { command: 'c', wallMs: 900, exitCode: 0 },
+    bundle: [
+      {
+        entry: 'petstore-toolkit/mock/core',
+        minifiedBytes: 503_646,
+        gzippedBytes: 169_877,
+        fakerLocales: ['base', 'en'],
+        largest: [
+          { path: 'node_modules/@faker-js/faker/dist/en-B.js', bytes: 288_664 },
+          { path: 'node_modules/petstore-toolkit/dist/spec/generated/validators.js', bytes: 12_822 },
+          { path: 'node_modules/ajv/dist/core.js', bytes: 7_000 },
+          { path: 'not shown', bytes: 1 },
+        ],
+      },
+    ],
   };
 }
 
@@ -133,13 +143,25 @@ describe('the tables', () => {
   const results = { ...fullRun(), targets: checkTargets(fullRun()) };
   const text = renderTables(results);
 
-  it('shows every server, each cost with what it adds, the pending layer as not available yet, and every target', () => {
+  it('shows every server, each cost with what it adds, the measured mock beside the sum of the rungs, and every target', () => {
     expect(text).toMatch(/\| mock \(petstore-mock --quiet\) +\| +900 · 0\.90x · 0\.70x \| +500 · 0\.50x · 0\.50x \|/);
     expect(text).toMatch(
       /\| \+ key check +\| +\+1\.3 \(\+0\.5 to \+2\.0\) \| +\+1\.0 \(\+1\.0 to \+1\.0\) \| +-0\.5 \(-1\.0 to \+3\.0\) \|/,
     );
-    expect(text).toMatch(/\| \+ request journal and scenarios +\| +not available yet \|/);
-    expect(text).toMatch(/\| request log \(not in the mock row\) +\|/);
+    const costs = text.split('\n').filter((line) => /^\| [+=(]|^\| request log/.test(line));
+    expect(costs.map((line) => line.split('|')[1]!.trim())).toEqual([
+      '+ key check',
+      '+ the route',
+      '+ node adapter and layers',
+      '+ request journal',
+      '+ CORS headers',
+      '= mock (petstore-mock --quiet)',
+      '(minimal + the rows above)',
+      'request log (not in the mock row)',
+    ]);
+    // The minimal server's 20 µs plus five rungs of +1.25, +1 and -0.5; the mock measured 20 / 0.7, 20 / 0.5, 20 / 0.85.
+    expect(costs[5]).toMatch(/\| +28\.6 \| +40\.0 \| +23\.5 \| measured/);
+    expect(costs[6]).toMatch(/\| +26\.3 \| +25\.0 \| +17\.5 \| the sum/);
     expect(text).toMatch(/\| npx-mock +\| +140 \| +1\.40x npx-two-line \|/);
     expect(text).toContain('Startup from the installed package (tarball 433 kB, 120 files)');
     expect(text).toMatch(/\| 1,000,000 \| +12,000 \| +499 \| +0\.200 \/ 0\.200 \| +20\.0 \| 2\.00x \|/);
@@ -149,6 +171,30 @@ describe('the tables', () => {
     );
     expect(text).toMatch(
       /\| POST \/v1\/pets: mock \/ minimal server, req\/s +\| +0\.80 \(0\.70 to 0\.90\) \| +>= 0\.8 \| yes, rounds disagree \|/,
+    );
+  });
+
+  it("shows each entry's browser bundle, minified and gzipped, with its three largest inputs", () => {
+    expect(text).toContain(
+      '| `petstore-toolkit/mock/core` |    503.6 |   169.9 | base, en      | @faker-js/faker/dist/en-B.js 288.7, petstore-toolkit/dist/spec/generated/validators.js 12.8, ajv/dist/core.js 7.0 |',
+    );
+    const { bundle: _b, ...rest } = results;
+    expect(renderTables(rest)).toContain('Browser bundle\n\nNot measured in this run.');
+  });
+
+  it('still renders a row an older run recorded as not measurable, leaving it out of the sum', () => {
+    const older = { ...results, layers: [...results.layers!] };
+    older.layers.splice(3, 1, {
+      name: 'request journal and scenarios',
+      partOfMock: true,
+      notAvailable: 'not in the mock',
+    });
+    const lines = renderTables(older).split('\n');
+    expect(lines.find((line) => line.includes('+ request journal and scenarios'))).toMatch(
+      /\| +not available yet \| +not available yet \| +not available yet \| not in the mock/,
+    );
+    expect(lines.find((line) => line.includes('(minimal + the rows above)'))).toMatch(
+      /\| +25\.0 \| +24\.0 \| +18\.0 \|/,
     );
   });
 
@@ -190,11 +236,27 @@ describe('the marked sections', () => {
 });
 
 describe('the ladder of layers', () => {
-  it('goes from the minimal server to the mock, each measured rung over the one before, so the costs add up', () => {
-    const rungs = LAYERS.filter((l) => l.partOfMock).filter(isMeasured);
+  it('goes from the minimal server to the mock, each rung over the one before, so the costs add up', () => {
+    const rungs = LAYERS.filter((l) => l.partOfMock);
     expect(rungs[0]!.over).toBe(MINIMAL);
     expect(rungs.at(-1)!.with).toBe(MOCK);
     for (let i = 1; i < rungs.length; i++) expect(rungs[i]!.over).toBe(rungs[i - 1]!.with);
+  });
+
+  it('switches a cost of the mock off by adding flags alone, so the two mocks of a row differ by that cost', () => {
+    const flags = LAYERS.flatMap(({ name, with: w, over: o }) =>
+      w.start.kind === 'mock' && o.start.kind === 'mock'
+        ? [[name, o.start.args.filter((a) => !(w.start as { args: string[] }).args.includes(a))]]
+        : [],
+    );
+    expect(Object.fromEntries(flags)).toEqual({
+      'request journal': ['--journal-size', '0'],
+      'CORS headers': ['--no-cors'],
+      'request log': ['--quiet'],
+    });
+    for (const { with: w, over: o } of LAYERS)
+      if (w.start.kind === 'mock' && o.start.kind === 'mock')
+        expect(o.start.args).toEqual(expect.arrayContaining(w.start.args));
   });
 
   it('loads each server once, the minimal server first', () => {
@@ -233,4 +295,19 @@ describe('the settings and helpers', () => {
     expect(cpuSeconds(process.pid)).toBeGreaterThan(0);
     expect(cpuSeconds(2 ** 30)).toBeUndefined();
   });
+});
+it('switches a cost of the mock off by adding flags alone, so the two mocks of a row differ by that cost', () => {
+  const flags = LAYERS.flatMap(({ name, with: w, over: o }) =>
+    w.start.kind === 'mock' && o.start.kind === 'mock'
+      ? [[name, o.start.args.filter((a) => !(w.start as { args: string[] }).args.includes(a))]]
+      : [],
+  );
+  expect(Object.fromEntries(flags)).toEqual({
+    'request journal': ['--journal-size', '0'],
+    'CORS headers': ['--no-cors'],
+    'request log': ['--quiet'],
+  });
+  for (const { with: w, over: o } of LAYERS)
+    if (w.start.kind === 'mock' && o.start.kind === 'mock')
+      expect(o.start.args).toEqual(expect.arrayContaining(w.start.args));
 });

@@ -3,6 +3,7 @@
  * targets of issues 15 and 11 checked against them. A target whose figures a
  * run did not measure is reported as not measured, never as met.
  */
+import type { BundleFigures } from './bundle.ts';
 import type { RouteName } from './servers/index.ts';
 
 export type { RouteName } from './servers/index.ts';
@@ -38,7 +39,9 @@ export interface LayerFigures {
   name: string;
   partOfMock: boolean;
   measuredAs?: string;
+  /** Why a row has no figures (results of older runs, from before the cost could be measured). */
   notAvailable?: string;
+  /** Why a row has no figures (results of older runs, from before the cost could be measured). */
   /** Keys of the two servers compared. */
   with?: string;
   over?: string;
@@ -109,6 +112,8 @@ export interface BenchResults {
   tarball?: { bytes: number; files: number };
   scale?: ScaleFigures[];
   conformance?: ConformanceFigures;
+  /** Browser bundles of the installed package's entries. */
+  bundle?: BundleFigures[];
   targets: TargetCheck[];
 }
 

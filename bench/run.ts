@@ -2,14 +2,15 @@
  * `npm run bench [-- --quick] [-- --only SECTIONS]`: in one run on this
  * machine, the mock against a minimal node:http server (throughput, latency,
  * and where its time goes), its start from the installed package against a
- * two-line server's, the mock at 1,000 to 1,000,000 pets, and the conformance
- * suite's wall time. Prints the tables and writes JSON; a full run also
+ * two-line server's, what a browser app carries for it, the mock at 1,000 to
+ * 1,000,000 pets, and the conformance suite's wall time. Prints the tables and writes JSON; a full run also
  * rewrites the marked sections of bench/README.md and README.md.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, cpus, loadavg, release, tmpdir, totalmem } from 'node:os';
 import { dirname, join, relative } from 'node:path';
+import { measureBrowserBundles } from './bundle.ts';
 import { installProject } from './install.ts';
 import { LAYERS } from './layers.ts';
 import { ROOT } from './processes.ts';
@@ -68,18 +69,16 @@ async function measure(s: Settings, work: string): Promise<Omit<BenchResults, 't
   const [apiKey, warmup] = [API_KEY, warmupS];
   if (has('throughput')) {
     log('throughput: starting the servers');
-    const measured = await measureThroughput({
-      ...s,
-      duration: durationS,
-      warmup,
-      apiKey,
-      layers: LAYERS,
-      project,
-      log,
-    });
-    Object.assign(results, measured);
+    Object.assign(
+      results,
+      await measureThroughput({ ...s, duration: durationS, warmup, apiKey, layers: LAYERS, project, log }),
+    );
   }
   if (has('startup')) results.startup = await measureStartup({ project, apiKey, runs: startupRuns, log });
+  if (has('bundle')) {
+    log('bundle: bundling the installed entries for a browser');
+    results.bundle = await measureBrowserBundles(project.dir);
+  }
   if (has('scale')) {
     const counts = s.scaleCounts;
     results.scale = await measureScale({ apiKey, counts, rounds: scaleRounds, duration: scaleDurationS, warmup, log });

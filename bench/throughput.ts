@@ -7,7 +7,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { InstalledProject } from './install.ts';
-import { type BenchServer, benchServers, isMeasured, type Layer, MOCK } from './layers.ts';
+import { type BenchServer, benchServers, type Layer, MOCK } from './layers.ts';
 import { type LoadResult, median, runLoad } from './load.ts';
 import { type ChildServer, spawnServer, waitForOutput } from './processes.ts';
 import type { LayerFigures, RouteName, ServerFigures, ThroughputFigures } from './report.ts';
@@ -115,7 +115,6 @@ function figures(runs: LoadResult[], minimal: LoadResult[]): ServerFigures {
 
 function layerFigures(layers: readonly Layer[], runs: Map<string, LoadResult[]>): LayerFigures[] {
   return layers.map((layer): LayerFigures => {
-    if (!isMeasured(layer)) return { name: layer.name, partOfMock: layer.partOfMock, notAvailable: layer.notAvailable };
     const pair = (route: RouteName) => {
       const [w, o] = [runs.get(`${route}:${layer.with.key}`)!, runs.get(`${route}:${layer.over.key}`)!];
       const cost = spread(w.map((r, i) => r.cpuUsPerRequest - o[i]!.cpuUsPerRequest));

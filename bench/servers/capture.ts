@@ -1,6 +1,9 @@
 /** The minimal server's bodies, taken from a running mock so that they are the mock's own answers, byte for byte. */
 import type { FixedAnswer, FixedAnswers } from './minimal.ts';
 
+/** The mock's control endpoint that puts it back to its seeded pets (the handler rung answers it too). */
+export const RESET_PATH = '/__control/reset';
+
 /** The new pet every POST of the bench sends. */
 export const NEW_PET = JSON.stringify({ name: 'Rex', categoryId: 3, status: 'available' });
 
@@ -42,7 +45,7 @@ export async function captureAnswers({ base, apiKey }: CaptureOptions): Promise<
 
 /** Puts a mock back to its seeded pets; the bench calls it after each round of POSTs. */
 export async function resetMock(base: string): Promise<void> {
-  const response = await fetch(new URL('/__control/reset', base), { method: 'POST' });
+  const response = await fetch(new URL(RESET_PATH, base), { method: 'POST' });
   await response.arrayBuffer();
-  if (response.status !== 200) throw new Error(`POST /__control/reset answered ${response.status}`);
+  if (response.status !== 200) throw new Error(`POST ${RESET_PATH} answered ${response.status}`);
 }

@@ -30,8 +30,10 @@ export interface VariantOptions {
 /** Makes the named server (not listening yet). */
 export function createVariantServer({ variant, apiKey, answers }: VariantOptions): Server {
   // The route itself: the bare API handler (routing, key check, operation), none of the mock's layers.
-  if (variant === 'handler')
-    return createHandlerServer({ handle: createHandler({ store: createPetStore(seedPets()), apiKeys: [apiKey] }) });
+  if (variant === 'handler') {
+    const store = createPetStore(seedPets());
+    return createHandlerServer({ handle: createHandler({ store, apiKeys: [apiKey] }), reset: store.reset });
+  }
   if (!answers) throw new Error(`the ${variant} server needs --answers`);
   if (variant === 'minimal') return createMinimalServer({ answers, authorized: plainKeyCheck(apiKey) });
   const authenticate = createAuthenticator([apiKey]);

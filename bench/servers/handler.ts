@@ -3,19 +3,26 @@
  * minimal server's socket code, answering with the mock's pure handler
  * (mock/core, as built in dist/) instead of a fixed body. It adds the route
  * itself (routing, the key check, parameters, store, JSON, the route's
- * headers) and nothing of the mock's node adapter.
+ * headers) and nothing of the mock's node adapter. It answers
+ * `POST /__control/reset` itself, so that every round of POSTs starts from the
+ * same pets, as on the mock.
  */
 import { createServer, type Server } from 'node:http';
 import type { ApiRequest, Handler } from 'petstore-toolkit/mock/core';
+import { RESET_PATH } from './capture.ts';
 
 /** Options for {@link createHandlerServer}. */
 export interface HandlerServerOptions {
-  /** The mock's handler, from `createMock()`. */
+  /** mock/core's bare handler, from `createHandler()`. */
   handle: Handler;
+  /** Puts the handler's store back to its seeded pets: what `POST /__control/reset` does here. */
+  reset: () => void;
 }
 
-/** Makes a minimal server that answers every request with `handle` (not listening yet). */
-export function createHandlerServer({ handle }: HandlerServerOptions): Server {
+const RESET_BODY = '{"reset":true}';
+
+/** Makes a minimal server that answers every request but the reset with `handle` (not listening yet). */
+export function createHandlerServer({ handle, reset }: HandlerServerOptions): Server {
   return createServer((req, res) => {
     const answer = (body?: Buffer): void => {
       const request: ApiRequest = { method: req.method!, url: req.url!, headers: req.headers };
@@ -32,6 +39,10 @@ export function createHandlerServer({ handle }: HandlerServerOptions): Server {
     }
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => answer(Buffer.concat(chunks)));
+    req.on('end', () => {
+      if (req.url !== RESET_PATH) return answer(Buffer.concat(chunks));
+      reset();
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': RESET_BODY.length }).end(RESET_BODY);
+    });
   });
 }

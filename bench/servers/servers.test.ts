@@ -3,6 +3,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type MockServer, startMockServer } from 'petstore-toolkit/mock';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { benchServers } from '../layers.ts';
 import {
   captureAnswers,
   createVariantServer,
@@ -69,6 +70,22 @@ describe("the bench's servers", () => {
     expect((await ask(bases[variant]!, 'list', 'wrong')).status).toBe(401);
     expect((await ask(bases[variant]!, 'get', `${KEY}x`)).status).toBe(401);
   });
+
+  const resettable = benchServers().flatMap((s) => (s.start.kind === 'bench' && s.resettable ? [s.start.variant] : []));
+
+  it.each(resettable)(
+    'the %s server, which the bench resets after each round of POSTs, answers a reset by going back to its seeded pets',
+    async (variant) => {
+      await resetMock(mock.url);
+      const first = await ask(mock.url, 'create');
+      await resetMock(bases[variant]!);
+      await ask(bases[variant]!, 'create');
+      expect((await ask(bases[variant]!, 'create')).body).not.toBe(first.body);
+      await resetMock(bases[variant]!);
+      expect((await ask(bases[variant]!, 'create')).body).toBe(first.body);
+      expect((await ask(bases[variant]!, 'list')).body).toBe((await ask(mock.url, 'list')).body);
+    },
+  );
 
   it('a reset puts the mock back to its seeded pets, so every round of POSTs starts from the same store', async () => {
     await resetMock(mock.url);
