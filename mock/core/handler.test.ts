@@ -218,6 +218,10 @@ describe('getPet (interface: Endpoints 3, deprecated)', () => {
     },
   );
 
+  it.each(['007', '0000000000000007', '00000000000000000007'])('petId %s, with leading zeros, is pet 7', (id) => {
+    expect(json(setup().call('GET', `/v1/pets/${id}`)).id).toBe(7);
+  });
+
   it('decodes each path segment on its own: /v1/%70ets/%37 is pet 7', () => {
     expect(json(setup().call('GET', '/v1/%70ets/%37')).id).toBe(7);
   });

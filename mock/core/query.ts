@@ -14,10 +14,12 @@ export interface QueryParams {
 const EMPTY: QueryParams = { getAll: () => [] };
 
 /** Parses a raw query (without `?`); the same values as `new URLSearchParams(raw)`. */
-export function parseQuery(raw: string): QueryParams {
+export function parseQuery(query: string): QueryParams {
+  // URLSearchParams drops one leading `?` (so `/v1/pets??limit=5` asks for limit 5): so does this.
+  const raw = query.startsWith('?') ? query.slice(1) : query;
   if (raw === '') return EMPTY;
   // Escapes and `+` need decoding; leave those to the platform.
-  if (raw.includes('%') || raw.includes('+')) return new URLSearchParams(raw);
+  if (raw.includes('%') || raw.includes('+')) return new URLSearchParams(query);
   return {
     getAll(name) {
       const values: string[] = [];
