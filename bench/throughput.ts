@@ -155,11 +155,16 @@ export async function measureThroughput(
   const servers = benchServers(o.layers);
   const running: Running[] = [];
   try {
-    const mock = await start(MOCK, o, '');
-    running.push(mock);
+    // The answers come from a mock of their own, stopped before loading starts: none of the loaded servers
+    // carries the capture's requests, its client's idle connection or an extra start.
+    const capturer = await start(MOCK, o, '');
     const answersFile = join(o.project.dir, 'minimal-answers.json');
-    writeFileSync(answersFile, JSON.stringify(await captureAnswers({ base: mock.base, apiKey: o.apiKey })));
-    for (const server of servers.filter((s) => s !== MOCK)) running.push(await start(server, o, answersFile));
+    try {
+      writeFileSync(answersFile, JSON.stringify(await captureAnswers({ base: capturer.base, apiKey: o.apiKey })));
+    } finally {
+      await capturer.child.stop();
+    }
+    for (const server of servers) running.push(await start(server, o, answersFile));
     const runs = await loadRounds(
       servers.map((s) => running.find((r) => r.server === s)!),
       o,
