@@ -296,18 +296,3 @@ describe('the settings and helpers', () => {
     expect(cpuSeconds(2 ** 30)).toBeUndefined();
   });
 });
-it('switches a cost of the mock off by adding flags alone, so the two mocks of a row differ by that cost', () => {
-  const flags = LAYERS.flatMap(({ name, with: w, over: o }) =>
-    w.start.kind === 'mock' && o.start.kind === 'mock'
-      ? [[name, o.start.args.filter((a) => !(w.start as { args: string[] }).args.includes(a))]]
-      : [],
-  );
-  expect(Object.fromEntries(flags)).toEqual({
-    'request journal': ['--journal-size', '0'],
-    'CORS headers': ['--no-cors'],
-    'request log': ['--quiet'],
-  });
-  for (const { with: w, over: o } of LAYERS)
-    if (w.start.kind === 'mock' && o.start.kind === 'mock')
-      expect(o.start.args).toEqual(expect.arrayContaining(w.start.args));
-});
