@@ -5,7 +5,7 @@
  * endpoints and everything else wrap it as layers (mock.ts).
  */
 import { type Authenticator, createAuthenticator, describeAuthFailure } from './auth.ts';
-import { originForm } from './layers.ts';
+import { originForm, splitTarget } from './layers.ts';
 import { createPet, getPet, listPets } from './operations.ts';
 import { parseQuery, type QueryParams } from './query.ts';
 import { type ApiRequest, type ApiResponse, ErrorCode, errorResponse } from './responses.ts';
@@ -62,9 +62,7 @@ export function createHandler({ store, apiKeys, basePath = '/v1' }: HandlerOptio
   }
 
   function dispatch(request: ApiRequest): ApiResponse {
-    const url = originForm(request.url);
-    const queryAt = url.indexOf('?');
-    const rawPath = queryAt === -1 ? url : url.slice(0, queryAt);
+    const { path: rawPath, query } = splitTarget(originForm(request.url));
     const matched = route(rawPath);
     if (!matched) return errorResponse(404, ErrorCode.routeNotFound, `no route for ${request.method} ${rawPath}`);
     const { allow } = matched.route;
@@ -81,7 +79,7 @@ export function createHandler({ store, apiKeys, basePath = '/v1' }: HandlerOptio
     }
     const refused = unauthorized(authenticate, request);
     if (refused) return refused;
-    return matched.route.run(request, parseQuery(queryAt === -1 ? '' : url.slice(queryAt + 1)), matched.param);
+    return matched.route.run(request, parseQuery(query), matched.param);
   }
 
   return dispatch;

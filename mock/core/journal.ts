@@ -105,6 +105,7 @@ export function createJournal({ capacity = DEFAULT_JOURNAL_SIZE, keys }: Journal
   const entryAt = (slot: number): JournalEntry => {
     const extra = extras[slot];
     const { path, query } = splitTarget(targets[slot]!);
+    const body = extra?.body === undefined ? undefined : bodyAsRead(extra, keys);
     return {
       seq: seqs[slot]!,
       at: new Date(times[slot]!).toISOString(),
@@ -112,8 +113,8 @@ export function createJournal({ capacity = DEFAULT_JOURNAL_SIZE, keys }: Journal
       path: redactText(path, keys),
       query: redactQuery(query, keys),
       headers: redactHeaders(JSON.parse(headers[slot]!), keys),
-      ...(extra?.body === undefined ? {} : { body: extra.bodyRedacted ? extra.body : redactText(extra.body, keys) }),
-      ...(extra?.bodyTruncated ? { bodyTruncated: true } : {}),
+      ...(body === undefined ? {} : { body: body.text }),
+      ...(extra?.bodyTruncated || body?.cut ? { bodyTruncated: true } : {}),
       status: statuses[slot] === -1 ? null : statuses[slot]!,
       ...(extra?.fault === undefined ? {} : { fault: extra.fault }),
       durationMs: durations[slot]!,
@@ -159,6 +160,14 @@ export function createJournal({ capacity = DEFAULT_JOURNAL_SIZE, keys }: Journal
       extras.fill(undefined);
     },
   };
+}
+
+/** A kept body as read: redacted, and cut to the limit if redaction made it longer. */
+function bodyAsRead(extra: Extra, keys: readonly string[]): { text: string; cut: boolean } {
+  const text = extra.bodyRedacted ? extra.body! : redactText(extra.body!, keys);
+  return text.length <= JOURNAL_BODY_LIMIT
+    ? { text, cut: false }
+    : { text: text.slice(0, JOURNAL_BODY_LIMIT), cut: true };
 }
 
 function extraOf(

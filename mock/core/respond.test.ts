@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { JOURNAL_BODY_LIMIT } from './journal.ts';
 import { AUTH, KEY, setupMock } from './test-support.ts';
 
 // What the node adapter relies on: a promise only when something makes the mock wait.
@@ -50,5 +51,15 @@ describe('Mock.respond answers in the same turn unless it has to wait', () => {
       headers: { 'x-echo': '[REDACTED]' },
       body: '{"name":"[REDACTED]"}',
     });
+  });
+
+  it('a kept body that redaction makes longer is still read back at most JOURNAL_BODY_LIMIT characters, marked cut', () => {
+    const { mock } = setupMock({ apiKeys: ['ab'] });
+    const body = 'ab'.repeat(JOURNAL_BODY_LIMIT / 2);
+    mock.respond({ method: 'POST', url: '/v1/pets', headers: { authorization: 'Bearer ab' }, body });
+    const [entry] = mock.requests();
+    expect(entry!.body).toHaveLength(JOURNAL_BODY_LIMIT);
+    expect(entry!.body).not.toContain('ab');
+    expect(entry!.bodyTruncated).toBe(true);
   });
 });
