@@ -84,9 +84,11 @@ interface Extra {
 /**
  * A journal keeping the last `capacity` entries in a ring, so memory stays
  * flat. It keeps each request as it came, in parallel arrays (numbers in typed
- * arrays, the headers as one JSON text), and redacts when it is read: each
- * request costs a few stores and one retained string, the reader pays for the
- * rest. Nothing leaves the journal unredacted.
+ * arrays, the request's own headers object), and redacts when it is read: each
+ * request costs a few stores, the reader pays for the rest. Nothing leaves the
+ * journal unredacted. The headers object is kept, not copied: whoever hands a
+ * request over must not change it afterwards (every adapter builds a fresh one;
+ * `Mock.handle` copies).
  */
 export function createJournal({ capacity = DEFAULT_JOURNAL_SIZE, keys }: JournalOptions): Journal {
   if (!Number.isSafeInteger(capacity) || capacity < 0 || capacity > MAX_JOURNAL_SIZE)
@@ -97,7 +99,7 @@ export function createJournal({ capacity = DEFAULT_JOURNAL_SIZE, keys }: Journal
   const statuses = new Int16Array(capacity);
   const methods: string[] = new Array(capacity);
   const targets: string[] = new Array(capacity);
-  const headers: string[] = new Array(capacity);
+  const headers: ApiRequest['headers'][] = new Array(capacity);
   const extras: (Extra | undefined)[] = new Array(capacity);
   let count = 0;
   let next = 0;
@@ -112,7 +114,7 @@ export function createJournal({ capacity = DEFAULT_JOURNAL_SIZE, keys }: Journal
       method: methods[slot]!,
       path: redactText(path, keys),
       query: redactQuery(query, keys),
-      headers: redactHeaders(JSON.parse(headers[slot]!), keys),
+      headers: redactHeaders(headers[slot]!, keys),
       ...(body === undefined ? {} : { body: body.text }),
       ...(extra?.bodyTruncated || body?.cut ? { bodyTruncated: true } : {}),
       status: statuses[slot] === -1 ? null : statuses[slot]!,
@@ -137,7 +139,7 @@ export function createJournal({ capacity = DEFAULT_JOURNAL_SIZE, keys }: Journal
       statuses[slot] = status ?? -1;
       methods[slot] = request.method;
       targets[slot] = originForm(request.url);
-      headers[slot] = JSON.stringify(request.headers);
+      headers[slot] = request.headers;
       extras[slot] = extraOf(request, fault, applied, keys);
     },
     list(filter = {}) {
@@ -156,7 +158,7 @@ export function createJournal({ capacity = DEFAULT_JOURNAL_SIZE, keys }: Journal
       next = 0;
       methods.fill('');
       targets.fill('');
-      headers.fill('');
+      headers.fill(EMPTY);
       extras.fill(undefined);
     },
   };
@@ -260,3 +262,4 @@ export function journalLayer(journal: Journal): Layer {
 }
 
 const lenient = new TextDecoder('utf-8');
+const EMPTY: ApiRequest['headers'] = Object.freeze({});

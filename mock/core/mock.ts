@@ -16,6 +16,7 @@ import { answerLayer, chaosLayer, preferLayer, scenarioLayer } from './overrides
 import { seededRandom } from './random.ts';
 import { rateLimitLayer } from './rate-limit.ts';
 import { validatePets } from './replace-pets.ts';
+import type { ApiRequest } from './responses.ts';
 import { createScenarioStore, type Scenario, type ScenarioInput } from './scenarios.ts';
 import { DEFAULT_COUNT, DEFAULT_SEED, seedPets } from './seed.ts';
 import { createPetStore, type PetStore } from './store.ts';
@@ -61,9 +62,12 @@ export interface ScenarioControls {
 
 /** A mock with no transport: hand it requests, read and control its state. */
 export interface Mock {
-  /** Answers one request (after any delay): what the MSW and undici adapters call. */
+  /** Answers one request (after any delay): what the MSW and undici adapters call. The journal keeps a copy of its headers. */
   handle: AsyncHandler;
-  /** Answers one request: at once, or a promise when a delay applies; what the node adapter calls. */
+  /**
+   * Answers one request: at once, or a promise when a delay applies; what the node adapter calls.
+   * The journal keeps `request.headers` itself, not a copy: pass an object nothing changes afterwards.
+   */
   respond: Responder;
   /** The state, for reading in tests. */
   store: PetStore;
@@ -107,7 +111,7 @@ export function createMock(options: MockOptions = {}): Mock {
   ];
   const respond = compose(layers, createHandler({ store, apiKeys, basePath: BASE_PATH }), BASE_PATH);
   return {
-    handle: async (request) => respond(request),
+    handle: async (request) => respond({ ...request, headers: copyHeaders(request.headers) }),
     respond,
     store,
     apiKeys,
@@ -117,4 +121,12 @@ export function createMock(options: MockOptions = {}): Mock {
     replacePets,
     reset,
   };
+}
+
+/** A copy of `headers` nothing outside can change (a repeated header's array included). */
+function copyHeaders(headers: ApiRequest['headers']): ApiRequest['headers'] {
+  // Entries, not assignments: a header named `__proto__` must stay a plain field.
+  return Object.fromEntries(
+    Object.entries(headers).map(([name, value]) => [name, Array.isArray(value) ? [...value] : value]),
+  );
 }

@@ -62,4 +62,16 @@ describe('Mock.respond answers in the same turn unless it has to wait', () => {
     expect(entry!.body).not.toContain('ab');
     expect(entry!.bodyTruncated).toBe(true);
   });
+
+  it('handle copies the headers it is given: changing them afterwards does not change the journal; what is read is a copy too', async () => {
+    const { mock } = setupMock();
+    const headers: Record<string, string | string[]> = { ...AUTH, 'x-trace': 'one', 'x-list': ['a', 'b'] };
+    await mock.handle({ method: 'GET', url: '/v1/pets/1', headers });
+    headers['x-trace'] = 'two';
+    (headers['x-list'] as string[]).push('c');
+    const [entry] = mock.requests();
+    expect(entry!.headers).toMatchObject({ 'x-trace': 'one', 'x-list': ['a', 'b'] });
+    entry!.headers['x-trace'] = 'three';
+    expect(mock.requests()[0]!.headers).toMatchObject({ 'x-trace': 'one' });
+  });
 });
