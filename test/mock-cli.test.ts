@@ -77,6 +77,18 @@ describe('the mock CLI', () => {
     expect(JSON.parse(await listAll(url, 'petstore-dev-key'))).toEqual(seedPets({ count: 3 }));
   });
 
+  it("the built bin loads faker only for pets that do not ship as data, and serves faker's pets either way", async () => {
+    const bin = [process.execPath, '--import', './test/support/log-faker-loads.mjs', 'dist/mock/node/cli.js'];
+    const plain = spawnProcess([...bin, '--port', '0', '--quiet']);
+    const plainUrl = (await plain.waitForOutput(/ at (http:\/\/\S+\/v1)\n/))[1]!;
+    expect(JSON.parse(await listAll(plainUrl, 'petstore-dev-key'))).toEqual(seedPets());
+    expect(plain.stderr()).not.toContain('loaded faker');
+    const seeded = spawnProcess([...bin, '--port', '0', '--quiet', '--seed', '7', '--count', '60']);
+    const seededUrl = (await seeded.waitForOutput(/ at (http:\/\/\S+\/v1)\n/))[1]!;
+    expect(JSON.parse(await listAll(seededUrl, 'petstore-dev-key'))).toEqual(seedPets({ seed: 7, count: 60 }));
+    expect(seeded.stderr()).toContain('loaded faker');
+  });
+
   it('treats empty PETSTORE_* variables as unset', async () => {
     // PETSTORE_PORT is overridden by --port here (its default, 4010, may be taken); count, seed, keys and host are not.
     const started = await startCli(['--port', '0'], {

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { listOperations, loadProfile } from '../../spec/index.ts';
+import { createMock } from './create-mock.ts';
 import { FORCEABLE_STATUSES } from './forced.ts';
-import { createMock } from './mock.ts';
 import { MockOptionsError, parseLatency } from './options.ts';
 import { seedPets } from './seed.ts';
 import { AUTH, expectError, JSON_HEADERS, json, KEY, setupMock } from './test-support.ts';

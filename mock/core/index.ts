@@ -18,6 +18,8 @@ export {
 export { type Authenticator, type AuthFailure, createAuthenticator } from './auth.ts';
 export { CONTROL_PREFIX } from './control.ts';
 export { ALLOWED_HEADERS, EXPOSED_HEADERS } from './cors.ts';
+export { createMock } from './create-mock.ts';
+export { DEFAULT_COUNT, DEFAULT_SEED, MAX_COUNT, type SeedOptions } from './default-pets.ts';
 export { FORCEABLE_STATUSES, SERVICE_FAILURES } from './forced.ts';
 export { createHandler, type Handler, type HandlerOptions } from './handler.ts';
 export {
@@ -29,7 +31,7 @@ export {
   REDACTED,
 } from './journal.ts';
 export type { Answer, Applied, AsyncHandler, Responder } from './layers.ts';
-export { createMock, DEFAULT_API_KEY, type Mock, type MockOptions, type ScenarioControls } from './mock.ts';
+export { DEFAULT_API_KEY, type Mock, type MockOptions, type ScenarioControls } from './mock.ts';
 export { type Latency, MockOptionsError, parseLatency } from './options.ts';
 export { MAX_DELAY_MS } from './prefer.ts';
 export {
@@ -43,5 +45,5 @@ export {
   type TransportFault,
 } from './responses.ts';
 export { MockInputError, type Scenario, type ScenarioInput } from './scenarios.ts';
-export { DEFAULT_COUNT, DEFAULT_SEED, MAX_COUNT, type SeedOptions, seedPets } from './seed.ts';
+export { seedPets } from './seed.ts';
 export { createPetStore, type PetStore, StoredPet } from './store.ts';

@@ -1,13 +1,16 @@
 /**
  * One mock, whatever carries its requests: the seeded store, the accepted keys
  * and the handler over them, wrapped in its layers (CORS, control endpoints,
- * journal, rate limit, scenarios, Prefer, chaos, latency). Every adapter
- * (mock/node, and the MSW and undici adapters) is built over
- * {@link createMock}, so each behaves the same.
+ * journal, rate limit, scenarios, Prefer, chaos, latency). Every adapter is
+ * built over {@link assembleMock}, so each behaves the same: the MSW and undici
+ * adapters through createMock (create-mock.ts), which seeds synchronously;
+ * mock/node with pets it seeds itself, loading faker only when they do not
+ * ship as data.
  */
 import { loadProfile, type Pet } from '../../spec/index.ts';
 import { controlLayer } from './control.ts';
 import { corsLayer } from './cors.ts';
+import { DEFAULT_SEED } from './default-pets.ts';
 import { createHandler } from './handler.ts';
 import { createJournal, type JournalEntry, type JournalFilter, journalLayer } from './journal.ts';
 import { type AsyncHandler, compose, type Layer, type Responder } from './layers.ts';
@@ -18,7 +21,6 @@ import { rateLimitLayer } from './rate-limit.ts';
 import { validatePets } from './replace-pets.ts';
 import type { ApiRequest } from './responses.ts';
 import { createScenarioStore, type Scenario, type ScenarioInput } from './scenarios.ts';
-import { DEFAULT_COUNT, DEFAULT_SEED, seedPets } from './seed.ts';
 import { createPetStore, type PetStore } from './store.ts';
 
 /** The development key used when no key is configured. Printed at start; never use it outside a local mock. */
@@ -83,15 +85,15 @@ export interface Mock {
   reset(): void;
 }
 
-/** Seeds a store and builds the handler, wrapped in its layers, over it. */
-export function createMock(options: MockOptions = {}): Mock {
+/** Builds the handler, wrapped in its layers, over a store holding `pets` (the seed still draws latency and chaos). */
+export function assembleMock(options: MockOptions, pets: readonly Pet[]): Mock {
   const latency = checkLatency(options.latency);
   checkRateLimit(options.rateLimit);
   checkChaos(options.chaos);
   checkJournalSize(options.journalSize);
   const seed = options.seed ?? DEFAULT_SEED;
   const apiKeys = options.apiKeys && options.apiKeys.length > 0 ? [...options.apiKeys] : [DEFAULT_API_KEY];
-  const store = createPetStore(options.pets ?? seedPets({ seed, count: options.count ?? DEFAULT_COUNT }));
+  const store = createPetStore(pets);
   const scenarios = createScenarioStore();
   const journal = createJournal({ capacity: options.journalSize, keys: apiKeys });
   const reset = () => (store.reset(), scenarios.clear(), journal.clear());

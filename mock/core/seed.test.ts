@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { getValidator } from '../../spec/index.ts';
+import { DEFAULT_COUNT, DEFAULT_SEED, loadSeededPets, MAX_COUNT, shippedPets } from './default-pets.ts';
+import { DEFAULT_SEED_PETS } from './generated/default-pets.ts';
 import { seedPets } from './seed.ts';
 
 describe('seedPets', () => {
@@ -23,5 +25,37 @@ describe('seedPets', () => {
 
   it('accepts a count of zero', () => {
     expect(seedPets({ count: 0 })).toEqual([]);
+  });
+});
+
+describe('the default pets that ship as data (default-pets.ts)', () => {
+  it('are what faker makes for the default seed, for every count they cover, as fresh copies', () => {
+    const faker = seedPets();
+    expect(DEFAULT_SEED_PETS).toEqual(faker);
+    for (let count = 0; count <= DEFAULT_COUNT; count++) {
+      expect(shippedPets({ count })).toEqual(seedPets({ count }));
+    }
+    const first = shippedPets()!;
+    first[0]!.name = 'Changed';
+    expect(shippedPets()![0]!.name).toBe(faker[0]!.name);
+  });
+
+  it('are not used for another seed or a larger count, and refuse the counts seedPets refuses', () => {
+    expect(shippedPets({ seed: 7, count: 3 })).toBeUndefined();
+    expect(shippedPets({ count: DEFAULT_COUNT + 1 })).toBeUndefined();
+    for (const count of [-1, 1.5, MAX_COUNT + 1]) expect(() => shippedPets({ count })).toThrow(RangeError);
+  });
+
+  it('are loaded, or else seeded by faker, by loadSeededPets: the same pets as seedPets either way', async () => {
+    for (const options of [
+      {},
+      { count: 3 },
+      { count: DEFAULT_COUNT + 10 },
+      { seed: 7, count: 20 },
+      { seed: DEFAULT_SEED },
+    ]) {
+      expect(await loadSeededPets(options)).toEqual(seedPets(options));
+    }
+    await expect(loadSeededPets({ count: -1 })).rejects.toThrow(RangeError);
   });
 });

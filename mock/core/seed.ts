@@ -1,25 +1,15 @@
 /**
  * Seeded pets: the same seed and count always give the same pets, because
- * every value comes from one faker instance seeded once.
+ * every value comes from one faker instance seeded once. The node server and
+ * the command import this module (and so faker) only for pets that do not
+ * ship as data (default-pets.ts).
  */
 import type { Faker } from '@faker-js/faker';
 // The English-only entry loads in a fifth of the time of the full package,
 // which pulls in every locale; its instance lends us the class and the data.
 import { faker as english } from '@faker-js/faker/locale/en';
 import type { Pet, PetStatus } from '../../spec/index.ts';
-
-/** The seed used when none is given, so two plain starts serve identical data. */
-export const DEFAULT_SEED = 20301205;
-/** The number of pets seeded when no count is given. */
-export const DEFAULT_COUNT = 50;
-/** The largest count the mock accepts. */
-export const MAX_COUNT = 1_000_000;
-
-/** Options for {@link seedPets}. */
-export interface SeedOptions {
-  seed?: number;
-  count?: number;
-}
+import { checkCount, DEFAULT_COUNT, DEFAULT_SEED, type SeedOptions } from './default-pets.ts';
 
 const STATUS_WEIGHTS: { weight: number; value: PetStatus | undefined }[] = [
   { weight: 35, value: 'available' },
@@ -30,9 +20,7 @@ const STATUS_WEIGHTS: { weight: number; value: PetStatus | undefined }[] = [
 
 /** Makes `count` pets with ids 1..count, names and categories from faker seeded with `seed`. */
 export function seedPets({ seed = DEFAULT_SEED, count = DEFAULT_COUNT }: SeedOptions = {}): Pet[] {
-  if (!Number.isSafeInteger(count) || count < 0 || count > MAX_COUNT) {
-    throw new RangeError(`count must be an integer from 0 to ${MAX_COUNT}, got ${count}`);
-  }
+  checkCount(count);
   // A fresh instance per call, as before: English definitions (with faker's base
   // fallbacks, never reached by the pet names used here), seeded once.
   const faker = new (english.constructor as typeof Faker)({ locale: english.rawDefinitions, seed });

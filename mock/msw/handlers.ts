@@ -5,7 +5,8 @@
  */
 import { type HttpHandler, http } from 'msw';
 import { answer, BODY_LIMIT, bodyless, type Mount, mountOf, pathInMount } from '../core/adapter.ts';
-import { createMock, type Mock, type MockOptions } from '../core/mock.ts';
+import { createMock } from '../core/create-mock.ts';
+import type { Mock, MockOptions } from '../core/mock.ts';
 import type { ApiRequest, ApiResponse } from '../core/responses.ts';
 
 /** Options for {@link createMswHandlers}: the mock's own, and where it answers. */

@@ -7,20 +7,14 @@
 import { parseArgs } from 'node:util';
 import { packageVersion } from '../../spec/files.ts';
 import type { Pet } from '../../spec/index.ts';
-import {
-  DEFAULT_API_KEY,
-  DEFAULT_COUNT,
-  DEFAULT_JOURNAL_SIZE,
-  DEFAULT_SEED,
-  type Latency,
-  loadPetsFile,
-  MAX_COUNT,
-  MAX_JOURNAL_SIZE,
-  type MockOptionsError,
-  parseLatency,
-  type RequestLogEntry,
-  startMockServer,
-} from './index.ts';
+// Each from its own module, not from index.ts, whose seedPets would load faker for every start.
+import { DEFAULT_COUNT, DEFAULT_SEED, MAX_COUNT } from '../core/default-pets.ts';
+import { DEFAULT_JOURNAL_SIZE, MAX_JOURNAL_SIZE } from '../core/journal.ts';
+import { DEFAULT_API_KEY } from '../core/mock.ts';
+import { type Latency, type MockOptionsError, parseLatency } from '../core/options.ts';
+import { loadPetsFile } from './fixtures.ts';
+import type { RequestLogEntry } from './server.ts';
+import { startMockServer } from './start.ts';
 
 const HELP = `Usage: npm start -- [options]      (or: petstore-mock [options])
 

@@ -2,7 +2,12 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { PETS_FIXTURE_PATH, renderPetsFixture } from '../../fixtures/generate.ts';
+import {
+  DEFAULT_PETS_MODULE_PATH,
+  PETS_FIXTURE_PATH,
+  renderDefaultPetsModule,
+  renderPetsFixture,
+} from '../../fixtures/generate.ts';
 import { seedPets } from '../core/seed.ts';
 import { loadPetsFile } from './fixtures.ts';
 
@@ -30,5 +35,11 @@ describe('fixtures/pets.json', () => {
   it('is exactly what `npm run fixtures` writes, and loads as the default seed', () => {
     expect(readFileSync(PETS_FIXTURE_PATH, 'utf8')).toBe(renderPetsFixture());
     expect(loadPetsFile(PETS_FIXTURE_PATH)).toEqual(seedPets());
+  });
+});
+
+describe('mock/core/generated/default-pets.ts', () => {
+  it('is exactly what `npm run fixtures` writes from faker', () => {
+    expect(readFileSync(DEFAULT_PETS_MODULE_PATH, 'utf8')).toBe(renderDefaultPetsModule());
   });
 });

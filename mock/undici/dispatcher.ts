@@ -6,7 +6,8 @@
  */
 import { Dispatcher, errors } from 'undici';
 import { answer, bodyless, type Mount, mountOf, pathInMount } from '../core/adapter.ts';
-import { createMock, type Mock, type MockOptions } from '../core/mock.ts';
+import { createMock } from '../core/create-mock.ts';
+import type { Mock, MockOptions } from '../core/mock.ts';
 import type { ApiRequest } from '../core/responses.ts';
 import { closedByPeer, headerRecord, portFor, readBody, type WireResponse } from './wire.ts';
 

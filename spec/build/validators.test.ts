@@ -1,9 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { fullFormats } from 'ajv-formats/dist/formats.js';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { getValidator, type SchemaName } from '../index.ts';
 import { readSpecYaml } from './generate.ts';
-import { compileValidator } from './validators.ts';
+import { compileValidator, inlineFormatsSource } from './validators.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -72,5 +74,30 @@ describe('the standalone validators getValidator serves (spec/generated/validato
       expect(() => getValidator('Order' as SchemaName, { closed })).toThrow('spec has no schema named Order');
       expect(() => compileValidator(readSpecYaml(), 'Order', closed)).toThrow('spec has no schema named Order');
     }
+  });
+});
+
+describe('the formats the generated validators carry (copied from ajv-formats, which is not loaded at run time)', () => {
+  it('int64 copied agrees with ajv-formats on any value', () => {
+    const copy = new Function(`return ${inlineFormatsSource(['int64'])};`)() as {
+      int64: { validate(v: unknown): boolean };
+    };
+    const original = fullFormats.int64 as { validate(v: unknown): boolean };
+    fc.assert(
+      fc.property(fc.oneof(fc.double(), fc.integer(), fc.anything()), (value) => {
+        expect(copy.int64.validate(value)).toBe(original.validate(value));
+      }),
+    );
+  });
+
+  it('refuses to copy a format that depends on the rest of ajv-formats, or one it does not have', () => {
+    expect(() => inlineFormatsSource(['date-time'])).toThrow('format date-time of ajv-formats does not stand alone');
+    expect(() => inlineFormatsSource(['colour'])).toThrow("format colour is not one of ajv-formats' formats");
+  });
+
+  it('are in the generated module, which imports nothing from ajv-formats', () => {
+    const source = readFileSync(`${ROOT}spec/generated/validators.ts`, 'utf8');
+    expect(source).toContain('const inlineFormats = {"int64": ');
+    expect(source).not.toMatch(/(import|require)\b[^;]*ajv-formats/);
   });
 });

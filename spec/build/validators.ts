@@ -3,14 +3,19 @@
  * ajv-formats and the spec's component schemas, compiling a validator per
  * schema name, open or closed, and emitting the same validators as an ES
  * module with ajv's standalone code (spec/generated/validators.ts, which
- * getValidator serves: nothing compiles a schema at run time).
+ * getValidator serves: nothing compiles a schema at run time). The formats
+ * the schemas use are copied into that module from ajv-formats, so that
+ * loading the validators does not load ajv-formats.
  */
-import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
+import { Ajv2020, Name, type ValidateFunction } from 'ajv/dist/2020.js';
 import standaloneModule from 'ajv/dist/standalone/index.js';
 import addFormatsModule, { type FormatsPlugin } from 'ajv-formats';
+import { fullFormats } from 'ajv-formats/dist/formats.js';
 import type { OpenApiDocument } from '../index.ts';
 
 const SPEC_ID = 'https://petstore.invalid/petstore.openapi.yaml';
+/** The name the generated module gives its copy of the formats. */
+const FORMATS_NAME = 'inlineFormats';
 
 // Both are CommonJS; their default exports are the functions.
 const addFormats = (addFormatsModule as unknown as { default: FormatsPlugin }).default;
@@ -36,7 +41,8 @@ function createAjv(doc: OpenApiDocument, emitSource: boolean): Ajv2020 {
     strict: true,
     strictTypes: false,
     validateSchema: false,
-    code: { source: emitSource, esm: true },
+    // The generated code reads each format from FORMATS_NAME instead of requiring ajv-formats.
+    code: { source: emitSource, esm: true, ...(emitSource ? { formats: new Name(FORMATS_NAME) } : {}) },
   });
   addFormats(ajv);
   // The spec is added whole so that `#/components/schemas/...` references resolve as written.
@@ -64,15 +70,81 @@ function exportName(name: string, closed: boolean): string {
   return `${name}_${closed ? 'closed' : 'open'}`;
 }
 
-/** ajv's standalone code `require`s the formats it uses; an ES module imports them instead. */
-function importRequires(code: string): string {
+/** ajv's standalone code `require`s the runtime helpers it uses; an ES module imports them instead (then `prelude`). */
+function importRequires(code: string, prelude: string): string {
   const modules = [...new Set([...code.matchAll(/require\("([^"]+)"\)/g)].map((m) => m[1]!))];
   const imports = modules.map((name, i) => `import * as required${i} from ${JSON.stringify(`${name}.js`)};\n`);
   const body = modules.reduce(
     (text, name, i) => text.replaceAll(`require(${JSON.stringify(name)})`, `required${i}`),
     code,
   );
-  return imports.join('') + body.replace(/^"use strict";/, '');
+  return imports.join('') + prelude + body.replace(/^"use strict";/, '');
+}
+
+/** The values of every `format` keyword in `schema`, at any depth. */
+function formatsIn(schema: unknown, found = new Set<string>()): Set<string> {
+  if (schema === null || typeof schema !== 'object') return found;
+  for (const [key, value] of Object.entries(schema)) {
+    if (key === 'format' && typeof value === 'string') found.add(value);
+    else formatsIn(value, found);
+  }
+  return found;
+}
+
+/** A format definition of ajv-formats as source: a RegExp, a function, or an object of those. */
+function definitionSource(definition: unknown): string {
+  if (definition instanceof RegExp || typeof definition === 'function') return String(definition);
+  if (definition !== null && typeof definition === 'object')
+    return `{${Object.entries(definition)
+      .map(([key, value]) => `${JSON.stringify(key)}: ${definitionSource(value)}`)
+      .join(', ')}}`;
+  return JSON.stringify(definition);
+}
+
+const FORMAT_PROBES: unknown[] = [
+  0,
+  -1,
+  1.5,
+  2 ** 31,
+  2 ** 53,
+  2 ** 64,
+  Number.NaN,
+  '',
+  'x',
+  '1',
+  '2020-01-31',
+  'a@b.c',
+];
+
+/**
+ * The formats `names` as the source of one object, copied from ajv-formats. Each copy must
+ * stand alone: it is evaluated here and must agree with the original on a few probes.
+ */
+export function inlineFormatsSource(names: string[]): string {
+  const formats = fullFormats as Record<string, unknown>;
+  const entries = names.map((name) => {
+    if (!Object.hasOwn(formats, name)) throw new Error(`format ${name} is not one of ajv-formats' formats`);
+    return `${JSON.stringify(name)}: ${definitionSource(formats[name])}`;
+  });
+  const source = `{${entries.join(', ')}}`;
+  const copy = new Function(`return ${source};`)() as Record<string, unknown>;
+  const check = (definition: unknown) => (value: unknown) => {
+    const validate = (definition as { validate?: unknown }).validate ?? definition;
+    return validate instanceof RegExp ? validate.test(String(value)) : (validate as (v: unknown) => boolean)(value);
+  };
+  for (const name of names) {
+    const [original, copied] = [check(formats[name]), check(copy[name])];
+    for (const probe of FORMAT_PROBES) {
+      let agrees = false;
+      try {
+        agrees = copied(probe) === original(probe);
+      } catch {
+        // A copy that refers to something outside itself throws: it cannot be inlined.
+      }
+      if (!agrees) throw new Error(`format ${name} of ajv-formats does not stand alone; it cannot be inlined`);
+    }
+  }
+  return source;
 }
 
 /**
@@ -93,5 +165,6 @@ export function standaloneValidatorsSource(doc: OpenApiDocument): string {
   const table = names.map(
     (name) => `  ${JSON.stringify(name)}: [${exportName(name, false)}, ${exportName(name, true)}],`,
   );
-  return `${importRequires(standaloneCode(ajv, refs))}\nexport const validators = {\n${table.join('\n')}\n};\n`;
+  const formats = `// The formats used, copied from ajv-formats.\nconst ${FORMATS_NAME} = ${inlineFormatsSource([...formatsIn(doc.components.schemas)].sort())};\n`;
+  return `${importRequires(standaloneCode(ajv, refs), formats)}\nexport const validators = {\n${table.join('\n')}\n};\n`;
 }

@@ -1,0 +1,66 @@
+/**
+ * startMockServer: the mock over node:http on a port. It seeds the pets itself,
+ * importing faker only when they do not ship as data, so that neither it nor
+ * the command (which imports this module, not index.ts) loads faker for the
+ * default seed.
+ */
+import { once } from 'node:events';
+import type { AddressInfo } from 'node:net';
+import { loadSeededPets } from '../core/default-pets.ts';
+import { assembleMock, type Mock, type MockOptions } from '../core/mock.ts';
+import { createHttpServer, type RequestLogEntry, type ServerTimeouts } from './server.ts';
+
+/** Hosts that keep the mock to this machine. */
+export const LOOPBACK_HOSTS: readonly string[] = ['127.0.0.1', 'localhost', '::1'];
+
+/** Options for {@link startMockServer}: those of the mock itself, and of its socket. */
+export interface MockServerOptions extends MockOptions {
+  /** Port to listen on; 0 (the default) picks a free one. */
+  port?: number;
+  /** Interface to bind; 127.0.0.1 by default. */
+  host?: string;
+  /** Told when the mock is bound to an address other than loopback (default: process.emitWarning). */
+  onWarning?: (message: string) => void;
+  /** Called once per request (default: no log). */
+  log?: (entry: RequestLogEntry) => void;
+  /** Client timeouts (default: headers 10 s, whole request 30 s, idle keep-alive 5 s). */
+  timeouts?: ServerTimeouts;
+}
+
+/** A running mock: its addresses, and the in-process controls of {@link Mock} (mirroring `/__control/...`). */
+export interface MockServer extends Omit<Mock, 'handle' | 'respond'> {
+  /** Base URL of the API, ending in `/v1`. */
+  url: string;
+  /** Origin of the server, for the control endpoints (`/__control/...`). */
+  origin: string;
+  /** Stops listening and closes every connection. */
+  close(): Promise<void>;
+}
+
+/** Seeds a store and serves it over HTTP; resolves once listening. */
+export async function startMockServer(options: MockServerOptions = {}): Promise<MockServer> {
+  const { port = 0, host = '127.0.0.1', log } = options;
+  const mock = assembleMock(options, options.pets ?? (await loadSeededPets(options)));
+  const { handle, respond, ...controls } = mock;
+  const server = createHttpServer({ handler: respond, log, secrets: mock.apiKeys, timeouts: options.timeouts });
+  server.listen(port, host);
+  await once(server, 'listening');
+  if (!LOOPBACK_HOSTS.includes(host)) {
+    const warn =
+      options.onWarning ?? ((message: string) => process.emitWarning(message, { code: 'PETSTORE_MOCK_NOT_LOOPBACK' }));
+    warn(`bound to ${host}, not loopback: anyone who can reach this address can use the mock`);
+  }
+  const address = server.address() as AddressInfo;
+  const hostPart = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  const origin = `http://${hostPart}:${address.port}`;
+  return {
+    ...controls,
+    url: `${origin}/v1`,
+    origin,
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        server.close((error) => (error ? reject(error) : resolve()));
+        server.closeAllConnections();
+      }),
+  };
+}
