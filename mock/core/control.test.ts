@@ -30,13 +30,22 @@ describe('CORS layer', () => {
     expect((await call('GET', '/v1/pets')).status).toBe(503);
   });
 
-  it('exposes Retry-After, Preference-Applied and the RateLimit headers on every answer; none when off', async () => {
-    const { call } = setupMock();
+  it('exposes exactly the headers of EXPOSED_HEADERS an answer carries; none when it carries none, no CORS when off', async () => {
+    const { call } = setupMock({ rateLimit: 1_000 });
+    const exposedOf = (headers: Record<string, string>) => headers['access-control-expose-headers']?.split(', ');
     const forced = await call('GET', '/v1/pets', { ...AUTH, prefer: 'code=429' });
     expect(forced.headers['access-control-allow-origin']).toBe('*');
-    const exposed = forced.headers['access-control-expose-headers']!.split(', ');
-    for (const name of ['Retry-After', 'Preference-Applied', 'RateLimit-Policy', 'RateLimit', 'Location'])
-      expect(exposed).toContain(name);
+    expect(forced.headers['retry-after']).toBeDefined();
+    expect(exposedOf(forced.headers)).toEqual(['Retry-After', 'Preference-Applied', 'RateLimit-Policy', 'RateLimit']);
+    const created = await call('POST', '/v1/pets', { ...AUTH, ...JSON_HEADERS }, '{"name":"New","categoryId":1}');
+    expect(exposedOf(created.headers)).toEqual(['Location', 'RateLimit-Policy', 'RateLimit']);
+    const got = await call('GET', '/v1/pets/1', AUTH);
+    expect(exposedOf(got.headers)).toEqual(['Deprecation', 'Sunset', 'Link', 'RateLimit-Policy', 'RateLimit']);
+    expect(exposedOf((await call('GET', '/v1/pets', {})).headers)).toContain('WWW-Authenticate');
+    const plain = setupMock();
+    const listed = await plain.call('GET', '/v1/pets', AUTH);
+    expect(listed.headers['access-control-allow-origin']).toBe('*');
+    expect(listed.headers).not.toHaveProperty('access-control-expose-headers');
     const off = setupMock({ cors: false });
     expect((await off.call('GET', '/v1/pets', {})).headers['access-control-allow-origin']).toBeUndefined();
   });

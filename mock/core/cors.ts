@@ -1,12 +1,12 @@
 /**
  * CORS as a layer: `Access-Control-Allow-Origin: *` on every answer, the
- * useful headers exposed to pages, and a preflight (the handler's 204 to
+ * useful headers it carries exposed to pages, and a preflight (the handler's 204 to
  * OPTIONS, with its `Allow`) turned into a CORS answer that names
  * `Authorization` and `Prefer` explicitly (a `*` does not cover Authorization).
  */
 import { type Layer, thenAnswer } from './layers.ts';
 
-/** Response headers a page may read. */
+/** Response headers a page may read, when an answer carries them. */
 export const EXPOSED_HEADERS = [
   'Location',
   'Deprecation',
@@ -24,7 +24,7 @@ export const ALLOWED_HEADERS = ['Authorization', 'Content-Type', 'Prefer'];
 
 /** Adds CORS headers to every answer and answers preflights. */
 export function corsLayer(): Layer {
-  const exposed = EXPOSED_HEADERS.join(', ');
+  const exposable = EXPOSED_HEADERS.map((name) => [name.toLowerCase(), name] as const);
   return (context, next) =>
     thenAnswer(next(context), (response) => {
       const { request } = context;
@@ -42,7 +42,12 @@ export function corsLayer(): Layer {
         }
       }
       response.headers['access-control-allow-origin'] = '*';
-      response.headers['access-control-expose-headers'] = exposed;
+      // Only what this answer carries: a listing needs none, and every header sent is one more to write and check.
+      let exposed = '';
+      for (const [key, name] of exposable) {
+        if (response.headers[key] !== undefined) exposed = exposed === '' ? name : `${exposed}, ${name}`;
+      }
+      if (exposed !== '') response.headers['access-control-expose-headers'] = exposed;
       return response;
     });
 }
