@@ -5,7 +5,7 @@
  * endpoints and everything else wrap it as layers (mock.ts).
  */
 import { type Authenticator, createAuthenticator, describeAuthFailure } from './auth.ts';
-import { originForm, splitTarget } from './layers.ts';
+import { originForm, splitTarget, type Target } from './layers.ts';
 import { createPet, getPet, listPets } from './operations.ts';
 import { parseQuery, type QueryParams } from './query.ts';
 import { type ApiRequest, type ApiResponse, ErrorCode, errorResponse } from './responses.ts';
@@ -20,8 +20,8 @@ export interface HandlerOptions {
   basePath?: string;
 }
 
-/** Handles one request, synchronously. */
-export type Handler = (request: ApiRequest) => ApiResponse;
+/** Handles one request, synchronously; `target` is its URL already split, when the caller has split it. */
+export type Handler = (request: ApiRequest, target?: Target) => ApiResponse;
 
 interface Route {
   allow: readonly string[];
@@ -61,8 +61,8 @@ export function createHandler({ store, apiKeys, basePath = '/v1' }: HandlerOptio
     return undefined;
   }
 
-  function dispatch(request: ApiRequest): ApiResponse {
-    const { path: rawPath, query } = splitTarget(originForm(request.url));
+  function dispatch(request: ApiRequest, target?: Target): ApiResponse {
+    const { path: rawPath, query } = target ?? splitTarget(originForm(request.url));
     const matched = route(rawPath);
     if (!matched) return errorResponse(404, ErrorCode.routeNotFound, `no route for ${request.method} ${rawPath}`);
     const { allow } = matched.route;

@@ -30,7 +30,7 @@ export {
   MAX_JOURNAL_SIZE,
   REDACTED,
 } from './journal.ts';
-export type { Answer, Applied, AsyncHandler, Responder } from './layers.ts';
+export type { Answer, Applied, AsyncHandler, Responder, Target } from './layers.ts';
 export { DEFAULT_API_KEY, type Mock, type MockOptions, type ScenarioControls } from './mock.ts';
 export { type Latency, MockOptionsError, parseLatency } from './options.ts';
 export { MAX_DELAY_MS } from './prefer.ts';

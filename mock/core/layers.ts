@@ -67,7 +67,8 @@ export function thenAnswer(answer: Answer, change: (response: ApiResponse) => Ap
 
 /** Wraps `inner` in `layers`, the first outermost. */
 export function compose(layers: readonly Layer[], inner: Handler, basePath = '/v1'): Responder {
-  let chain: Next = (context) => inner(context.request);
+  // The context's path and query are the target split once, for every layer and the handler.
+  let chain: Next = (context) => inner(context.request, context);
   for (const layer of [...layers].reverse()) {
     const next = chain;
     chain = (context) => layer(context, next);
@@ -80,8 +81,14 @@ function createContext(request: ApiRequest, basePath: string): RequestContext {
   return { request, path, query, api: path === basePath || path.startsWith(`${basePath}/`), applied: {} };
 }
 
+/** A request target split: the path, and the raw query without `?` (empty when none). */
+export interface Target {
+  path: string;
+  query: string;
+}
+
 /** An origin-form target (`/v1/pets?limit=5`) as its path and its raw query, without `?`. */
-export function splitTarget(target: string): { path: string; query: string } {
+export function splitTarget(target: string): Target {
   const queryAt = target.indexOf('?');
   return queryAt === -1
     ? { path: target, query: '' }

@@ -53,7 +53,7 @@ export function createPetStore(initial: readonly Pet[]): PetStore {
   let byStatus = new Map<PetStatus, StoredPet[]>();
   let nextId = 1;
   // Listings asked for since the last change, by status and limit: a repeated listing is one lookup.
-  const listings = new Map<string, string>();
+  const listings = new Map<number, string>();
 
   function index(entry: StoredPet): void {
     if (listings.size > 0) listings.clear();
@@ -86,7 +86,8 @@ export function createPetStore(initial: readonly Pet[]): PetStore {
       return source.slice(0, limit);
     },
     listJson(limit, status) {
-      const key = `${status}:${limit}`;
+      // A number, not `${status}:${limit}`: a new string per call would be hashed per call.
+      const key = limit * (STATUSES.length + 1) + (status === undefined ? 0 : STATUSES.indexOf(status) + 1);
       let json = listings.get(key);
       if (json === undefined) {
         const source = status === undefined ? ordered : byStatus.get(status)!;

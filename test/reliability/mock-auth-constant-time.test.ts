@@ -3,8 +3,9 @@
  * every configured key, whatever matched: shown by behaviour (counting the reads),
  * not by timing, which would be flaky on a shared machine.
  */
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { constantTimeEqual, createAuthenticator } from '../../mock/core/auth.ts';
+import { type AuthFailure, constantTimeEqual, createAuthenticator } from '../../mock/core/auth.ts';
 
 /** A string whose charCodeAt reads are counted. */
 function counted(text: string): { value: string; reads: () => number } {
@@ -64,5 +65,44 @@ describe('API key comparison', () => {
     const authenticate = createAuthenticator(keys);
     expect(authenticate(undefined)).toBe('missing');
     expect(authenticate('Basic abc')).toBe('scheme');
+  });
+
+  it('decides every header as RFC 6750 reads it: the fast path for `Bearer <token>` agrees with the pattern on any input', () => {
+    // The rule as written before the fast path: scheme in any case, one or more spaces, the token trimmed.
+    const reference = (header: string | undefined): AuthFailure => {
+      if (header === undefined || header.trim() === '') return 'missing';
+      const match = /^bearer +(\S.*)$/i.exec(header);
+      if (!match) return 'scheme';
+      return keys.includes(match[1]!.trim()) ? null : 'invalid';
+    };
+    const authenticate = createAuthenticator(keys);
+    const piece = fc.oneof(
+      fc.constantFrom(
+        'Bearer ',
+        'bearer ',
+        'Bearer  ',
+        'BEARER\t',
+        'Bearer',
+        ' ',
+        '\t',
+        '\n',
+        '\u2028',
+        '\u00a0',
+        'é',
+        ...keys,
+      ),
+      fc.string({ maxLength: 6 }),
+    );
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 5 }), (pieces) => {
+        const header = pieces.join('');
+        expect(authenticate(header)).toBe(reference(header));
+      }),
+      { numRuns: 5_000 },
+    );
+    for (const key of keys) {
+      for (const header of [`Bearer ${key}`, `Bearer ${key} `, `Bearer  ${key}`, `Bearer ${key}\n`, ` Bearer ${key}`])
+        expect(authenticate(header), JSON.stringify(header)).toBe(reference(header));
+    }
   });
 });
