@@ -6,7 +6,7 @@
  */
 import { type Authenticator, createAuthenticator, describeAuthFailure } from './auth.ts';
 import { originForm, splitTarget, type Target } from './layers.ts';
-import { createPet, getPet, listPets } from './operations.ts';
+import { createPet, getPet, listPets, successorLink } from './operations.ts';
 import { parseQuery, type QueryParams } from './query.ts';
 import { type ApiRequest, type ApiResponse, ErrorCode, errorResponse } from './responses.ts';
 import type { PetStore } from './store.ts';
@@ -31,13 +31,14 @@ interface Route {
 /** Builds the handler for one store and set of keys. */
 export function createHandler({ store, apiKeys, basePath = '/v1' }: HandlerOptions): Handler {
   const authenticate = createAuthenticator(apiKeys);
+  const link = successorLink(basePath);
   const basePathSegment = basePath.slice(1);
   const api: Record<string, Route> = {
     collection: {
       allow: ['GET', 'HEAD', 'POST'],
       run: (req, query) => (req.method === 'POST' ? createPet(store, req, basePath) : listPets(store, query)),
     },
-    item: { allow: ['GET', 'HEAD'], run: (_req, _query, id) => getPet(store, id, basePath) },
+    item: { allow: ['GET', 'HEAD'], run: (_req, _query, id) => getPet(store, id, link) },
   };
   const collectionPath = `${basePath}/pets`;
   const itemPrefix = `${collectionPath}/`;

@@ -65,8 +65,13 @@ export function listPets(store: PetStore, query: QueryParams): ApiResponse {
   return jsonResponse(200, store.listJson(limit, rawStatus as PetStatus | undefined));
 }
 
+/** The `Link` to getPet's successor under `basePath` (made once per handler, not per request). */
+export function successorLink(basePath: string): string {
+  return `<${basePath}/pets>; rel="successor-version"`;
+}
+
 /** `GET /pets/{petId}`: 200 with the pet and the deprecation headers, 404 when absent, 400 when not an int64. */
-export function getPet(store: PetStore, rawId: string, basePath: string): ApiResponse {
+export function getPet(store: PetStore, rawId: string, link: string): ApiResponse {
   const digits = rawId.startsWith('-') ? rawId.length - 1 : rawId.length;
   // At most 18 digits always fit in an int64; only longer ones need the exact check.
   if (!/^-?[0-9]{1,20}$/.test(rawId) || (digits > 18 && outOfInt64(rawId))) {
@@ -86,7 +91,7 @@ export function getPet(store: PetStore, rawId: string, basePath: string): ApiRes
       'content-type': JSON_TYPE,
       deprecation: GET_PET_DEPRECATION,
       sunset: GET_PET_SUNSET,
-      link: `<${basePath}/pets>; rel="successor-version"`,
+      link,
     },
     body: found.json,
   };
