@@ -4,7 +4,8 @@
  * OPTIONS, with its `Allow`) turned into a CORS answer that names
  * `Authorization` and `Prefer` explicitly (a `*` does not cover Authorization).
  */
-import { type Layer, thenAnswer } from './layers.ts';
+import type { Layer } from './layers.ts';
+import type { ApiRequest, ApiResponse } from './responses.ts';
 
 /** Response headers a page may read, when an answer carries them. */
 export const EXPOSED_HEADERS = [
@@ -25,33 +26,38 @@ export const ALLOWED_HEADERS = ['Authorization', 'Content-Type', 'Prefer'];
 /** Adds CORS headers to every answer and answers preflights. */
 export function corsLayer(): Layer {
   const exposable = new Map(EXPOSED_HEADERS.map((name) => [name.toLowerCase(), name]));
-  return (context, next) =>
-    thenAnswer(next(context), (response) => {
-      const { request } = context;
-      const allow = response.headers.allow;
-      if (request.method === 'OPTIONS' && response.status === 204 && allow !== undefined) {
-        if (request.headers['access-control-request-method'] !== undefined) {
-          response.headers['access-control-allow-methods'] = allow
-            .split(', ')
-            .filter((m) => m !== 'OPTIONS')
-            .join(', ');
-          response.headers['access-control-allow-headers'] = allowedHeaders(
-            request.headers['access-control-request-headers'],
-          );
-          response.headers['access-control-max-age'] = '600';
-        }
+  const decorate = (response: ApiResponse, request: ApiRequest): ApiResponse => {
+    const allow = response.headers.allow;
+    if (request.method === 'OPTIONS' && response.status === 204 && allow !== undefined) {
+      if (request.headers['access-control-request-method'] !== undefined) {
+        response.headers['access-control-allow-methods'] = allow
+          .split(', ')
+          .filter((m) => m !== 'OPTIONS')
+          .join(', ');
+        response.headers['access-control-allow-headers'] = allowedHeaders(
+          request.headers['access-control-request-headers'],
+        );
+        response.headers['access-control-max-age'] = '600';
       }
-      response.headers['access-control-allow-origin'] = '*';
-      // Only what this answer carries (a listing needs none): every header sent is one more for node to check and write.
-      // Walking the answer's few headers is cheaper than looking up nine names in each answer.
-      let exposed = '';
-      for (const key in response.headers) {
-        const name = exposable.get(key);
-        if (name !== undefined) exposed = exposed === '' ? name : `${exposed}, ${name}`;
-      }
-      if (exposed !== '') response.headers['access-control-expose-headers'] = exposed;
-      return response;
-    });
+    }
+    response.headers['access-control-allow-origin'] = '*';
+    // Only what this answer carries (a listing needs none): every header sent is one more for node to check and write.
+    // Walking the answer's few headers is cheaper than looking up nine names in each answer.
+    let exposed = '';
+    for (const key in response.headers) {
+      const name = exposable.get(key);
+      if (name !== undefined) exposed = exposed === '' ? name : `${exposed}, ${name}`;
+    }
+    if (exposed !== '') response.headers['access-control-expose-headers'] = exposed;
+    return response;
+  };
+  return (context, next) => {
+    const answer = next(context);
+    // A closure only when the answer waits: made for every request, it would be one more allocation each.
+    return answer instanceof Promise
+      ? answer.then((response) => decorate(response, context.request))
+      : decorate(answer, context.request);
+  };
 }
 
 /** {@link ALLOWED_HEADERS}, then every other header name a preflight asked for. */

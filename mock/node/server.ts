@@ -61,40 +61,53 @@ export function createHttpServer({
   // Slow or idle clients must not hold the server: bound headers, whole requests and idle keep-alive.
   // node checks the first two only every connectionsCheckingInterval (30 s by default), so check often enough to keep them.
   const checkEvery = Math.max(25, Math.min(1_000, Math.floor(headersMs / 4)));
+  // Made once per server, not per request: every closure made per request is one more allocation on the hot path.
+  const deliver = (
+    req: IncomingMessage,
+    res: ServerResponse,
+    response: ApiResponse,
+    closeAfter: boolean,
+    started: number,
+  ): void => {
+    if (response.fault) carryOut(res, response, requestMs);
+    else send(res, response, closeAfter);
+    if (log)
+      log({
+        method: req.method ?? '',
+        path: redact(req.url ?? '', secrets),
+        status: response.fault && response.fault !== 'truncated' ? 0 : response.status,
+        ...(response.fault ? { fault: response.fault } : {}),
+        ms: performance.now() - started,
+      });
+  };
+  const finish = (
+    req: IncomingMessage,
+    res: ServerResponse,
+    request: ApiRequest,
+    closeAfter: boolean,
+    started: number,
+  ): void => {
+    const answer = safeHandle(handler, request);
+    // Answered in the same turn when nothing made the mock wait: a promise would cost every request a microtask trip.
+    if (answer instanceof Promise) void answer.then((response) => deliver(req, res, response, closeAfter, started));
+    else deliver(req, res, answer, closeAfter, started);
+  };
   const server = createServer(
     { headersTimeout: headersMs, requestTimeout: requestMs, connectionsCheckingInterval: checkEvery },
     (req, res) => {
       const started = log ? performance.now() : 0;
-      const deliver = (response: ApiResponse, closeAfter: boolean): void => {
-        if (response.fault) carryOut(res, response, requestMs);
-        else send(res, response, closeAfter);
-        if (log)
-          log({
-            method: req.method ?? '',
-            path: redact(req.url ?? '', secrets),
-            status: response.fault && response.fault !== 'truncated' ? 0 : response.status,
-            ...(response.fault ? { fault: response.fault } : {}),
-            ms: performance.now() - started,
-          });
-      };
-      const finish = (request: ApiRequest, closeAfter: boolean): void => {
-        const answer = safeHandle(handler, request);
-        // Answered in the same turn when nothing made the mock wait: a promise would cost every request a microtask trip.
-        if (answer instanceof Promise) void answer.then((response) => deliver(response, closeAfter));
-        else deliver(answer, closeAfter);
-      };
       if (req.method !== 'POST' && req.method !== 'PUT') {
         // No handler reads a body here; one declared over the limit is not drained either: the connection closes after the answer.
         const overLimit = Number(req.headers['content-length']) > bodyLimit;
         if (!overLimit) discardBody(req, bodyLimit);
-        finish(toApiRequest(req), overLimit);
+        finish(req, res, toApiRequest(req), overLimit, started);
         return;
       }
       readBody(req, bodyLimit, (body, tooLarge) => {
         const request = toApiRequest(req);
         if (tooLarge) request.bodyTooLarge = true;
         else request.body = body;
-        finish(request, tooLarge);
+        finish(req, res, request, tooLarge, started);
       });
     },
   );
