@@ -70,8 +70,16 @@ describe('a conforming staging that rate-limits', () => {
       expect(c.reason).toMatch(
         /PETSTORE_RATE_LIMITED: 429: the server asked the suite to wait \(Retry-After: 30\) and the wait budget \(--max-wait 2 s\) has 2 s left/,
       );
-    expect(report.throttling).toMatchObject({ retried: 0, waitedMs: 0 });
-    expect(report.throttling.exhausted).toBeGreaterThanOrEqual(failed.length);
+    // Every 429 is given up on at once (30 s is beyond the budget). Not one per failed case: the run's shared
+    // create and listing serve several cases, so one 429 there fails each of them, as the order of requests falls.
+    const limited = Math.floor(fake.requests.length / 5);
+    expect(limited).toBeGreaterThan(0);
+    expect(report.throttling).toMatchObject({
+      byStatus: { 429: limited },
+      retried: 0,
+      waitedMs: 0,
+      exhausted: limited,
+    });
     // Nothing waited: a 30 s Retry-After that the budget cannot cover is not slept on.
     expect(run.durationMs).toBeLessThan(20_000);
   });
