@@ -11,7 +11,7 @@ import { fetch as undiciFetch } from 'undici';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ConformanceError, type Report, runConformance } from '../conformance/index.ts';
 import { createMswHandlers } from '../mock/msw/index.ts';
-import { startMockServer } from '../mock/node/index.ts';
+import { type JournalEntry, startMockServer } from '../mock/node/index.ts';
 import { createMockDispatcher } from '../mock/undici/index.ts';
 import { createFetchDispatcher } from './support/fetch-dispatcher.ts';
 
@@ -24,6 +24,8 @@ interface Reach {
   dispatcher?: Parameters<typeof runConformance>[0]['dispatcher'];
   /** How an application's own code reaches it: global fetch, or undici's fetch with the dispatcher. */
   fetch(url: string, init: RequestInit): Promise<Response>;
+  /** The mock's request journal. */
+  requests(): JournalEntry[];
   stop(): Promise<void>;
 }
 
@@ -32,7 +34,7 @@ const TRANSPORTS: [string, () => Promise<Reach>][] = [
     'the node server (a port)',
     async () => {
       const server = await startMockServer({ ...MOCK, port: 0 });
-      return { baseUrl: server.url, fetch, stop: server.close };
+      return { baseUrl: server.url, fetch, requests: () => server.requests(), stop: server.close };
     },
   ],
   [
@@ -47,6 +49,7 @@ const TRANSPORTS: [string, () => Promise<Reach>][] = [
             ...(init as Parameters<typeof undiciFetch>[1]),
             dispatcher,
           }) as unknown as Promise<Response>,
+        requests: () => dispatcher.mock.requests(),
         stop: () => dispatcher.close(),
       };
     },
@@ -58,7 +61,13 @@ const TRANSPORTS: [string, () => Promise<Reach>][] = [
       const server = setupServer(...petstore.handlers);
       // The default for a request no handler takes: a warning, then the real network, where api.example.test fails.
       server.listen();
-      return { baseUrl: petstore.url, dispatcher: createFetchDispatcher(), fetch, stop: async () => server.close() };
+      return {
+        baseUrl: petstore.url,
+        dispatcher: createFetchDispatcher(),
+        fetch,
+        requests: () => petstore.requests(),
+        stop: async () => server.close(),
+      };
     },
   ],
 ];
@@ -142,6 +151,22 @@ describe.each(TRANSPORTS)('forced answers and transport faults through %s', (_na
     expect(response.status).toBe(200);
     expect(Number(response.headers.get('content-length'))).toBeGreaterThan(10);
     await expect(response.text()).rejects.toThrow();
+  });
+
+  it('the journal keeps the request as sent: its headers, the key redacted, the query decoded', async () => {
+    reach = await open();
+    const response = await reach.fetch(`${reach.baseUrl}/pets?limit=2`, {
+      headers: { authorization: `Bearer ${KEY}`, 'x-trace': 'trace-1' },
+    });
+    expect(response.status).toBe(200);
+    const [entry] = reach.requests().filter((e) => e.headers['x-trace'] !== undefined);
+    expect(entry).toMatchObject({
+      method: 'GET',
+      path: '/v1/pets',
+      query: { limit: '2' },
+      status: 200,
+      headers: { authorization: '[REDACTED]', 'x-trace': 'trace-1' },
+    });
   });
 
   it('fault=hang answers nothing until the client gives up', async () => {

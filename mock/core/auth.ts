@@ -32,7 +32,10 @@ function constantTimeEqualFrom(text: string, start: number, key: string): boolea
   return difference === 0;
 }
 
-/** Whether `text` from `start` on is one or more visible ASCII characters: no space, control or line break. */
+/**
+ * Whether `text` from `start` on is one or more visible ASCII characters: no space, control or line break.
+ * It stops at the first other character: that tells a caller only about what it sent, never about a key.
+ */
 function isVisibleAscii(text: string, start: number): boolean {
   if (text.length <= start) return false;
   for (let i = start; i < text.length; i++) {

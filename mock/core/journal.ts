@@ -87,8 +87,8 @@ interface Extra {
  * arrays, the request's own headers object), and redacts when it is read: each
  * request costs a few stores, the reader pays for the rest. Nothing leaves the
  * journal unredacted. The headers object is kept, not copied: whoever hands a
- * request over must not change it afterwards (every adapter builds a fresh one;
- * `Mock.handle` copies).
+ * request over must not change it afterwards (every adapter builds a fresh one
+ * and calls `Mock.respond`; `Mock.handle` copies first).
  */
 export function createJournal({ capacity = DEFAULT_JOURNAL_SIZE, keys }: JournalOptions): Journal {
   if (!Number.isSafeInteger(capacity) || capacity < 0 || capacity > MAX_JOURNAL_SIZE)

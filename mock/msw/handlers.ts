@@ -29,7 +29,8 @@ export function createMswHandlers(options: MswHandlersOptions = {}): MswPetstore
   const mount = mountOf(baseUrl);
   const mock = createMock(mockOptions);
   const resolve = async ({ request }: { request: Request }): Promise<Response> => {
-    const response = await answer(mock.handle, await toApiRequest(mount, request));
+    // respond, not handle: the request's headers are already a fresh object, so handle's copy would be a second one.
+    const response = await answer(mock.respond, await toApiRequest(mount, request));
     if (response.fault !== undefined) return faultResponse(request, response);
     return toResponse(request.method, response);
   };

@@ -111,7 +111,8 @@ export class MockDispatcher extends Dispatcher {
     const { bytes, tooLarge } = await readBody(options.body);
     if (tooLarge) request.bodyTooLarge = true;
     else if (bytes) request.body = bytes;
-    const response = await answer(this.mock.handle, request);
+    // respond, not handle: the request's headers are already a fresh object, so handle's copy would be a second one.
+    const response = await answer(this.mock.respond, request);
     // Transport faults (see ApiResponse): a hang never answers (the caller's timeout or signal ends it).
     if (response.fault === 'hang') return new Promise<never>(() => {});
     if (response.fault === 'reset' || response.fault === 'close') throw closedByPeer();
