@@ -106,6 +106,18 @@ describe('control endpoints: state', () => {
     );
   });
 
+  it('createMock checks the pets it is given as replacePets does, naming the bad one', () => {
+    const good = { id: 1, name: 'A', categoryId: 1 };
+    expect(() => createMock({ pets: [good, { ...good, id: 2, status: 'lost' }] as never })).toThrow(
+      expect.objectContaining({
+        code: 'PETSTORE_MOCK_INVALID_PETS',
+        message: expect.stringMatching(/^pets\[1\]\.status /),
+      }),
+    );
+    expect(() => createMock({ pets: [good, good] })).toThrow('pets[1].id 1 is used twice');
+    expect(createMock({ pets: [good] }).store.all()).toEqual([good]);
+  });
+
   it('unknown control paths are 404, wrong methods 405 with Allow, and the profile is served', async () => {
     const { call } = setupMock();
     expectError(await call('GET', '/__control/nope', {}), 404, 'route_not_found');

@@ -35,7 +35,7 @@ function routes(t: ControlTargets): Record<string, Record<string, Run>> {
   return {
     reset: { POST: () => (t.reset(), ok({ reset: true, pets: t.store.size })) },
     pets: {
-      GET: () => ok(t.store.all()),
+      GET: () => jsonResponse(200, t.store.allJson()),
       PUT: (c) => withJson(c, (pets) => (t.replacePets(pets), ok({ replaced: true, pets: t.store.size }))),
     },
     health: { GET: () => jsonResponse(200, '{"status":"ok"}') },

@@ -34,7 +34,7 @@ export interface MockOptions {
   seed?: number;
   /** Number of pets to seed (0 to 1,000,000; default 50). */
   count?: number;
-  /** Start from these pets instead of faker (`seed` and `count` are then ignored). */
+  /** Start from these pets instead of faker (`seed` and `count` are then ignored); checked as {@link Mock.replacePets} checks them. */
   pets?: readonly Pet[];
   /** Accepted bearer keys (default: the development key). */
   apiKeys?: readonly string[];
@@ -93,7 +93,8 @@ export function assembleMock(options: MockOptions, pets: readonly Pet[]): Mock {
   checkJournalSize(options.journalSize);
   const seed = options.seed ?? DEFAULT_SEED;
   const apiKeys = options.apiKeys && options.apiKeys.length > 0 ? [...options.apiKeys] : [DEFAULT_API_KEY];
-  const store = createPetStore(pets);
+  // Given pets are checked as replacePets checks them: a bad one is named, not a TypeError from deep inside.
+  const store = createPetStore(options.pets === undefined ? pets : validatePets(options.pets));
   const scenarios = createScenarioStore();
   const journal = createJournal({ capacity: options.journalSize, keys: apiKeys });
   const reset = () => (store.reset(), scenarios.clear(), journal.clear());

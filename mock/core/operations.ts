@@ -83,8 +83,8 @@ export function getPet(store: PetStore, rawId: string, link: string): ApiRespons
   }
   // At most 15 digits convert exactly; a longer id counts only when it is a safe integer,
   // so a number beyond 2^53 never rounds onto a stored id (such ids are never assigned).
-  const found = store.get(digits <= 15 ? Number(rawId) : exactSafe(rawId));
-  if (!found) return errorResponse(404, ErrorCode.notFound, `no pet with id ${rawId}`);
+  const found = store.getJson(digits <= 15 ? Number(rawId) : exactSafe(rawId));
+  if (found === undefined) return errorResponse(404, ErrorCode.notFound, `no pet with id ${rawId}`);
   return {
     status: 200,
     headers: {
@@ -93,7 +93,7 @@ export function getPet(store: PetStore, rawId: string, link: string): ApiRespons
       sunset: GET_PET_SUNSET,
       link,
     },
-    body: found.json,
+    body: found,
   };
 }
 
@@ -131,7 +131,11 @@ export function createPet(store: PetStore, request: ApiRequest, basePath: string
   const problem = newPetProblem(parsed);
   if (problem) return errorResponse(400, ErrorCode.invalidBody, problem);
   const entry = store.add(parsed as NewPet);
-  return jsonResponse(201, entry.json, { location: `${basePath}/pets/${entry.pet.id}` });
+  return {
+    status: 201,
+    headers: { 'content-type': JSON_TYPE, location: `${basePath}/pets/${entry.id}` },
+    body: entry.json,
+  };
 }
 
 function parseJson(body: Uint8Array | string): unknown {

@@ -95,6 +95,7 @@ export function errorResponse(
 /** True when a Content-Type header names JSON (`application/json` or `application/*+json`). */
 export function isJsonMediaType(contentType: string | undefined): boolean {
   if (contentType === undefined) return false;
+  if (contentType === JSON_TYPE) return true;
   const semicolon = contentType.indexOf(';');
   const type = (semicolon === -1 ? contentType : contentType.slice(0, semicolon)).trim().toLowerCase();
   return type === JSON_TYPE || /^application\/[a-z0-9.!#$&^_-]+\+json$/.test(type);

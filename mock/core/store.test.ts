@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import type { Pet, PetStatus } from '../../spec/index.ts';
 import { seedPets } from './seed.ts';
 import { createPetStore, type PetStore, petJson, toPet } from './store.ts';
 
@@ -52,10 +53,66 @@ describe('petJson', () => {
     );
     fc.assert(
       fc.property(safe, input, (id, newPet) => {
-        const pet = toPet(id, newPet);
-        expect(petJson(pet)).toBe(JSON.stringify(pet));
+        expect(petJson(id, newPet)).toBe(JSON.stringify(toPet(id, newPet)));
       }),
       { numRuns: 3_000 },
     );
+  });
+});
+
+describe('PetStore against a plain array of pets', () => {
+  const status = fc.constantFrom<PetStatus | undefined>('available', 'pending', 'sold', undefined);
+  const newPet = fc.record({ name: fc.string({ maxLength: 8 }), categoryId: fc.integer(), status });
+  const pets = fc
+    .uniqueArray(fc.integer({ min: 1, max: 10_000 }), { maxLength: 40 })
+    .chain((ids) => fc.tuple(...ids.map((id) => newPet.map((p) => toPet(id, p)))));
+  const op = fc.oneof(
+    { weight: 8, arbitrary: newPet.map((p) => ({ kind: 'add' as const, p })) },
+    { weight: 1, arbitrary: fc.constant({ kind: 'reset' as const }) },
+    { weight: 1, arbitrary: pets.map((ps) => ({ kind: 'replace' as const, ps })) },
+  );
+
+  it('reads back, lists, resets and replaces as the array does, past every growth of its columns', () => {
+    fc.assert(
+      fc.property(pets, fc.array(op, { maxLength: 120 }), (seeded, ops) => {
+        const store = createPetStore(seeded);
+        const sorted = (ps: readonly Pet[]) => [...ps].sort((a, b) => a.id - b.id);
+        let model = sorted(seeded);
+        for (const o of ops) {
+          if (o.kind === 'add') {
+            const id = model.length === 0 ? 1 : model[model.length - 1]!.id + 1;
+            const added = store.add(o.p);
+            model.push(toPet(id, o.p));
+            expect([added.id, added.json]).toEqual([id, JSON.stringify(model.at(-1))]);
+          } else if (o.kind === 'reset') {
+            store.reset();
+            model = sorted(seeded);
+          } else {
+            store.replace(o.ps);
+            model = sorted(o.ps);
+          }
+        }
+        expect(store.size).toBe(model.length);
+        expect(store.all()).toEqual(model);
+        expect(store.allJson()).toBe(JSON.stringify(model));
+        for (const s of ['available', 'pending', 'sold', undefined] as const) {
+          const listed = model.filter((p) => s === undefined || p.status === s).slice(0, 30);
+          expect(store.listJson(30, s)).toBe(JSON.stringify(listed));
+          expect(store.list(30, s).map((e) => e.pet)).toEqual(listed);
+        }
+        for (const pet of model) expect(store.getJson(pet.id)).toBe(JSON.stringify(pet));
+        expect([store.get(0), store.getJson(model.length === 0 ? 1 : model.at(-1)!.id + 1)]).toEqual([
+          undefined,
+          undefined,
+        ]);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('refuses a repeated id, in order or not', () => {
+    const pet = (id: number) => toPet(id, { name: 'x', categoryId: 1 });
+    expect(() => createPetStore([pet(2), pet(1), pet(2)])).toThrow('duplicate pet id 2');
+    expect(() => createPetStore([]).replace([pet(1), pet(1)])).toThrow('duplicate pet id 1');
   });
 });
