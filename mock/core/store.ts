@@ -21,8 +21,8 @@ export class StoredPet {
 }
 
 /**
- * `JSON.stringify(toPet(id, input))`, without making the Pet: only the strings
- * need escaping. `join` copies the pieces into one flat string, where a
+ * `JSON.stringify(toPet(id, input))`, without making the Pet: only the name
+ * needs escaping (the status is one of the spec's plain words). `join` copies the pieces into one flat string, where a
  * template literal or `+` makes a tree of them (a ConsString) that a kept pet
  * would hold until it is first sent: about 330 bytes per pet against 100.
  */
