@@ -115,4 +115,12 @@ describe('PetStore against a plain array of pets', () => {
     expect(() => createPetStore([pet(2), pet(1), pet(2)])).toThrow('duplicate pet id 2');
     expect(() => createPetStore([]).replace([pet(1), pet(1)])).toThrow('duplicate pet id 1');
   });
+
+  it('refuses a status the spec does not list, changing nothing', () => {
+    const store = createPetStore([]);
+    expect(() => store.add({ name: 'x', categoryId: 1, status: 'lost"' as PetStatus })).toThrow(
+      'unknown pet status "lost\\""',
+    );
+    expect([store.size, store.add({ name: 'y', categoryId: 1 }).id]).toEqual([0, 1]);
+  });
 });

@@ -100,13 +100,16 @@ function copyOf(c: Columns): Columns {
   };
 }
 
+/** Adds one pet at the end; throws, changing nothing, on a status the spec does not list. */
 function append(c: Columns, id: number, input: NewPet, json: string): void {
+  const s = input.status === undefined ? -1 : STATUSES.indexOf(input.status);
+  if (s === -1 && input.status !== undefined)
+    throw new RangeError(`unknown pet status ${JSON.stringify(input.status)}`);
   const at = c.count++;
   if (at === c.ids.length) c.ids = grown(c.ids, at);
   c.ids[at] = id;
   c.jsons.push(json);
-  if (input.status !== undefined) {
-    const s = STATUSES.indexOf(input.status);
+  if (s !== -1) {
     const n = c.statusCounts[s]!++;
     if (n === c.byStatus[s]!.length) c.byStatus[s] = grown(c.byStatus[s]!, n);
     c.byStatus[s]![n] = at;
@@ -161,10 +164,11 @@ export function createPetStore(initial: readonly Pet[]): PetStore {
       return c.count;
     },
     add(input) {
-      const id = nextId++;
+      const id = nextId;
       const json = petJson(id, input);
-      if (listings.size > 0) listings.clear();
       append(c, id, input, json);
+      nextId++;
+      if (listings.size > 0) listings.clear();
       return new StoredPet(id, json);
     },
     get(id) {
