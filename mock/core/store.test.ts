@@ -64,7 +64,7 @@ describe('PetStore against a plain array of pets', () => {
   const status = fc.constantFrom<PetStatus | undefined>('available', 'pending', 'sold', undefined);
   const newPet = fc.record({ name: fc.string({ maxLength: 8 }), categoryId: fc.integer(), status });
   const pets = fc
-    .uniqueArray(fc.integer({ min: 1, max: 10_000 }), { maxLength: 40 })
+    .uniqueArray(fc.integer({ min: 1, max: 10_000 }), { maxLength: 40, size: 'max' })
     .chain((ids) => fc.tuple(...ids.map((id) => newPet.map((p) => toPet(id, p)))));
   const op = fc.oneof(
     { weight: 8, arbitrary: newPet.map((p) => ({ kind: 'add' as const, p })) },
@@ -74,7 +74,7 @@ describe('PetStore against a plain array of pets', () => {
 
   it('reads back, lists, resets and replaces as the array does, past every growth of its columns', () => {
     fc.assert(
-      fc.property(pets, fc.array(op, { maxLength: 120 }), (seeded, ops) => {
+      fc.property(pets, fc.array(op, { maxLength: 120, size: 'max' }), (seeded, ops) => {
         const store = createPetStore(seeded);
         const sorted = (ps: readonly Pet[]) => [...ps].sort((a, b) => a.id - b.id);
         let model = sorted(seeded);
@@ -96,11 +96,17 @@ describe('PetStore against a plain array of pets', () => {
         expect(store.all()).toEqual(model);
         expect(store.allJson()).toBe(JSON.stringify(model));
         for (const s of ['available', 'pending', 'sold', undefined] as const) {
-          const listed = model.filter((p) => s === undefined || p.status === s).slice(0, 30);
-          expect(store.listJson(30, s)).toBe(JSON.stringify(listed));
-          expect(store.list(30, s).map((e) => e.pet)).toEqual(listed);
+          for (const limit of [1, 7, 30, 200]) {
+            const listed = model.filter((p) => s === undefined || p.status === s).slice(0, limit);
+            expect(store.listJson(limit, s)).toBe(JSON.stringify(listed));
+            expect(store.list(limit, s).map((e) => [e.id, e.pet])).toEqual(listed.map((p) => [p.id, p]));
+          }
         }
-        for (const pet of model) expect(store.getJson(pet.id)).toBe(JSON.stringify(pet));
+        for (const pet of model) {
+          expect(store.getJson(pet.id)).toBe(JSON.stringify(pet));
+          const got = store.get(pet.id)!;
+          expect([got.id, got.json, got.pet]).toEqual([pet.id, JSON.stringify(pet), pet]);
+        }
         expect([store.get(0), store.getJson(model.length === 0 ? 1 : model.at(-1)!.id + 1)]).toEqual([
           undefined,
           undefined,
@@ -114,6 +120,32 @@ describe('PetStore against a plain array of pets', () => {
     const pet = (id: number) => toPet(id, { name: 'x', categoryId: 1 });
     expect(() => createPetStore([pet(2), pet(1), pet(2)])).toThrow('duplicate pet id 2');
     expect(() => createPetStore([]).replace([pet(1), pet(1)])).toThrow('duplicate pet id 1');
+  });
+
+  it('grows its columns many times over: 2,000 pets, a third of them sold', () => {
+    const store = createPetStore([]);
+    const model: Pet[] = [];
+    for (let i = 1; i <= 2_000; i++) {
+      const input = { name: `p${i}`, categoryId: i, ...(i % 3 === 0 ? { status: 'sold' as const } : {}) };
+      store.add(input);
+      model.push(toPet(i, input));
+    }
+    expect(store.listJson(1_000, 'sold')).toBe(
+      JSON.stringify(model.filter((p) => p.status === 'sold').slice(0, 1_000)),
+    );
+    expect(store.all()).toEqual(model);
+  });
+
+  it('refuses what would not read back as a Pet, changing nothing', () => {
+    const store = createPetStore([]);
+    for (const bad of [{ name: 'x', categoryId: Number.NaN }, { categoryId: 1 }, { name: 'x', categoryId: 2 ** 53 }])
+      expect(() => store.add(bad as never)).toThrow(RangeError);
+    expect(() => createPetStore([{ id: 1.5, name: 'x', categoryId: 1 }])).toThrow('pet id must be a safe integer');
+    expect(() => store.listJson(5, 'lost' as PetStatus)).toThrow('unknown pet status "lost"');
+    expect([store.size, store.listJson(-1), store.listJson(Number.NaN)]).toEqual([0, '[]', '[]']);
+    store.replace([{ id: Number.MAX_SAFE_INTEGER, name: 'last', categoryId: 1 }]);
+    expect(() => store.add({ name: 'x', categoryId: 1 })).toThrow('no pet id is left');
+    expect(store.size).toBe(1);
   });
 
   it('refuses a status the spec does not list, changing nothing', () => {

@@ -86,7 +86,7 @@ function columnsOf(pets: readonly Pet[]): Columns {
     byStatus: STATUSES.map(() => new Uint32Array(0)),
     statusCounts: STATUSES.map(() => 0),
   };
-  for (const pet of sorted) append(columns, pet.id, pet, petJson(pet.id, pet));
+  for (const pet of sorted) append(columns, pet.id, pet);
   return columns;
 }
 
@@ -100,11 +100,28 @@ function copyOf(c: Columns): Columns {
   };
 }
 
-/** Adds one pet at the end; throws, changing nothing, on a status the spec does not list. */
-function append(c: Columns, id: number, input: NewPet, json: string): void {
-  const s = input.status === undefined ? -1 : STATUSES.indexOf(input.status);
-  if (s === -1 && input.status !== undefined)
-    throw new RangeError(`unknown pet status ${JSON.stringify(input.status)}`);
+/** The index of `status` in STATUSES, -1 for none; a RangeError for a status the spec does not list. */
+function statusIndex(status: string | undefined): number {
+  if (status === undefined) return -1;
+  const s = STATUSES.indexOf(status as PetStatus);
+  if (s === -1) throw new RangeError(`unknown pet status ${JSON.stringify(status)}`);
+  return s;
+}
+
+/**
+ * Adds one pet at the end and returns its JSON text. Throws a RangeError,
+ * changing nothing, for what would not read back as a Pet: an id or
+ * categoryId that is not a safe integer, a name that is not a string, a
+ * status the spec does not list. The HTTP paths check all this before; this
+ * guards the store's own API.
+ */
+function append(c: Columns, id: number, input: NewPet): string {
+  const s = statusIndex(input.status);
+  if (!Number.isSafeInteger(id)) throw new RangeError(`pet id must be a safe integer, got ${id}`);
+  if (typeof input.name !== 'string') throw new RangeError('pet name must be a string');
+  if (!Number.isSafeInteger(input.categoryId))
+    throw new RangeError(`pet categoryId must be a safe integer, got ${input.categoryId}`);
+  const json = petJson(id, input);
   const at = c.count++;
   if (at === c.ids.length) c.ids = grown(c.ids, at);
   c.ids[at] = id;
@@ -114,6 +131,7 @@ function append(c: Columns, id: number, input: NewPet, json: string): void {
     if (n === c.byStatus[s]!.length) c.byStatus[s] = grown(c.byStatus[s]!, n);
     c.byStatus[s]![n] = at;
   }
+  return json;
 }
 
 /** A copy of `array` with room for twice its `length` items (at least 16). */
@@ -152,9 +170,8 @@ export function createPetStore(initial: readonly Pet[]): PetStore {
   }
 
   /** The positions of the first `limit` pets, with `status` when given. */
-  function positions(limit: number, status: PetStatus | undefined): { at(i: number): number; length: number } {
-    if (status === undefined) return { at: (i) => i, length: Math.min(limit, c.count) };
-    const s = STATUSES.indexOf(status);
+  function positions(limit: number, s: number): { at(i: number): number; length: number } {
+    if (s === -1) return { at: (i) => i, length: Math.min(limit, c.count) };
     const list = c.byStatus[s]!;
     return { at: (i) => list[i]!, length: Math.min(limit, c.statusCounts[s]!) };
   }
@@ -165,8 +182,8 @@ export function createPetStore(initial: readonly Pet[]): PetStore {
     },
     add(input) {
       const id = nextId;
-      const json = petJson(id, input);
-      append(c, id, input, json);
+      if (!Number.isSafeInteger(id)) throw new RangeError(`no pet id is left: the largest is ${c.ids[c.count - 1]}`);
+      const json = append(c, id, input);
       nextId++;
       if (listings.size > 0) listings.clear();
       return new StoredPet(id, json);
@@ -180,15 +197,17 @@ export function createPetStore(initial: readonly Pet[]): PetStore {
       return at < 0 ? undefined : c.jsons[at];
     },
     list(limit, status) {
-      const { at, length } = positions(limit, status);
+      const { at, length } = positions(count(limit), statusIndex(status));
       return Array.from({ length }, (_, i) => new StoredPet(c.ids[at(i)]!, c.jsons[at(i)]!));
     },
     listJson(limit, status) {
+      const n = count(limit);
+      const s = statusIndex(status);
       // A number, not `${status}:${limit}`: a new string per call would be hashed per call.
-      const key = limit * (STATUSES.length + 1) + (status === undefined ? 0 : STATUSES.indexOf(status) + 1);
+      const key = n * (STATUSES.length + 1) + s + 1;
       let json = listings.get(key);
       if (json === undefined) {
-        const { at, length } = positions(limit, status);
+        const { at, length } = positions(n, s);
         const parts = new Array<string>(length);
         for (let i = 0; i < length; i++) parts[i] = c.jsons[at(i)]!;
         json = `[${parts.join(',')}]`;
@@ -203,6 +222,11 @@ export function createPetStore(initial: readonly Pet[]): PetStore {
     reset: () => load(copyOf(seeded)),
     replace: (pets) => load(columnsOf(pets)),
   };
+}
+
+/** A limit as a count of pets: a whole number, 0 for anything below 1 (or NaN). */
+function count(limit: number): number {
+  return limit >= 1 ? Math.floor(limit) : 0;
 }
 
 /** `pets` in ascending id order (sorted only when they are not); throws on a repeated id. */
