@@ -22,9 +22,10 @@ export class StoredPet {
 
 /**
  * `JSON.stringify(toPet(id, input))`, without making the Pet: only the name
- * needs escaping (the status is one of the spec's plain words). `join` copies the pieces into one flat string, where a
- * template literal or `+` makes a tree of them (a ConsString) that a kept pet
- * would hold until it is first sent: about 330 bytes per pet against 100.
+ * needs escaping (the status is one of the spec's plain words). `join` copies
+ * the pieces into one flat string, where a template literal or `+` makes a
+ * tree of them (a ConsString) that a kept pet would hold until it is first
+ * sent: about 330 bytes per pet against 100.
  */
 export function petJson(id: number, { name, categoryId, status }: NewPet): string {
   const quoted = JSON.stringify(name);
@@ -197,11 +198,11 @@ export function createPetStore(initial: readonly Pet[]): PetStore {
       return at < 0 ? undefined : c.jsons[at];
     },
     list(limit, status) {
-      const { at, length } = positions(count(limit), statusIndex(status));
+      const { at, length } = positions(wholeLimit(limit), statusIndex(status));
       return Array.from({ length }, (_, i) => new StoredPet(c.ids[at(i)]!, c.jsons[at(i)]!));
     },
     listJson(limit, status) {
-      const n = count(limit);
+      const n = wholeLimit(limit);
       const s = statusIndex(status);
       // A number, not `${status}:${limit}`: a new string per call would be hashed per call.
       const key = n * (STATUSES.length + 1) + s + 1;
@@ -225,7 +226,7 @@ export function createPetStore(initial: readonly Pet[]): PetStore {
 }
 
 /** A limit as a count of pets: a whole number, 0 for anything below 1 (or NaN). */
-function count(limit: number): number {
+function wholeLimit(limit: number): number {
   return limit >= 1 ? Math.floor(limit) : 0;
 }
 
