@@ -1,8 +1,15 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { Pet, PetStatus } from '../../spec/index.ts';
+import type { NewPet, Pet, PetStatus } from '../../spec/index.ts';
 import { seedPets } from './seed.ts';
-import { createPetStore, type PetStore, petJson, toPet } from './store.ts';
+import { createPetStore, type PetStore, petJson } from './store.ts';
+
+/** The Pet a store keeps for `input` under `id`: its fields only, in the spec's order (the oracle for petJson). */
+function toPet(id: number, input: NewPet): Pet {
+  const pet: Pet = { id, name: input.name, categoryId: input.categoryId };
+  if (input.status !== undefined) pet.status = input.status;
+  return pet;
+}
 
 /** What listJson must equal: the listing, serialised now. */
 function fresh(store: PetStore, limit: number, status?: 'available' | 'pending' | 'sold'): string {

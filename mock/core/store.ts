@@ -21,7 +21,8 @@ export class StoredPet {
 }
 
 /**
- * `JSON.stringify(toPet(id, input))`, without making the Pet: only the name
+ * `JSON.stringify` of the Pet `{ id, name, categoryId, status? }` (fields in
+ * that order, nothing else of `input`), without making the Pet: only the name
  * needs escaping (the status is one of the spec's plain words). `join` copies
  * the pieces into one flat string, where a template literal or `+` makes a
  * tree of them (a ConsString) that a kept pet would hold until it is first
@@ -60,13 +61,6 @@ export interface PetStore {
 
 const STATUSES = petStatuses();
 const MAX_LISTINGS = 1_000;
-
-/** Copies only the fields a Pet has, in a fixed order, so nothing else is ever stored. */
-export function toPet(id: number, input: NewPet): Pet {
-  const pet: Pet = { id, name: input.name, categoryId: input.categoryId };
-  if (input.status !== undefined) pet.status = input.status;
-  return Object.freeze(pet);
-}
 
 /** The pets, column by column; ids ascend. */
 interface Columns {
