@@ -1,5 +1,6 @@
-// `npm run build` (also run by `npm ci` and `npm pack` through `prepare`): the
-// package's JavaScript in dist/: ES modules with declarations from tsc, and a
+// `npm run build` (also run by `npm ci`/`npm install` through the `dependencies` hook and by `npm pack` through
+// `prepack`; the published package declares no install or prepare script): the package's
+// JavaScript in dist/: ES modules with declarations from tsc, and a
 // CommonJS copy of each library entry from esbuild, for `require` and for
 // Jest's CommonJS runtime (faker is ES-only, so it is bundled into that copy).
 // The petstore-mock bin is then replaced by one bundled file, since Node loads
@@ -8,8 +9,9 @@
 // bin imports on demand.
 
 import { execFileSync } from 'node:child_process';
-import { rmSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { dirname, join, relative } from 'node:path';
 import { build } from 'esbuild';
 
 const require = createRequire(import.meta.url);
@@ -58,3 +60,24 @@ await build({
   external,
   logLevel: 'warning',
 });
+
+// The CommonJS copies need declarations that TypeScript reads as CommonJS too (a `.d.ts` beside
+// "type": "module" is read as ESM, which @arethetypeswrong calls "masquerading as ESM"): every
+// declaration is mirrored under dist/cjs as `.d.cts`, its relative imports pointing at `.cjs`.
+/** Every `.d.ts` under `dir`, except the CommonJS tree itself. */
+function declarations(dir) {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return path === join(root, 'dist', 'cjs') ? [] : declarations(path);
+    return entry.name.endsWith('.d.ts') ? [path] : [];
+  });
+}
+for (const file of declarations(join(root, 'dist'))) {
+  const target = join(root, 'dist', 'cjs', relative(join(root, 'dist'), file)).replace(/\.d\.ts$/, '.d.cts');
+  mkdirSync(dirname(target), { recursive: true });
+  const text = readFileSync(file, 'utf8').replace(
+    /((?:from|import)\s*\(?\s*['"]\.{1,2}\/[^'"]*?)\.(js|ts)(['"])/g,
+    (_, head, ext, quote) => `${head}.c${ext}${quote}`,
+  );
+  writeFileSync(target, text);
+}

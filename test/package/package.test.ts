@@ -20,6 +20,8 @@ const CONSUMER = join(ROOT, 'test', 'package', 'consumer');
 const BIN = (name: string) => join(ROOT, 'node_modules', name);
 
 let project = '';
+let tarball = '';
+let installOutput = '';
 let tarballFiles: string[] = [];
 const nodes: Record<string, string> = { '20': process.execPath };
 
@@ -52,12 +54,13 @@ beforeAll(async () => {
     files: { path: string }[];
   }[];
   tarballFiles = packed[0]!.files.map((f) => f.path);
+  tarball = join(work, packed[0]!.filename);
   project = join(work, 'consumer');
   cpSync(CONSUMER, project, { recursive: true });
   writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'consumer', private: true }));
   // msw is the optional peer a user adds for the ./msw entry: the major this repository develops against.
   const msw = `msw@${(await import('../../package.json', { with: { type: 'json' } })).default.devDependencies.msw}`;
-  await npm(['install', '--no-audit', '--no-fund', '--prefer-offline', join(work, packed[0]!.filename), msw], project);
+  installOutput = await npm(['install', '--no-audit', '--no-fund', '--prefer-offline', tarball, msw], project);
   for (const major of Object.keys(NODE_VERSIONS)) nodes[major] = await nodeBinary(major);
 }, 300_000);
 
@@ -94,6 +97,40 @@ describe('the tarball', () => {
     );
     expect(unwanted).toEqual([]);
   });
+
+  it('declares no install or prepare script, so npm installs it without a warning', async () => {
+    const installed = (await import(join(project, 'node_modules', 'petstore-toolkit', 'package.json'), {
+      with: { type: 'json' },
+    })) as { default: { scripts?: Record<string, string> } };
+    const scripts = Object.keys(installed.default.scripts ?? {});
+    expect(scripts.filter((name) => /^(pre|post)?install$|^prepare$/.test(name))).toEqual([]);
+    expect(installOutput).not.toMatch(/petstore-toolkit@/);
+  });
+
+  it('passes publint and @arethetypeswrong/cli (node16 and bundler resolution; node10 cannot reach subpaths)', async () => {
+    const publint = await runProcess([process.execPath, BIN('publint/src/cli.js'), 'run', '--strict', tarball], {
+      cwd: ROOT,
+    });
+    expect(publint.stdout).toMatch(/All good!/);
+    expect(publint.code).toBe(0);
+    const attw = await runProcess(
+      [
+        process.execPath,
+        BIN('@arethetypeswrong/cli/dist/index.js'),
+        tarball,
+        '--profile',
+        'node16',
+        '--exclude-entrypoints',
+        'openapi.yaml',
+        '--format',
+        'json',
+      ],
+      { cwd: ROOT, timeoutMs: 120_000 },
+    );
+    const report = JSON.parse(attw.stdout) as { analysis: { problems: { resolutionKind?: string }[] } };
+    expect(report.analysis.problems.filter((problem) => problem.resolutionKind !== 'node10')).toEqual([]);
+    expect(attw.code).toBe(0);
+  }, 120_000);
 });
 
 describe.each(['20', '22', '24'])('installed, on Node %s', (major) => {
