@@ -6,10 +6,11 @@
  * and the key is hidden only where the report is written (redact-report.ts).
  * The captured request never holds the credentials of its Authorization header.
  */
-import { Agent, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
 import { BASIC_USER, REDACTED } from './redact.ts';
 import { createThrottle, type Throttle, type ThrottleOptions, type ThrottleStats } from './throttle.ts';
 import type { CaseRequest, Exchange, ExchangeResponse } from './types.ts';
+import { undici } from './undici.ts';
 
 /** Options of {@link createClient}. */
 export interface ClientOptions {
@@ -62,7 +63,7 @@ export function createClient(options: ClientOptions): Client {
   const owned = options.dispatcher === undefined;
   const dispatcher =
     options.dispatcher ??
-    new Agent({
+    new undici.Agent({
       connections: options.connections ?? 8,
       connect: { timeout: timeoutMs },
       headersTimeout: timeoutMs,

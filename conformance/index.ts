@@ -23,6 +23,7 @@ import { outputRedactors, redactReport } from './redact-report.ts';
 import { runCases } from './runner.ts';
 import { selectCases } from './select.ts';
 import type { CaseResult, Progress, Report, Summary } from './types.ts';
+import { canRequest, undici } from './undici.ts';
 
 export { parseBaseline } from './baseline.ts';
 export { allCases } from './cases/index.ts';
@@ -104,6 +105,14 @@ function validate(options: ConformanceOptions): void {
     throw badOptions('only generated cases are selected, but generate is 0: nothing would be tested');
   if (options.runId !== undefined && !/^[A-Za-z0-9_-]{1,40}$/.test(options.runId))
     throw badOptions('runId may hold only letters, digits, _ and - (at most 40)');
+  if (options.dispatcher === undefined && !canRequest(undici.Agent.prototype))
+    throw badOptions(
+      "this runtime's undici cannot send requests (its Agent has no request()): run the suite on Node, Bun or Deno",
+    );
+  if (options.dispatcher !== undefined && !canRequest(options.dispatcher))
+    throw badOptions(
+      "the dispatcher has no request() method (on Bun, 'undici' is Bun's stand-in and its dispatchers cannot send): run the suite against a base URL instead, e.g. a mock from startMockServer",
+    );
 }
 
 function summarise(results: readonly CaseResult[]): Summary {
@@ -241,9 +250,12 @@ async function runSuite(options: ConformanceOptions): Promise<Report> {
     results = await runCases(cases, { client, shared, runId, ...settings, onResult });
     generation = await generateForRun(options, { client, runId, ...settings });
     if (generation) results.push(...generation.results);
-  } finally {
-    await client.close();
+  } catch (err) {
+    // The reason the run stopped is the error to see, not one from closing after it.
+    await client.close().catch(() => {});
+    throw err;
   }
+  await client.close();
   checkRanAtAll(client, afterFirst);
   const deselected = all.length - cases.length + generatedDeselected(options);
   return buildReport({ options, runId, started, settings, results, deselected, client, generation });

@@ -1,0 +1,41 @@
+/**
+ * The suite's client on a runtime whose `undici` cannot send (Bun's stand-in):
+ * an injected dispatcher without request() is refused at once, and when a run
+ * fails to start the user sees why, never an error from closing afterwards.
+ */
+import { describe, expect, it, vi } from 'vitest';
+
+const closeFailure = new Error('dispatcher.close is not a function');
+
+vi.mock('../conformance/undici.ts', async (original) => {
+  const real = await original<typeof import('../conformance/undici.ts')>();
+  class Agent {
+    async request(): Promise<never> {
+      throw Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:9'), { code: 'ECONNREFUSED' });
+    }
+    async close(): Promise<never> {
+      throw closeFailure;
+    }
+  }
+  return { ...real, undici: { ...real.undici, Agent } };
+});
+
+const { runConformance } = await import('../conformance/index.ts');
+
+describe('runConformance on any runtime', () => {
+  it('shows why the run could not start, not the error its cleanup then hit', async () => {
+    const run = runConformance({ baseUrl: 'http://127.0.0.1:9/v1', apiKey: 'k' });
+    await expect(run).rejects.toMatchObject({ code: 'PETSTORE_CONFORMANCE_UNREACHABLE' });
+    await expect(run).rejects.not.toBe(closeFailure);
+  });
+
+  it("refuses at once a dispatcher that cannot send (Bun's stand-in for undici), naming what to use", async () => {
+    const standIn = { dispatch: () => false, close: async () => {} };
+    await expect(
+      runConformance({ baseUrl: 'http://petstore.test/v1', apiKey: 'k', dispatcher: standIn as never }),
+    ).rejects.toMatchObject({
+      code: 'PETSTORE_CONFORMANCE_BAD_OPTIONS',
+      message: expect.stringMatching(/no request\(\) method.*base URL.*startMockServer/),
+    });
+  });
+});
