@@ -21,7 +21,7 @@ export interface MockDispatcherOptions extends MockOptions {
 
 /** Error given to a request the dispatcher cannot take; `code` is stable. */
 export class MockDispatchError extends Error {
-  readonly code: 'PETSTORE_MOCK_UNKNOWN_ORIGIN' | 'PETSTORE_MOCK_CLOSED';
+  readonly code: 'PETSTORE_MOCK_UNKNOWN_ORIGIN' | 'PETSTORE_MOCK_CLOSED' | 'PETSTORE_MOCK_UNSUPPORTED_RUNTIME';
   constructor(code: MockDispatchError['code'], message: string) {
     super(message);
     this.name = 'MockDispatchError';
@@ -41,6 +41,13 @@ export class MockDispatcher extends Dispatcher {
 
   constructor(options: MockDispatcherOptions = {}) {
     super();
+    // Bun's stand-in for undici has no request(), and Bun's fetch ignores `dispatcher`: a request would
+    // leave for the made-up host and fail on DNS, so the dispatcher is refused before anything is sent.
+    if (typeof Dispatcher.prototype.request !== 'function')
+      throw new MockDispatchError(
+        'PETSTORE_MOCK_UNSUPPORTED_RUNTIME',
+        "this runtime's undici cannot carry a dispatcher (Bun's fetch ignores it): start the mock on a port with startMockServer (petstore-toolkit/mock), or use MSW's setupServer with createMswHandlers (petstore-toolkit/msw)",
+      );
     const { baseUrl, fallback, ...mockOptions } = options;
     this.#mount = mountOf(baseUrl);
     if (this.#mount.origin === '') throw new errors.InvalidArgumentError('baseUrl must be absolute (http://host/v1)');

@@ -1,9 +1,12 @@
 /**
- * The suite's client on a runtime whose `undici` cannot send (Bun's stand-in):
- * an injected dispatcher without request() is refused at once, and when a run
- * fails to start the user sees why, never an error from closing afterwards.
+ * A runtime whose `undici` cannot send (Bun's stand-in, faked here; the real
+ * one is test/package/ under bun): the mock dispatcher and an injected
+ * dispatcher without request() are refused at once, and when a run fails to
+ * start the user sees why, never an error from closing afterwards.
  */
+import { Dispatcher } from 'undici';
 import { describe, expect, it, vi } from 'vitest';
+import { createMockDispatcher } from '../mock/undici/index.ts';
 
 const closeFailure = new Error('dispatcher.close is not a function');
 
@@ -37,5 +40,23 @@ describe('runConformance on any runtime', () => {
       code: 'PETSTORE_CONFORMANCE_BAD_OPTIONS',
       message: expect.stringMatching(/no request\(\) method.*base URL.*startMockServer/),
     });
+  });
+});
+
+describe('createMockDispatcher where undici has no request()', () => {
+  it('is refused at once with a PETSTORE_MOCK_UNSUPPORTED_RUNTIME error naming the port and MSW', () => {
+    const request = Object.getOwnPropertyDescriptor(Dispatcher.prototype, 'request')!;
+    Reflect.deleteProperty(Dispatcher.prototype, 'request');
+    try {
+      expect(() => createMockDispatcher()).toThrow(
+        expect.objectContaining({
+          code: 'PETSTORE_MOCK_UNSUPPORTED_RUNTIME',
+          message: expect.stringMatching(/startMockServer.*setupServer with createMswHandlers/),
+        }),
+      );
+    } finally {
+      Object.defineProperty(Dispatcher.prototype, 'request', request);
+    }
+    expect(createMockDispatcher().url).toBe('http://petstore.test/v1');
   });
 });
