@@ -205,10 +205,11 @@ async function readCapped(
   for await (const chunk of body) {
     bytes += chunk.length;
     if (bytes > max) {
-      // Stop reading: the connection is dropped rather than drained.
+      // Stop reading: the connection is dropped rather than drained. The count is what was kept, since how far
+      // past the cap the last chunk reached depends on the runtime's chunk sizes.
       chunks.push(chunk.subarray(0, Math.max(0, chunk.length - (bytes - max))));
       body.destroy();
-      return { text: Buffer.concat(chunks).toString('utf8'), bytes, tooLarge: true };
+      return { text: Buffer.concat(chunks).toString('utf8'), bytes: max, tooLarge: true };
     }
     chunks.push(chunk);
   }
@@ -229,8 +230,9 @@ function buildResponse(
   if (text.trim() !== '') {
     try {
       response.json = JSON.parse(text) as unknown;
-    } catch (err) {
-      response.jsonError = (err as Error).message;
+    } catch {
+      // Not the parser's message: V8's and JavaScriptCore's differ, and the report must read the same on Node and Bun.
+      response.jsonError = `not JSON text, it begins ${JSON.stringify(text.trimStart().slice(0, 24))}`;
     }
   }
   return response;

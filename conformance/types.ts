@@ -50,6 +50,7 @@ export interface ExchangeResponse {
   headers: Record<string, string>;
   /** Body text (at most the size cap). */
   body: string;
+  /** Bytes of the body read (the cap, when the body was longer and cut there). */
   bytes: number;
   /** The parsed body, when it parsed as JSON. */
   json?: unknown;
