@@ -49,7 +49,9 @@ async function nodeBinary(major: string): Promise<string> {
 
 beforeAll(async () => {
   const work = mkdtempSync(join(tmpdir(), 'petstore-package-'));
-  const packed = JSON.parse(await npm(['pack', '--json', '--pack-destination', work], ROOT)) as {
+  // The dist/ that `npm test` built: a second build here would race runtimes.test.ts packing the same files.
+  if (!existsSync(join(ROOT, 'dist', 'conformance', 'cli.js'))) throw new Error('run `npm run build` first');
+  const packed = JSON.parse(await npm(['pack', '--ignore-scripts', '--json', '--pack-destination', work], ROOT)) as {
     filename: string;
     files: { path: string }[];
   }[];
