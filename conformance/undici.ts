@@ -3,7 +3,7 @@
  * built-in stand-in, whose Agent has no request() or close(); there the
  * package's own files are loaded instead, so the suite sends every request
  * through the same code on Node, Bun and Deno: no redirect followed, no body
- * inflated, the same timeouts and errors (see docs/conformance.md, Runtimes).
+ * inflated, the same timeouts and errors (see docs/runtimes.md).
  */
 import { dirname, join } from 'node:path';
 import * as imported from 'undici';

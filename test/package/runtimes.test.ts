@@ -121,10 +121,13 @@ describe('Bun', () => {
 
 describe('Deno', () => {
   it('imports the package with npm: specifiers and runs the suite over a port and through the dispatcher', async () => {
-    const run = await runProcess([DENO, 'run', '--allow-all', '--node-modules-dir=manual', 'main.mjs'], {
-      cwd: projects.deno,
-      env,
-    });
+    const run = await runProcess(
+      [DENO, 'run', '--node-modules-dir=manual', '--allow-net=127.0.0.1', '--allow-read', '--allow-env', 'main.mjs'],
+      {
+        cwd: projects.deno,
+        env,
+      },
+    );
     expect(run.stderr).toBe('');
     const result = JSON.parse(run.stdout) as Record<string, { passed: number; failed: number }>;
     expect(result.overPort).toMatchObject({ failed: 0 });
