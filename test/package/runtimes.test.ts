@@ -50,12 +50,13 @@ beforeAll(async () => {
   });
   const tarball = join(work, (JSON.parse(run.stdout) as { filename: string }[])[0]!.filename);
   const dev = pkg.devDependencies as Record<string, string>;
+  // msw 2, the version the repository tests msw 2 with: @msw/playwright's peer, and the major that intercepts on Bun.
+  const msw2 = `msw@${dev['msw-2']!.replace(/^npm:msw@/, '')}`;
   [projects.bun, projects.deno, projects.playwright] = await Promise.all([
-    project(work, 'bun', join(RUNTIMES, 'bun'), tarball),
+    project(work, 'bun', join(RUNTIMES, 'bun'), tarball, [msw2]),
     project(work, 'deno', join(RUNTIMES, 'deno'), tarball),
-    // @msw/playwright's peer range is msw 2: the version the repository tests msw 2 with.
     project(work, 'playwright', join(ROOT, 'examples', 'playwright'), tarball, [
-      `msw@${dev['msw-2']!.replace(/^npm:msw@/, '')}`,
+      msw2,
       `@msw/playwright@${dev['@msw/playwright']}`,
       `playwright-core@${dev['playwright-core']}`,
     ]),
@@ -65,9 +66,9 @@ beforeAll(async () => {
 afterEach(stopAllProcesses);
 
 describe('Bun', () => {
-  it('runs a bun test file: the suite over a port, the dispatcher and a stand-in dispatcher refused at once', async () => {
+  it('runs bun test files: the suite over a port, the dispatcher refused at once, require(), MSW setupServer', async () => {
     const run = await runProcess([BUN, 'test'], { cwd: projects.bun, env });
-    expect(run.stderr).toMatch(/\b3 pass\b/);
+    expect(run.stderr).toMatch(/\b5 pass\b/);
     expect(run.stderr).toMatch(/\b0 fail\b/);
     expect(run.code).toBe(0);
   });
@@ -136,6 +137,21 @@ describe('Deno', () => {
     expect(result.viaDispatcher!.passed).toBe(result.overPort!.passed);
     expect(result.fetched).toEqual([200, 2]);
     expect(run.code).toBe(0);
+  });
+
+  it('runs both bins under deno: the mock, and the suite passing against it', async () => {
+    const deno = [DENO, 'run', '--node-modules-dir=manual', '--allow-net=127.0.0.1', '--allow-read', '--allow-env'];
+    const mock = spawnProcess([...deno, 'node_modules/.bin/petstore-mock', '--port', '0', '--quiet'], {
+      cwd: projects.deno,
+      env,
+    });
+    const [, url] = await mock.waitForOutput(/ at (http:\/\/\S+\/v1)\n/);
+    const suite = await runProcess([...deno, 'node_modules/.bin/petstore-conformance', '--base-url', url!], {
+      cwd: projects.deno,
+      env: { ...env, PETSTORE_API_KEY: 'petstore-dev-key' },
+    });
+    expect(suite.stdout).toMatch(/\b0 failed\b/);
+    expect(suite.code).toBe(0);
   });
 });
 
