@@ -18,8 +18,16 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import pkg from '../../package.json' with { type: 'json' };
 import { ROOT, runProcess, spawnProcess, stopAllProcesses } from '../support/processes.ts';
 
-const BUN = join(ROOT, 'node_modules', '.bin', 'bun');
-const DENO = join(ROOT, 'node_modules', '.bin', 'deno');
+// The binaries ship inside the platform packages; the bun and deno packages' install scripts only move them
+// into place, so a binary is found whether or not npm ran those scripts (npm is moving to not running them).
+const NODE_MODULES = join(ROOT, 'node_modules');
+const BUN = [
+  join(NODE_MODULES, '@oven', 'bun-linux-x64', 'bin', 'bun'),
+  join(NODE_MODULES, 'bun', 'bin', 'bun.exe'),
+].find((path) => existsSync(path))!;
+const DENO = [join(NODE_MODULES, '@deno', 'linux-x64-glibc', 'deno'), join(NODE_MODULES, '.bin', 'deno')].find((path) =>
+  existsSync(path),
+)!;
 const CHROMIUM = '/usr/bin/chromium';
 const RUNTIMES = join(ROOT, 'test', 'package', 'runtimes');
 const KEY = 'runtime-secret-key-3141';
