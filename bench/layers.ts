@@ -42,7 +42,7 @@ export const MINIMAL: BenchServer = {
   key: 'minimal',
   label: 'minimal node:http server',
   start: { kind: 'bench', variant: 'minimal' },
-  resettable: false,
+  resettable: true,
 };
 
 /** The mock as a test or `petstore-mock --quiet` runs it: CORS on, no request log. What the targets hold. */
@@ -62,7 +62,7 @@ const KEY_CHECK: BenchServer = {
   key: 'minimal+key',
   label: "minimal + the mock's key check",
   start: { kind: 'bench', variant: 'key' },
-  resettable: false,
+  resettable: true,
 };
 const HANDLER: BenchServer = {
   key: 'minimal+handler',

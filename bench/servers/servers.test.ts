@@ -27,11 +27,17 @@ async function listen(server: Server): Promise<string> {
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
 }
 
-async function ask(base: string, route: (typeof ROUTES)[number], key = KEY) {
+async function ask(base: string, route: (typeof ROUTES)[number], key = KEY, body?: string) {
   const r = ROUTE_REQUESTS[route];
   const headers: Record<string, string> = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
-  const response = await fetch(`${base}${r.path}`, { method: r.method, headers, body: 'body' in r ? r.body : null });
-  return { status: response.status, body: await response.text(), headers: [...response.headers.keys()].sort() };
+  const sent = body ?? ('body' in r ? r.body : null);
+  const response = await fetch(`${base}${r.path}`, { method: r.method, headers, body: sent });
+  return {
+    status: response.status,
+    body: await response.text(),
+    headers: [...response.headers.keys()].sort(),
+    location: response.headers.get('location'),
+  };
 }
 
 beforeAll(async () => {
@@ -53,16 +59,46 @@ describe("the bench's servers", () => {
       const expected = await ask(mock.url, route);
       expect(expected.status).toBeLessThan(300);
       for (const variant of VARIANTS) {
+        await resetMock(bases[variant]!);
         const got = await ask(bases[variant]!, route);
-        expect({ variant, status: got.status, body: got.body }).toEqual({ variant, ...expected, headers: undefined });
+        expect({ variant, status: got.status, body: got.body, location: got.location }).toEqual({
+          variant,
+          status: expected.status,
+          body: expected.body,
+          location: expected.location,
+        });
       }
     },
   );
 
-  it('the minimal server sends no header but Content-Type, Content-Length and what node:http adds by default', async () => {
+  it('the minimal server sends no header but Content-Type, Content-Length, Location on POST and what node:http adds', async () => {
     for (const route of ROUTES) {
       const got = await ask(bases.minimal!, route);
-      expect(got.headers).toEqual(['connection', 'content-length', 'content-type', 'date', 'keep-alive']);
+      const location = route === 'create' ? ['location'] : [];
+      expect(got.headers).toEqual(['connection', 'content-length', 'content-type', 'date', 'keep-alive', ...location]);
+    }
+  });
+
+  it('the minimal server does the work a POST needs: each pet its own id, kept, and a body the mock refuses is a 400', async () => {
+    await resetMock(mock.url);
+    await resetMock(bases.minimal!);
+    const sent = [
+      JSON.stringify({ name: 'Ada', categoryId: 7 }),
+      JSON.stringify({ name: 'Bo', categoryId: 2, status: 'sold' }),
+      JSON.stringify({ name: 'Cy', categoryId: '2' }),
+      JSON.stringify({ name: 5, categoryId: 2 }),
+      JSON.stringify({ name: 'Di', categoryId: 2 ** 53 }),
+      '{"name":',
+    ];
+    for (const body of sent) {
+      const expected = await ask(mock.url, 'create', KEY, body);
+      const got = await ask(bases.minimal!, 'create', KEY, body);
+      expect({ body, status: got.status, location: got.location }).toEqual({
+        body,
+        status: expected.status,
+        location: expected.location,
+      });
+      if (expected.status === 201) expect(got.body).toBe(expected.body);
     }
   });
 
