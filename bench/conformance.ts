@@ -3,9 +3,10 @@
  * package, each figure beside a bare `node -e 0` start measured in the same
  * run (the ways interleaved, the order reversed every other run). The bin is
  * timed spawn to exit against the installed mock's bin on a port, with its
- * peak RSS; in process, a fresh script times `import('petstore-toolkit/conformance')`
- * plus the first fixed run, then a `--generate 300` run, through the undici
- * dispatcher and through the same port.
+ * peak RSS; in process, a fresh script times from its first line the target
+ * (the mock dispatcher made in process, or nothing for the port), then
+ * `import('petstore-toolkit/conformance')` and the first fixed run, then a
+ * `--generate 300` run, through the undici dispatcher and through the same port.
  */
 import { rmSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
@@ -29,11 +30,13 @@ process.on('exit', () => writeFileSync(process.env.BENCH_RSS_FILE, String(proces
 `;
 
 /**
- * In a fresh process: the target made ready first (the mock dispatcher in this
- * process, or the port given), then the clock: the suite imported, its first
- * fixed run, then a run with 300 generated requests per operation.
+ * In a fresh process, timed from its first line: the target made ready (the
+ * mock dispatcher imported and made in this process; nothing for the port,
+ * whose mock runs apart), the suite imported, its first fixed run, then a run
+ * with 300 generated requests per operation.
  */
-const IN_PROCESS_SUITE = `const [mode, apiKey, portUrl] = process.argv.slice(2);
+const IN_PROCESS_SUITE = `const t0 = performance.now();
+const [mode, apiKey, portUrl] = process.argv.slice(2);
 let target;
 let close = async () => {};
 if (mode === 'dispatcher') {
@@ -45,17 +48,17 @@ if (mode === 'dispatcher') {
   target = { baseUrl: portUrl };
 }
 const reset = () => (portUrl ? fetch(new URL('/__control/reset', portUrl), { method: 'POST' }).then((r) => r.text()) : undefined);
-const t0 = performance.now();
-const { runConformance } = await import('petstore-toolkit/conformance');
 const t1 = performance.now();
-const first = await runConformance({ ...target, apiKey });
+const { runConformance } = await import('petstore-toolkit/conformance');
 const t2 = performance.now();
-await reset();
+const first = await runConformance({ ...target, apiKey });
 const t3 = performance.now();
-const generated = await runConformance({ ...target, apiKey, generate: 300 });
+await reset();
 const t4 = performance.now();
+const generated = await runConformance({ ...target, apiKey, generate: 300 });
+const t5 = performance.now();
 await close();
-process.stdout.write(JSON.stringify({ ok: first.ok && generated.ok, import: t1 - t0, firstRun: t2 - t1, generate300: t4 - t3 }));
+process.stdout.write(JSON.stringify({ ok: first.ok && generated.ok, target: t1 - t0, import: t2 - t1, firstRun: t3 - t2, generate300: t5 - t4 }));
 `;
 
 interface Once {
@@ -96,10 +99,21 @@ async function inProcess(project: InstalledProject, args: string[], what: string
   const child = spawnServer({ command: process.execPath, args: ['in-process-suite.mjs', ...args], cwd: project.dir });
   const [code] = await Promise.all([child.exited, new Promise((resolve) => child.child.once('close', resolve))]);
   if (code !== 0) throw new Error(`${what} exited ${code}: ${String(child)}`);
-  const out = JSON.parse(child.stdout()) as { ok: boolean; import: number; firstRun: number; generate300: number };
+  const out = JSON.parse(child.stdout()) as {
+    ok: boolean;
+    target: number;
+    import: number;
+    firstRun: number;
+    generate300: number;
+  };
   if (!out.ok) throw new Error(`${what}: the suite did not pass against the mock`);
-  const phases = { import: out.import, 'first fixed run': out.firstRun, '--generate 300 run': out.generate300 };
-  return { ms: out.import + out.firstRun, phases };
+  const phases = {
+    'the target': out.target,
+    import: out.import,
+    'first fixed run': out.firstRun,
+    '--generate 300 run': out.generate300,
+  };
+  return { ms: out.target + out.import + out.firstRun, phases };
 }
 
 /** The mock's bin on a port (started once), the bare start, the bin and the in-process runs, `runs` times each, interleaved. */
@@ -138,7 +152,7 @@ export async function measureConformance(o: ConformanceOptions): Promise<Conform
       },
       {
         key: 'dispatcher',
-        label: 'in process, through the undici dispatcher: import + first fixed run',
+        label: 'in process, through the undici dispatcher: the mock dispatcher made + import + first fixed run',
         command: 'node in-process-suite.mjs dispatcher K',
         once: () => inProcess(project, ['dispatcher', apiKey], 'in process through the dispatcher'),
       },

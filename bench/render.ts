@@ -140,7 +140,7 @@ function conformanceLine(r: BenchResults): string {
     `\`${w.command}\``,
   ]);
   return [
-    `The suite's start, from the installed package, ${r.settings.startupRuns} interleaved runs (medians; x: over the bare node start of the same run; in process, the clock starts at the import, after the target is ready)`,
+    `The suite's start, from the installed package, ${r.settings.startupRuns} interleaved runs (medians; x: over the bare node start of the same run; in process, the clock starts at the script's first line; ms is all but the --generate run)`,
     '',
     table(['way', 'ms', 'x bare start', 'peak RSS MB', 'in-process phases, ms', 'command'], rows),
   ].join('\n');

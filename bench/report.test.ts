@@ -136,7 +136,7 @@ describe('the targets', () => {
       '1,000,000 pets: RSS, MB': true,
       '1,000,000 pets: spawn to listening, seeding included, s': false,
       '?limit=100: CPU per request at 1,000,000 / at 1,000 pets': false,
-      'suite in process: import + first fixed run through the dispatcher, ms': true,
+      'suite in process: mock dispatcher + import + first fixed run through it, ms': true,
       'suite in process: --generate 300 run through the dispatcher, ms': false,
       'petstore-conformance bin against a local mock, spawn to exit / bare node start': false,
       'petstore-conformance bin against a local mock: peak RSS, MB': true,

@@ -179,7 +179,7 @@ function conformanceWay(results: BenchResults, key: string): ConformanceWay | un
 /** The suite's start targets (issue 28): each a figure of the conformance section and its limit. */
 const CONFORMANCE_TARGETS: Target[] = [
   {
-    name: 'suite in process: import + first fixed run through the dispatcher, ms',
+    name: 'suite in process: mock dispatcher + import + first fixed run through it, ms',
     limit: '<= 120',
     value: (r) => conformanceWay(r, 'dispatcher')?.medianMs,
     ok: (v) => v <= 120,
