@@ -8,6 +8,11 @@ const UNIT = [
   'mock/undici/*.test.ts',
   'mock/node/fixtures.test.ts',
   'conformance/*.test.ts',
+  'conformance/cases/*.test.ts',
+  'conformance/cli/*.test.ts',
+  'conformance/client/*.test.ts',
+  'conformance/judge/*.test.ts',
+  'conformance/run/*.test.ts',
   'conformance/report/*.test.ts',
   'conformance/generate/*.test.ts',
 ];

@@ -5,11 +5,9 @@
 import { randomBytes } from 'node:crypto';
 import type { Dispatcher } from 'undici';
 import { listOperations } from '../spec/index.ts';
-import { compareBaseline } from './baseline.ts';
 import { allCases } from './cases/index.ts';
-import { type Client, type ClientStats, createClient } from './client.ts';
-import { createShared, namePrefix } from './context.ts';
-import { buildCoverage } from './coverage.ts';
+import { type Client, type ClientStats, createClient } from './client/client.ts';
+import { canRequest, undici } from './client/undici.ts';
 import { ConformanceError } from './errors.ts';
 import {
   DEFAULT_SEED,
@@ -18,19 +16,21 @@ import {
   generatedSelection,
   generateForRun,
 } from './generate/index.ts';
-import { checkSelection, preflight } from './preflight.ts';
-import { outputRedactors, redactReport } from './redact-report.ts';
-import { runCases } from './runner.ts';
-import { selectCases } from './select.ts';
+import { buildCoverage } from './report/coverage.ts';
+import { outputRedactors, redactReport } from './report/redact-report.ts';
+import { compareBaseline } from './run/baseline.ts';
+import { createShared, namePrefix } from './run/context.ts';
+import { checkSelection, preflight } from './run/preflight.ts';
+import { runCases } from './run/runner.ts';
+import { selectCases } from './run/select.ts';
 import type { CaseResult, Progress, Report, Summary } from './types.ts';
-import { canRequest, undici } from './undici.ts';
 
-export { parseBaseline } from './baseline.ts';
 export { allCases } from './cases/index.ts';
-export { DurationError, formatDuration, parseDuration } from './duration.ts';
+export { DurationError, formatDuration, parseDuration } from './client/duration.ts';
 export { ConformanceError, type ConformanceErrorCode } from './errors.ts';
 export { DEFAULT_SEED, generatedChecks } from './generate/index.ts';
-export { matchesPattern } from './select.ts';
+export { parseBaseline } from './run/baseline.ts';
+export { matchesPattern } from './run/select.ts';
 export type * from './types.ts';
 
 /** Options of {@link runConformance}. */

@@ -10,8 +10,8 @@ import { createMockDispatcher } from '../mock/undici/index.ts';
 
 const closeFailure = new Error('dispatcher.close is not a function');
 
-vi.mock('../conformance/undici.ts', async (original) => {
-  const real = await original<typeof import('../conformance/undici.ts')>();
+vi.mock('../conformance/client/undici.ts', async (original) => {
+  const real = await original<typeof import('../conformance/client/undici.ts')>();
   class Agent {
     async request(): Promise<never> {
       throw Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:9'), { code: 'ECONNREFUSED' });

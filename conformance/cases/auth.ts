@@ -4,7 +4,7 @@
  * request is otherwise invalid; advice on WWW-Authenticate and scheme case.
  * @see ../../docs/contract.md "Authentication"; RFC 6750 §3; RFC 9110 §11.1
  */
-import { checkStatus, checkThat, expectResponse } from '../checks.ts';
+import { checkStatus, checkThat, expectResponse } from '../judge/checks.ts';
 import type { AuthMode, Case, CaseContext, CaseRequest } from '../types.ts';
 
 const SECTION = 'Authentication';

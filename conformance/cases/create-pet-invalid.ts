@@ -6,7 +6,7 @@
 
 import invalidNewPets from '../../fixtures/invalid-new-pets.json' with { type: 'json' };
 import type { SchemaName } from '../../spec/index.ts';
-import { expectResponse } from '../checks.ts';
+import { expectResponse } from '../judge/checks.ts';
 import type { Case } from '../types.ts';
 
 /** One row of the fixture table. */

@@ -5,7 +5,7 @@
  * @see ../../docs/contract.md "Endpoints §2 Add an animal", "Resources NewPet", "Resources Pet"
  */
 import { listPetsLimit, type Pet, petStatuses } from '../../spec/index.ts';
-import { bodyArray, checkThat, expectResponse, labelled } from '../checks.ts';
+import { bodyArray, checkThat, expectResponse, labelled } from '../judge/checks.ts';
 import type { Case, CaseContext, CheckResult, CreatedKind, Creation } from '../types.ts';
 
 const SECTION = 'Endpoints §2 Add an animal';

@@ -4,7 +4,7 @@
  * @see ../../docs/contract.md "Endpoints §3 Get an animal (deprecated)", "Versioning"
  */
 import { sunsetOf } from '../../spec/index.ts';
-import { checkThat, expectResponse, labelled } from '../checks.ts';
+import { checkThat, expectResponse, labelled } from '../judge/checks.ts';
 import type { Case, CheckResult, Exchange } from '../types.ts';
 import { checkEcho } from './create-pet.ts';
 

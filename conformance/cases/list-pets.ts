@@ -4,7 +4,7 @@
  * @see ../../docs/contract.md "Endpoints §1 List animals", "Limits"
  */
 import { type LimitBounds, listPetsLimit, type PetStatus, petStatuses } from '../../spec/index.ts';
-import { bodyArray, checkStatus, checkThat, expectResponse, labelled } from '../checks.ts';
+import { bodyArray, checkStatus, checkThat, expectResponse, labelled } from '../judge/checks.ts';
 import type { Case, CaseContext, CheckResult, Exchange } from '../types.ts';
 
 const SECTION = 'Endpoints §1 List animals';

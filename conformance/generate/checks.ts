@@ -4,7 +4,7 @@
  * request is judged like a fixed one), and how a returned Pet is compared
  * with what was sent. Pure functions; none throws.
  */
-import { type ExpectOptions, expectResponse } from '../checks.ts';
+import { type ExpectOptions, expectResponse } from '../judge/checks.ts';
 import type { CheckResult, Exchange, Level } from '../types.ts';
 import type { NewPetValue } from './values.ts';
 

@@ -6,9 +6,9 @@
  * the same requests, byte for byte, to a server in the same state.
  */
 import { getValidator, listPetsLimit, type Pet } from '../../spec/index.ts';
-import type { Client } from '../client.ts';
-import { namePrefix } from '../context.ts';
-import { matchesPattern, type SelectOptions } from '../select.ts';
+import type { Client } from '../client/client.ts';
+import { namePrefix } from '../run/context.ts';
+import { matchesPattern, type SelectOptions } from '../run/select.ts';
 import type { CaseResult, GenerationSummary } from '../types.ts';
 import { type GeneratedCheck, generatedChecks } from './catalog.ts';
 import type { GeneratedOperation } from './commands.ts';

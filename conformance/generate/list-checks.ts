@@ -5,7 +5,7 @@
  * @see ../../docs/contract.md "Endpoints §1 List animals", "Limits"
  */
 import { listPetsLimit, petStatuses } from '../../spec/index.ts';
-import { bodyArray, checkThat } from '../checks.ts';
+import { bodyArray, checkThat } from '../judge/checks.ts';
 import type { CheckResult, Exchange } from '../types.ts';
 import { basics, type CreatedAnimal, describeSent, type Finding, finding } from './checks.ts';
 import { type ListQuery, validLimit } from './params.ts';

@@ -3,7 +3,7 @@
  * answer, the echo, a new id, the animal read back, invalid bodies refused.
  * @see ../../docs/contract.md "Endpoints §2 Add an animal", "Endpoints §3 Get an animal (deprecated)"
  */
-import { checkThat, expectResponse } from '../checks.ts';
+import { checkThat, expectResponse } from '../judge/checks.ts';
 import type { Exchange } from '../types.ts';
 import { asPet, basics, type CreatedAnimal, describeText, type Finding, finding, petDifferences } from './checks.ts';
 import type { NewPetValue } from './values.ts';

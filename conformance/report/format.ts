@@ -2,7 +2,7 @@
  * Text pieces every reporter shares: a request as a curl command, body
  * excerpts, failed-check lines, the coverage table and the summary lines.
  */
-import { formatDuration } from '../duration.ts';
+import { formatDuration } from '../client/duration.ts';
 import type { CaseResult, CoverageEntry, Exchange, ExchangeRequest, Report } from '../types.ts';
 
 /** Quotes a string for a POSIX shell. */

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { runConformance } from '../index.ts';
-import { matchesPattern } from '../select.ts';
+import { matchesPattern } from '../run/select.ts';
 import { startFakePetstore, type Violation } from './fake-petstore.ts';
 
 interface Expectation {

@@ -117,7 +117,7 @@ describe('the API key in reports, against a server that echoes it', () => {
 });
 
 describe('the API key echoed URL-encoded with lower-case hex', () => {
-  // Known bug, reported to the conformance owner: conformance/redact.ts knows encodeURIComponent's
+  // Known bug, reported to the conformance owner: conformance/client/redact.ts knows encodeURIComponent's
   // upper-case %2F but not %2f, which RFC 3986 §2.1 makes equivalent, so the key reaches every
   // reporter. Flip to it() once fixed.
   it('leaves no trace of it in any reporter', async () => {

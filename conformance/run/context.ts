@@ -2,9 +2,9 @@
  * The per-run shared state (the few animals the run creates, one listing) and
  * the per-case context that records every exchange and check of a case.
  */
-import { getValidator, listPetsLimit, type Pet } from '../spec/index.ts';
-import type { Client } from './client.ts';
-import type { CaseContext, CaseRequest, CheckResult, CreatedKind, Creation, Exchange } from './types.ts';
+import { getValidator, listPetsLimit, type Pet } from '../../spec/index.ts';
+import type { Client } from '../client/client.ts';
+import type { CaseContext, CaseRequest, CheckResult, CreatedKind, Creation, Exchange } from '../types.ts';
 
 /** A listing of as many animals as one page may hold, made once per run. */
 export interface Listing {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { listOperations } from '../spec/index.ts';
-import { compareBaseline, parseBaseline } from './baseline.ts';
+import { listOperations } from '../../spec/index.ts';
+import { compareBaseline, parseBaseline } from '../run/baseline.ts';
+import type { CaseResult, Exchange } from '../types.ts';
 import { buildCoverage, operationOf } from './coverage.ts';
-import type { CaseResult, Exchange } from './types.ts';
 
 const URLS: Record<string, [string, string]> = {
   listPets: ['GET', 'http://h/v1/pets?limit=1'],

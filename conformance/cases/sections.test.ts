@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { allCases } from './cases/index.ts';
-import { generatedChecks } from './generate/index.ts';
+import { generatedChecks } from '../generate/index.ts';
+import { allCases } from './index.ts';
 
-const CONTRACT = readFileSync(new URL('../docs/contract.md', import.meta.url), 'utf8');
+const CONTRACT = readFileSync(new URL('../../docs/contract.md', import.meta.url), 'utf8');
 
 function contractSections(markdown: string): Set<string> {
   const names = new Set<string>();

@@ -3,8 +3,8 @@
  * schema (ajv validators from spec/) and the Error body. Each returns a
  * CheckResult; none throws.
  */
-import { describeSchemaErrors, getValidator, type SchemaName } from '../spec/index.ts';
-import type { CheckResult, Exchange } from './types.ts';
+import { describeSchemaErrors, getValidator, type SchemaName } from '../../spec/index.ts';
+import type { CheckResult, Exchange } from '../types.ts';
 
 /** A check result from a condition. */
 export function checkThat(name: string, ok: boolean, message: string, details?: string[]): CheckResult {

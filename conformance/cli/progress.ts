@@ -3,7 +3,7 @@
  * targets: only on an interactive terminal, never in a CI log or a pipe, and
  * always erased before anything else is written to the same stream.
  */
-import type { Progress } from './types.ts';
+import type { Progress } from '../types.ts';
 
 /** A stream the line can be drawn on. */
 export interface ProgressStream {

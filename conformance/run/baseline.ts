@@ -1,5 +1,5 @@
 /** Baselines of known failures: reading one, and comparing a run with it. */
-import type { BaselineResult, CaseResult } from './types.ts';
+import type { BaselineResult, CaseResult } from '../types.ts';
 
 /**
  * Reads known failures from a baseline: a JSON array of case ids, an object

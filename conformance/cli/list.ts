@@ -2,7 +2,7 @@
  * `--list`: every case id with its level, operation and the contract section
  * it checks, as aligned text or as JSON.
  */
-import type { Case } from './types.ts';
+import type { Case } from '../types.ts';
 
 /** One listed case. */
 export interface ListedCase {

@@ -2,8 +2,9 @@
  * Runs cases: each in its own recording context, a bounded number at a time;
  * whatever a case throws becomes a failed check, never an escaped error.
  */
+
+import type { Case, CaseResult, CheckResult, Outcome } from '../types.ts';
 import { type CaseContextOptions, createCaseContext } from './context.ts';
-import type { Case, CaseResult, CheckResult, Outcome } from './types.ts';
 
 /** Options of {@link runCases}. */
 export interface RunCasesOptions extends CaseContextOptions {

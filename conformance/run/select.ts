@@ -1,5 +1,5 @@
 /** Case selection: which cases `only` and `skip` keep. */
-import type { Case } from './types.ts';
+import type { Case } from '../types.ts';
 
 /**
  * Whether `id` matches `pattern`: `*` matches any run of characters, and a

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import type { Exchange } from '../types.ts';
 import { checkErrorBody, checkJsonMediaType, checkSchema, checkStatus, expectResponse, mediaType } from './checks.ts';
-import type { Exchange } from './types.ts';
 
 function exchange(status: number, json: unknown, contentType = 'application/json; charset=utf-8'): Exchange {
   const body = json === undefined ? '' : JSON.stringify(json);

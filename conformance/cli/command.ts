@@ -7,9 +7,10 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { parseArgs } from 'node:util';
-import { packageVersion } from '../spec/files.ts';
-import { allCases } from './cases/index.ts';
-import { DurationError, parseDuration } from './duration.ts';
+import { packageVersion } from '../../spec/files.ts';
+import { allCases } from '../cases/index.ts';
+import { DurationError, parseDuration } from '../client/duration.ts';
+import { createTextRedactor } from '../client/redact.ts';
 import {
   ConformanceError,
   type ConformanceOptions,
@@ -17,14 +18,13 @@ import {
   parseBaseline,
   type Report,
   runConformance,
-} from './index.ts';
+} from '../index.ts';
+import { REPORTERS, type ReporterName, render, shouldColor } from '../report/index.ts';
+import { checkSelection } from '../run/preflight.ts';
+import { selectCases } from '../run/select.ts';
+import type { Case } from '../types.ts';
 import { renderList } from './list.ts';
-import { checkSelection } from './preflight.ts';
 import { createProgressLine } from './progress.ts';
-import { createTextRedactor } from './redact.ts';
-import { REPORTERS, type ReporterName, render, shouldColor } from './report/index.ts';
-import { selectCases } from './select.ts';
-import type { Case } from './types.ts';
 
 const HELP = `Usage: petstore-conformance [options]
 

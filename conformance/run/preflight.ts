@@ -9,11 +9,11 @@
  */
 import { isIP } from 'node:net';
 import { connect } from 'node:tls';
-import type { Client } from './client.ts';
-import { formatDuration } from './duration.ts';
-import { ConformanceError } from './errors.ts';
+import type { Client } from '../client/client.ts';
+import { formatDuration } from '../client/duration.ts';
+import { ConformanceError } from '../errors.ts';
+import type { Case, Exchange } from '../types.ts';
 import { matchesPattern } from './select.ts';
-import type { Case, Exchange } from './types.ts';
 
 /** The request that opens every run: cheap, read-only, and answered by any Petstore. */
 export const FIRST_REQUEST = { method: 'GET', path: '/pets?limit=1' } as const;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { allCases } from './cases/index.ts';
+import { allCases } from '../cases/index.ts';
 import { checkSelection } from './preflight.ts';
 import { matchesPattern, selectCases } from './select.ts';
 

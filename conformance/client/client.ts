@@ -7,9 +7,9 @@
  * The captured request never holds the credentials of its Authorization header.
  */
 import type { Dispatcher } from 'undici';
+import type { CaseRequest, Exchange, ExchangeResponse } from '../types.ts';
 import { BASIC_USER, REDACTED } from './redact.ts';
 import { createThrottle, type Throttle, type ThrottleOptions, type ThrottleStats } from './throttle.ts';
-import type { CaseRequest, Exchange, ExchangeResponse } from './types.ts';
 import { undici } from './undici.ts';
 
 /** Options of {@link createClient}. */

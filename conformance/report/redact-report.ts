@@ -6,8 +6,8 @@
  * anywhere, when it is long), and the suite's own words (ids, titles, check
  * names, the paths it requested, counts) are left as they are.
  */
-import { createRedactor, createTextRedactor, type Redactor, redactDeep } from './redact.ts';
-import type { CaseResult, CheckResult, Exchange, ExchangeResponse, Report } from './types.ts';
+import { createRedactor, createTextRedactor, type Redactor, redactDeep } from '../client/redact.ts';
+import type { CaseResult, CheckResult, Exchange, ExchangeResponse, Report } from '../types.ts';
 
 /** The two redactors of the output edge. */
 export interface OutputRedactors {

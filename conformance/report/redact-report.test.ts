@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { REDACTED } from './redact.ts';
+import { REDACTED } from '../client/redact.ts';
+import type { CaseResult, Report } from '../types.ts';
 import { outputRedactors, redactReport } from './redact-report.ts';
-import type { CaseResult, Report } from './types.ts';
 
 const KEY = 'sold';
 

@@ -2,8 +2,8 @@
  * The coverage table: each documented (operation, status) of the spec and the
  * cases that actually got that status from the server.
  */
-import type { OperationInfo } from '../spec/index.ts';
-import type { CaseResult, CoverageEntry } from './types.ts';
+import type { OperationInfo } from '../../spec/index.ts';
+import type { CaseResult, CoverageEntry } from '../types.ts';
 
 /** A request's operation: its method, and its path below `basePath` matched against the spec's path templates. */
 export function operationOf(
