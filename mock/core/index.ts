@@ -10,7 +10,6 @@ export {
   BODY_LIMIT,
   bodyless,
   DEFAULT_BASE_URL,
-  MockOptionError,
   type Mount,
   mountOf,
   pathInMount,
@@ -20,6 +19,7 @@ export { CONTROL_PREFIX } from './control.ts';
 export { ALLOWED_HEADERS, EXPOSED_HEADERS } from './cors.ts';
 export { createMock } from './create-mock.ts';
 export { DEFAULT_COUNT, DEFAULT_SEED, MAX_COUNT, type SeedOptions } from './default-pets.ts';
+export { PETSTORE_MOCK_ERROR_CODES, PetstoreMockError, type PetstoreMockErrorCode } from './errors.ts';
 export { FORCEABLE_STATUSES, SERVICE_FAILURES } from './forced.ts';
 export { createHandler, type Handler, type HandlerOptions } from './handler.ts';
 export {
@@ -32,7 +32,7 @@ export {
 } from './journal.ts';
 export type { Answer, Applied, AsyncHandler, Responder, Target } from './layers.ts';
 export { DEFAULT_API_KEY, type Mock, type MockOptions, type ScenarioControls } from './mock.ts';
-export { type Latency, MockOptionsError, parseLatency } from './options.ts';
+export { type Latency, parseLatency } from './options.ts';
 export { controlsOf, type PetstoreMock, type PetsView, petsView } from './petstore-mock.ts';
 export { MAX_DELAY_MS } from './prefer.ts';
 export {
@@ -45,6 +45,6 @@ export {
   jsonResponse,
   type TransportFault,
 } from './responses.ts';
-export { MockInputError, type Scenario, type ScenarioInput } from './scenarios.ts';
+export type { Scenario, ScenarioInput } from './scenarios.ts';
 export { seedPets } from './seed.ts';
 export { createPetStore, type PetStore, StoredPet } from './store.ts';

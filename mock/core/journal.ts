@@ -4,6 +4,7 @@
  * it appears, is replaced by `[REDACTED]` in everything read from it.
  * @see ../../docs/mock.md "Request journal"
  */
+import { badOption } from './errors.ts';
 import { type Applied, type Layer, matchesPath, originForm, type RequestContext, splitTarget } from './layers.ts';
 import type { ApiRequest, ApiResponse, Fault } from './responses.ts';
 
@@ -92,7 +93,7 @@ interface Extra {
  */
 export function createJournal({ capacity = DEFAULT_JOURNAL_SIZE, keys }: JournalOptions): Journal {
   if (!Number.isSafeInteger(capacity) || capacity < 0 || capacity > MAX_JOURNAL_SIZE)
-    throw new RangeError(`journal size must be an integer from 0 to ${MAX_JOURNAL_SIZE}, got ${capacity}`);
+    throw badOption(`journal size must be an integer from 0 to ${MAX_JOURNAL_SIZE}, got ${capacity}`);
   const seqs = new Float64Array(capacity);
   const times = new Float64Array(capacity);
   const durations = new Float64Array(capacity);

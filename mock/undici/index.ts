@@ -3,4 +3,4 @@
  * undici's fetch and request, and the conformance suite reach it with no socket.
  */
 export * from '../core/index.ts';
-export { createMockDispatcher, MockDispatchError, MockDispatcher, type MockDispatcherOptions } from './dispatcher.ts';
+export { createMockDispatcher, MockDispatcher, type MockDispatcherOptions } from './dispatcher.ts';
