@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { type Browser, chromium } from 'playwright-core';
 import { build, type PreviewServer, preview } from 'vite';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { seedPets } from '../mock/core/index.ts';
+import { seedPets } from '../mock/core/seed.ts';
 import { ROOT } from './support/processes.ts';
 
 const CONFIG = join(ROOT, 'examples', 'browser', 'vite.config.ts');

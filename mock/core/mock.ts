@@ -90,6 +90,8 @@ export interface Mock {
   replacePets(pets: readonly Pet[]): void;
   /** Back to the seeded pets, with no scenarios and an empty journal. */
   reset(): void;
+  /** Resolves once the pets are seeded: at once, unless faker has to load for another seed or count. */
+  ready: Promise<void>;
 }
 
 /**
@@ -140,6 +142,7 @@ export function assembleMock(options: MockOptions, pets: readonly Pet[], mount: 
     clearRequests: () => journal.clear(),
     replacePets,
     reset,
+    ready: Promise.resolve(),
   };
 }
 

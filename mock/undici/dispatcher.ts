@@ -34,6 +34,7 @@ export class MockDispatcher extends Dispatcher implements PetstoreMock {
   readonly apiKeys: readonly string[];
   readonly pets: PetsView;
   readonly scenarios: ScenarioControls;
+  readonly ready: Promise<void>;
   readonly #mount: Mount;
   readonly #fallback: Dispatcher | undefined;
   readonly #answer: Mock['respond'];
@@ -61,6 +62,7 @@ export class MockDispatcher extends Dispatcher implements PetstoreMock {
     this.apiKeys = this.#mock.apiKeys;
     this.pets = petsView(this.#mock);
     this.scenarios = this.#mock.scenarios;
+    this.ready = this.#mock.ready;
   }
 
   requests(filter?: JournalFilter): JournalEntry[] {

@@ -138,12 +138,65 @@ describe('the tarball', () => {
   }, 120_000);
 });
 
+/** The run-time names each mock entry exports (types aside): the adapter, the error class, the development key. */
+const SHARED = ['DEFAULT_API_KEY', 'PetstoreMockError'];
+const EXPORTS = {
+  mock: [...SHARED, 'loadPetsFile', 'startMockServer'].sort(),
+  'mock/core': [
+    'BODY_LIMIT',
+    'DEFAULT_BASE_URL',
+    'PETSTORE_MOCK_ERROR_CODES',
+    'PetstoreMockError',
+    'answer',
+    'bodyless',
+    'controlsOf',
+    'createAuthenticator',
+    'createHandler',
+    'createKeyRedactor',
+    'createMock',
+    'createPetStore',
+    'loadSeededPets',
+    'mountOf',
+    'mounted',
+  ].sort(),
+  msw: [...SHARED, 'createMswHandlers'].sort(),
+  undici: [...SHARED, 'MockDispatcher', 'createMockDispatcher'].sort(),
+};
+
 describe.each(['20', '22', '24'])('installed, on Node %s', (major) => {
   const env = () => ({ ...process.env, PATH: `${join(nodes[major]!, '..')}:${process.env.PATH}`, NO_COLOR: '1' });
 
   it('runs that Node', async () => {
     const run = await runProcess([nodes[major]!, '--version'], { cwd: project });
     expect(run.stdout).toMatch(new RegExp(`^v${major}\\.`));
+  });
+
+  it('loads faker only when another seed or count asks for it', async () => {
+    const logLoads = ['--import', join(ROOT, 'test', 'support', 'log-loads.mjs')];
+    const plain = await runProcess(
+      [
+        nodes[major]!,
+        ...logLoads,
+        '--input-type=module',
+        '-e',
+        "const m = await import('petstore-toolkit/mock'); await import('petstore-toolkit/msw'); await import('petstore-toolkit/undici'); const s = await m.startMockServer({ count: 5 }); await s.close();",
+      ],
+      { cwd: project, env: env() },
+    );
+    expect(plain.code).toBe(0);
+    expect(plain.stderr).not.toContain('@faker-js/faker');
+    const seeded = await runProcess(
+      [
+        nodes[major]!,
+        ...logLoads,
+        '--input-type=module',
+        '-e',
+        "const { createMockDispatcher } = await import('petstore-toolkit/undici'); const d = createMockDispatcher({ seed: 7, count: 3 }); await d.ready; console.log(d.pets.size);",
+      ],
+      { cwd: project, env: env() },
+    );
+    expect(seeded.stdout.trim()).toBe('3');
+    expect(seeded.stderr).toContain('loaded @faker-js/faker');
   });
 
   it.each(['esm.mjs', 'cjs.cjs'])(
@@ -162,7 +215,7 @@ describe.each(['20', '22', '24'])('installed, on Node %s', (major) => {
     async (file) => {
       const run = await runProcess([nodes[major]!, file], { cwd: project, env: env() });
       expect(run.stderr).toBe('');
-      expect(JSON.parse(run.stdout)).toEqual({ handlers: 3, size: 3, status: 200, pets: 3 });
+      expect(JSON.parse(run.stdout)).toEqual({ handlers: 3, size: 3, status: 200, pets: 3, exports: EXPORTS });
     },
   );
 
