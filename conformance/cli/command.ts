@@ -8,7 +8,6 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { parseArgs } from 'node:util';
 import { packageVersion } from '../../spec/files.ts';
-import { allCases } from '../cases/index.ts';
 import { DurationError, parseDuration } from '../client/duration.ts';
 import { createTextRedactor } from '../client/redact.ts';
 import {
@@ -20,9 +19,7 @@ import {
   runConformance,
 } from '../index.ts';
 import { REPORTERS, type ReporterName, render, shouldColor } from '../report/index.ts';
-import { checkSelection } from '../run/preflight.ts';
-import { selectCases } from '../run/select.ts';
-import type { Case } from '../types.ts';
+import { select } from '../run/select.ts';
 import { renderList } from './list.ts';
 import { createProgressLine } from './progress.ts';
 
@@ -49,8 +46,9 @@ Run:
   --allow-writes        allow creating animals with --env production
   --strict              advice becomes failure; Pets may carry no extra fields
   --run-id ID           name created animals conformance-ID-... (default: random)
-  --list                print every case id with its level, operation and section
-                        (after --only/--skip), and run nothing; --json for JSON
+  --list                print every case id and generated check id with its level,
+                        operation and section (after --only/--skip), and run nothing;
+                        --json for JSON
 Generated requests (for a disposable server, not production):
   --generate N          add N generated requests per operation, each failure shrunk to
                         the smallest reproduction (default 0: off; reads only when read-only)
@@ -244,7 +242,7 @@ export async function main(
       return 0;
     }
     if (plan.list) {
-      out.write(renderList(listed(plan.options), plan.list.json));
+      out.write(renderList(select(plan.options), plan.list.json));
       return 0;
     }
     const report = await runConformance({ ...plan.options, onProgress: (p) => progress.update(p) });
@@ -278,14 +276,6 @@ function writeReports(
       writeFileSync(target.file, text);
     }
   }
-}
-
-/** The cases `--list` shows: the selection, refused like a run's when a pattern matches nothing. */
-function listed(options: ConformanceOptions): Case[] {
-  const all = allCases();
-  const selected = selectCases(all, { only: options.only ?? [], skip: options.skip ?? [] });
-  checkSelection(all, selected, options.only ?? [], options.skip ?? []);
-  return selected;
 }
 
 function keyFromArgs(args: string[]): string[] {
