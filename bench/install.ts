@@ -53,6 +53,8 @@ export interface InstalledProject {
   dir: string;
   /** The mock's bin as installed, relative to `dir` (from the installed package.json's `bin`). */
   mockBin: string;
+  /** The suite's bin as installed, relative to `dir`. */
+  conformanceBin: string;
   /** The two-line server's script as installed, relative to `dir`. */
   twoLineBin: string;
   /** bench/servers/cli.ts as plain JavaScript (no tsx in a yardstick), importing the installed package; relative to `dir`. */
@@ -114,6 +116,11 @@ export async function installProject(work: string, apiKey: string): Promise<Inst
   return {
     dir,
     mockBin: join('node_modules', 'petstore-toolkit', installed('petstore-toolkit').bin['petstore-mock']!),
+    conformanceBin: join(
+      'node_modules',
+      'petstore-toolkit',
+      installed('petstore-toolkit').bin['petstore-conformance']!,
+    ),
     twoLineBin: join('node_modules', TWO_LINE_BIN, installed(TWO_LINE_BIN).bin[TWO_LINE_BIN]!),
     benchServers: 'bench-servers.mjs',
     inProcessMock: 'in-process-mock.mjs',

@@ -125,7 +125,25 @@ function scaleTable(r: BenchResults): string {
 function conformanceLine(r: BenchResults): string {
   const c = r.conformance;
   if (!c) return notMeasured('Conformance suite against the mock');
-  return `Conformance suite against the mock: ${num(c.wallMs)} ms, spawn to exit (exit code ${c.exitCode}): \`${c.command}\``;
+  if (!c.ways)
+    return `Conformance suite against the mock: ${num(c.wallMs)} ms, spawn to exit (exit code ${c.exitCode}): \`${c.command}\``;
+  const rows = c.ways.map((w) => [
+    w.label,
+    num(w.medianMs),
+    ratio(w.overBare),
+    w.peakRssBytes === undefined ? '' : num(w.peakRssBytes / 1e6),
+    w.phases
+      ? Object.entries(w.phases)
+          .map(([p, ms]) => `${p} ${num(ms)}`)
+          .join(', ')
+      : '',
+    `\`${w.command}\``,
+  ]);
+  return [
+    `The suite's start, from the installed package, ${r.settings.startupRuns} interleaved runs (medians; x: over the bare node start of the same run; in process, the clock starts at the script's first line; ms is all but the --generate run)`,
+    '',
+    table(['way', 'ms', 'x bare start', 'peak RSS MB', 'in-process phases, ms', 'command'], rows),
+  ].join('\n');
 }
 
 /** `3 of 12 targets met (2 not measured; 1 too noisy to call)`. */

@@ -4,7 +4,7 @@ import { median, quantile } from './load.ts';
 import { cpuSeconds } from './processes.ts';
 import { extractSection, ReadmeSectionError, renderSummary, replaceSection } from './readme.ts';
 import { renderTables } from './render.ts';
-import { type BenchResults, checkTargets, type ServerFigures } from './report.ts';
+import { type BenchResults, type ConformanceWay, checkTargets, type ServerFigures } from './report.ts';
 import { parseSettings } from './settings.ts';
 
 /** A server's figures; its CPU ratio is `cpu` and its rounds range over ±`spread` around each ratio. */
@@ -80,7 +80,17 @@ function fullRun(): Omit<BenchResults, 'targets'> {
     ],
     tarball: { bytes: 433_440, files: 120 },
     scale: [scale(1_000, 100, 0.1), scale(1_000_000, 12_000, 0.2, 499e6)],
-    conformance: { command: 'c', wallMs: 900, exitCode: 0 },
+    conformance: {
+      command: 'c',
+      wallMs: 350,
+      exitCode: 0,
+      ways: [
+        way('bare', 50, { peakRssBytes: 45e6 }),
+        way('bin', 350, { peakRssBytes: 100e6 }),
+        way('dispatcher', 100, { phases: { import: 60, 'first fixed run': 40, '--generate 300 run': 1200 } }),
+        way('port', 90, { phases: { import: 60, 'first fixed run': 30, '--generate 300 run': 900 } }),
+      ],
+    },
     bundle: [
       {
         entry: 'petstore-toolkit/mock/core',
@@ -95,6 +105,18 @@ function fullRun(): Omit<BenchResults, 'targets'> {
         ],
       },
     ],
+  };
+}
+
+function way(key: string, medianMs: number, extra: Partial<ConformanceWay>): ConformanceWay {
+  return {
+    key,
+    label: `${key} way`,
+    command: `${key} command`,
+    medianMs,
+    runsMs: [medianMs],
+    overBare: medianMs / 50,
+    ...extra,
   };
 }
 
@@ -114,6 +136,10 @@ describe('the targets', () => {
       '1,000,000 pets: RSS, MB': true,
       '1,000,000 pets: spawn to listening, seeding included, s': false,
       '?limit=100: CPU per request at 1,000,000 / at 1,000 pets': false,
+      'suite in process: mock dispatcher + import + first fixed run through it, ms': true,
+      'suite in process: --generate 300 run through the dispatcher, ms': false,
+      'petstore-conformance bin against a local mock, spawn to exit / bare node start': false,
+      'petstore-conformance bin against a local mock: peak RSS, MB': true,
     });
   });
 
@@ -129,11 +155,11 @@ describe('the targets', () => {
   });
 
   it('reports a target whose section was not run as not measured, never as met', () => {
-    const { throughput: _t, startup: _s, scale: _c, ...rest } = fullRun();
-    const targets = checkTargets({ ...rest, sections: ['conformance'] });
+    const { throughput: _t, startup: _s, scale: _c, conformance: _f, ...rest } = fullRun();
+    const targets = checkTargets({ ...rest, sections: ['bundle'] });
     expect(targets.length).toBeGreaterThan(10);
     expect(targets.filter((t) => t.met !== null || t.value !== null)).toEqual([]);
-    expect(renderTables({ ...rest, sections: ['conformance'], targets })).toMatch(
+    expect(renderTables({ ...rest, sections: ['bundle'], targets })).toMatch(
       /0 of \d+ targets met \(\d+ not measured\)/,
     );
   });
@@ -165,7 +191,11 @@ describe('the tables', () => {
     expect(text).toMatch(/\| npx-mock +\| +140 \| +1\.40x npx-two-line \|/);
     expect(text).toContain('Startup from the installed package (tarball 433 kB, 120 files)');
     expect(text).toMatch(/\| 1,000,000 \| +12,000 \| +499 \| +0\.200 \/ 0\.200 \| +20\.0 \| 2\.00x \|/);
-    expect(text).toContain('8 of 16 targets met (2 too noisy to call: rounds on both sides of the limit)');
+    expect(text).toContain('10 of 20 targets met (2 too noisy to call: rounds on both sides of the limit)');
+    expect(text).toMatch(/\| bin way +\| +350 \| +7\.00x \| +100 \| +\| +`bin command` \|/);
+    expect(text).toMatch(
+      /\| dispatcher way +\| +100 \| +2\.00x \| +\| import 60, first fixed run 40, --generate 300 run 1,200 \| +`dispatcher command` \|/,
+    );
     expect(text).toMatch(
       /\| GET \/v1\/pets\/\{id\}: mock \/ minimal server, req\/s +\| +0\.50 \(0\.49 to 0\.51\) \| >= 0\.85 \| +NO \|/,
     );

@@ -77,11 +77,26 @@ export interface ScaleFigures {
   allCpuUs: number;
 }
 
-/** The conformance suite's wall time. */
+/** One way of starting the suite, timed over the runs; `overBare` is its median over the bare node start's. */
+export interface ConformanceWay {
+  key: string;
+  label: string;
+  command: string;
+  medianMs: number;
+  runsMs: number[];
+  overBare: number;
+  /** The highest peak RSS of the runs (spawned ways only). */
+  peakRssBytes?: number;
+  /** In process: the median of each phase. */
+  phases?: Record<string, number>;
+}
+
+/** The conformance suite's start: the bin's wall time, and (since the start targets) every way beside a bare node start. */
 export interface ConformanceFigures {
   command: string;
   wallMs: number;
   exitCode: number | string;
+  ways?: ConformanceWay[];
 }
 
 /** One target and whether this run met it (`null`: not measured in this run). */
@@ -157,6 +172,38 @@ function lookupRatio(results: BenchResults, pick: (s: ScaleFigures) => number): 
   return small && big ? pick(big) / pick(small) : undefined;
 }
 
+function conformanceWay(results: BenchResults, key: string): ConformanceWay | undefined {
+  return results.conformance?.ways?.find((w) => w.key === key);
+}
+
+/** The suite's start targets (issue 28): each a figure of the conformance section and its limit. */
+const CONFORMANCE_TARGETS: Target[] = [
+  {
+    name: 'suite in process: mock dispatcher + import + first fixed run through it, ms',
+    limit: '<= 120',
+    value: (r) => conformanceWay(r, 'dispatcher')?.medianMs,
+    ok: (v) => v <= 120,
+  },
+  {
+    name: 'suite in process: --generate 300 run through the dispatcher, ms',
+    limit: '<= 1000',
+    value: (r) => conformanceWay(r, 'dispatcher')?.phases?.['--generate 300 run'],
+    ok: (v) => v <= 1000,
+  },
+  {
+    name: 'petstore-conformance bin against a local mock, spawn to exit / bare node start',
+    limit: '<= 6',
+    value: (r) => conformanceWay(r, 'bin')?.overBare,
+    ok: (v) => v <= 6,
+  },
+  {
+    name: 'petstore-conformance bin against a local mock: peak RSS, MB',
+    limit: '<= 120',
+    value: (r) => (conformanceWay(r, 'bin')?.peakRssBytes ?? NaN) / 1e6,
+    ok: (v) => v <= 120,
+  },
+];
+
 const TARGETS: Target[] = [
   ...(['list', 'get', 'create'] as const).flatMap((route): Target[] => [
     {
@@ -212,6 +259,7 @@ const TARGETS: Target[] = [
     value: (r) => lookupRatio(r, (s) => s.allCpuUs),
     ok: (v) => v <= 1.5,
   },
+  ...CONFORMANCE_TARGETS,
 ];
 
 /** Checks the figures against every target; those this run did not measure come back with `met: null`. */

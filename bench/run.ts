@@ -11,13 +11,14 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { availableParallelism, cpus, loadavg, release, tmpdir, totalmem } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { measureBrowserBundles } from './bundle.ts';
+import { measureConformance } from './conformance.ts';
 import { installProject } from './install.ts';
 import { LAYERS } from './layers.ts';
 import { ROOT } from './processes.ts';
 import { writeReadmes } from './readme.ts';
 import { renderTables } from './render.ts';
 import { type BenchResults, checkTargets } from './report.ts';
-import { measureConformance, measureScale } from './scale.ts';
+import { measureScale } from './scale.ts';
 import { HELP, parseSettings, type Settings } from './settings.ts';
 import { measureStartup } from './startup.ts';
 import { measureThroughput } from './throughput.ts';
@@ -83,7 +84,7 @@ async function measure(s: Settings, work: string): Promise<Omit<BenchResults, 't
     const counts = s.scaleCounts;
     results.scale = await measureScale({ apiKey, counts, rounds: scaleRounds, duration: scaleDurationS, warmup, log });
   }
-  if (has('conformance')) results.conformance = await measureConformance(apiKey, log);
+  if (has('conformance')) results.conformance = await measureConformance({ project, apiKey, runs: startupRuns, log });
   return results;
 }
 

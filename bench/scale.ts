@@ -1,10 +1,10 @@
 /**
  * The scale section (the mock at 1,000 to 1,000,000 pets: start with seeding,
- * RSS, listing latency) and the conformance suite's wall time against the mock.
+ * RSS, listing latency).
  */
 import { type LoadResult, median, runLoad } from './load.ts';
 import { type ChildServer, rssBytes, spawnServer, waitForOutput } from './processes.ts';
-import type { ConformanceFigures, ScaleFigures } from './report.ts';
+import type { ScaleFigures } from './report.ts';
 
 /** Options for {@link measureScale}. */
 export interface ScaleOptions {
@@ -73,24 +73,5 @@ export async function measureScale(o: ScaleOptions): Promise<ScaleFigures[]> {
     }));
   } finally {
     await Promise.all(mocks.map((m) => m.server.stop()));
-  }
-}
-
-/** The conformance suite (dist/conformance/cli.js, the `petstore-conformance` bin) against a fresh mock, spawn to exit. */
-export async function measureConformance(apiKey: string, log: (line: string) => void): Promise<ConformanceFigures> {
-  const mock = await startMock(apiKey);
-  try {
-    const args = ['dist/conformance/cli.js', '--base-url', mock.url, '--api-key', apiKey];
-    const suite = spawnServer({ command: process.execPath, args, maxLifetimeMs: 300_000 });
-    const exitCode = await suite.exited;
-    const wallMs = performance.now() - suite.spawnedAt;
-    log(`conformance: exit ${exitCode} after ${Math.round(wallMs)} ms`);
-    return {
-      command: 'node dist/conformance/cli.js --base-url http://127.0.0.1:PORT/v1 --api-key K',
-      wallMs,
-      exitCode,
-    };
-  } finally {
-    await mock.server.stop();
   }
 }

@@ -11,7 +11,6 @@ import type { CaseResult, GenerationSummary } from '../types.ts';
 import type { GeneratedCheck } from './catalog.ts';
 import type { GeneratedOperation } from './commands.ts';
 import { generatedResults } from './results.ts';
-import { search } from './search.ts';
 
 export { type GeneratedCheck, generatedChecks } from './catalog.ts';
 
@@ -55,6 +54,9 @@ export async function runGeneration(client: Client, o: GenerationSettings): Prom
   );
   const statuses = new Map<string, number>();
   const existing = await existingIds(client, statuses);
+  // Loaded here, not at the top: fast-check and the arbitraries cost about half a second and 200 MB to load,
+  // and a run without generated cases must not pay for them.
+  const { search } = await import('./search.ts');
   const s = await search({
     seed: o.seed,
     requests: o.requests,
