@@ -199,6 +199,8 @@ export interface Report {
   seed: number;
   /** What `--generate` sent, when it was on. */
   generation?: GenerationSummary;
+  /** Every exchange in the order sent, when the run was asked to keep them (`exchangeLog`). */
+  exchangeLog?: ExchangeLog;
   /** True when no case failed (outside the baseline, if one was given). */
   ok: boolean;
 }
@@ -218,4 +220,23 @@ export interface GenerationSummary {
   created: number;
   /** Only reads were generated. */
   readOnly: boolean;
+}
+
+/** One exchange of a run's log, with the wall-clock time it was sent. */
+export interface LoggedExchange extends Exchange {
+  startedAt: string;
+  /** The cases whose report shows this exchange (none for the first request and most generated ones). */
+  cases?: string[];
+  /** Set when its bodies were not kept: the log's byte budget was spent. */
+  bodiesOmitted?: true;
+}
+
+/** Every exchange of a run in the order sent (the `exchangeLog` option; the har reporter writes it). */
+export interface ExchangeLog {
+  exchanges: LoggedExchange[];
+  /** Exchanges sent but not kept: the log's entry bound was reached. */
+  omitted: number;
+  /** The bounds: entries kept, and bytes of bodies kept. */
+  maxEntries: number;
+  maxBodyBytes: number;
 }

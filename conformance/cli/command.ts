@@ -18,10 +18,16 @@ import {
   type Report,
   runConformance,
 } from '../index.ts';
-import { REPORTERS, type ReporterName, render, shouldColor } from '../report/index.ts';
+import { REPORTER_TABLE, REPORTERS, type ReporterName, render, reporter, shouldColor } from '../report/index.ts';
 import { select } from '../run/select.ts';
 import { renderList } from './list.ts';
 import { createProgressLine } from './progress.ts';
+
+/** The reporters' lines of --help, from the reporter table. */
+function reporterHelp(): string {
+  const width = Math.max(...REPORTERS.map((name) => name.length));
+  return REPORTERS.map((name) => `${' '.repeat(24)}${name.padEnd(width)}  ${REPORTER_TABLE[name].help}`).join('\n');
+}
 
 const HELP = `Usage: petstore-conformance [options]
 
@@ -56,8 +62,8 @@ Generated requests (for a disposable server, not production):
   --prefix-names        generated names carry the run prefix, and the empty name is
                         skipped (implied by --env)
 Reports:
-  --reporter R[=FILE]   pretty, json, junit or html; repeatable; without =FILE to stdout
-                        (default: pretty to stdout; html is one self-contained file)
+  --reporter R[=FILE]   one of these; repeatable; without =FILE to stdout (default: pretty)
+${reporterHelp()}
   --baseline FILE       known failures (JSON array of ids, or a JSON report): exit 0
                         while only those fail; the report names the ones now fixed
   -h, --help            show this help
@@ -106,7 +112,7 @@ function parseCount(flag: string, text: string): number {
 
 function parseReporter(spec: string): ReporterTarget {
   const [name, ...rest] = spec.split('=');
-  if (!REPORTERS.includes(name as ReporterName))
+  if (name === undefined || reporter(name) === undefined)
     throw new UsageError(`unknown reporter ${JSON.stringify(name)} (${REPORTERS.join(', ')})`);
   const file = rest.join('=');
   if (rest.length > 0 && file === '') throw new UsageError(`--reporter ${name}= needs a file name`);
@@ -210,6 +216,7 @@ export function planFromArgs(args: string[], env: NodeJS.ProcessEnv): CliPlan {
   if (v['prefix-names'] || v.env !== undefined) options.prefixNames = true;
   if (v.baseline !== undefined) options.baseline = readBaseline(v.baseline);
   const reporters = (v.reporter ?? ['pretty']).map(parseReporter);
+  if (reporters.some((r) => reporter(r.name)?.needsExchangeLog)) options.exchangeLog = true;
   return { help: false, options, reporters };
 }
 

@@ -9,7 +9,7 @@ import type { GenerationOutcome } from '../generate/index.ts';
 import { compareBaseline } from '../run/baseline.ts';
 import { namePrefix } from '../run/context.ts';
 import type { Settings } from '../run/settings.ts';
-import type { CaseResult, Report, Summary } from '../types.ts';
+import type { CaseResult, ExchangeLog, Report, Summary } from '../types.ts';
 import { buildCoverage } from './coverage.ts';
 import { outputRedactors, redactReport } from './redact-report.ts';
 
@@ -30,6 +30,7 @@ export interface RunFindings {
   results: CaseResult[];
   client: Client;
   generation: GenerationOutcome | undefined;
+  exchangeLog: ExchangeLog | undefined;
 }
 
 /** The report of a run, with the key hidden. */
@@ -53,6 +54,7 @@ export function buildReport(settings: Settings, f: RunFindings): Report {
     ...(baseline ? { baseline } : {}),
     seed: settings.seed,
     ...(f.generation ? { generation: f.generation.summary } : {}),
+    ...(f.exchangeLog ? { exchangeLog: f.exchangeLog } : {}),
     ok: baseline ? baseline.unexpected.length === 0 : summary.failed === 0,
   };
   // The one place the key is hidden: the checks have read everything as the server sent it.

@@ -9,6 +9,7 @@ import { type GenerationOutcome, runGeneration } from '../generate/index.ts';
 import { buildReport } from '../report/build.ts';
 import type { CaseResult, Report } from '../types.ts';
 import { createShared } from './context.ts';
+import { recordExchanges } from './journal.ts';
 import { preflight } from './preflight.ts';
 import { runCases } from './runner.ts';
 import type { Settings } from './settings.ts';
@@ -40,7 +41,8 @@ export async function runSuite(settings: Settings): Promise<Report> {
   const started = Date.now();
   const { cases } = settings.selection;
   const { runId, reported } = settings;
-  const client = createClient(settings.client);
+  const journal = settings.exchangeLog ? recordExchanges(createClient(settings.client)) : undefined;
+  const client = journal?.client ?? createClient(settings.client);
   let results: CaseResult[];
   let afterFirst: ClientStats;
   let generation: GenerationOutcome | undefined;
@@ -63,5 +65,5 @@ export async function runSuite(settings: Settings): Promise<Report> {
   }
   await client.close();
   checkRanAtAll(client, afterFirst);
-  return buildReport(settings, { started, results, client, generation });
+  return buildReport(settings, { started, results, client, generation, exchangeLog: journal?.log(results) });
 }

@@ -54,6 +54,8 @@ export interface ConformanceOptions {
   seed?: number;
   /** Every generated name carries the run prefix, and values that cannot (the empty name) are skipped (shared environments). */
   prefixNames?: boolean;
+  /** Keep every exchange of the run, in the order sent, in `report.exchangeLog` (bounded; the har reporter writes it). */
+  exchangeLog?: boolean;
 }
 
 /** Everything a run reads, checked and with its defaults: what each stage needs, and nothing raw. */
@@ -78,6 +80,8 @@ export interface Settings {
   /** Fixed cases and (when generation is on) generated checks that `only`/`skip` left out. */
   deselected: number;
   baseline: readonly string[] | undefined;
+  /** Keep every exchange in the report's exchange log. */
+  exchangeLog: boolean;
   onProgress: ((progress: Progress) => void) | undefined;
 }
 
@@ -196,6 +200,7 @@ export function checkOptions(options: ConformanceOptions): Settings {
     seed,
     deselected: selection.casesLeftOut + (requests > 0 ? selection.generatedLeftOut : 0),
     baseline: options.baseline,
+    exchangeLog: options.exchangeLog === true,
     onProgress: options.onProgress,
   };
 }
