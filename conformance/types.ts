@@ -222,16 +222,18 @@ export interface GenerationSummary {
   readOnly: boolean;
 }
 
-/** One exchange of a run's log, with the wall-clock time it was sent. */
+/** One exchange of a run's log (each attempt on the wire), with the wall-clock time it started. */
 export interface LoggedExchange extends Exchange {
   startedAt: string;
   /** The cases whose report shows this exchange (none for the first request and most generated ones). */
   cases?: string[];
+  /** Set when the server asked the suite to wait (429, 503 with Retry-After) and the request was sent again. */
+  retried?: true;
   /** Set when its bodies were not kept: the log's byte budget was spent. */
   bodiesOmitted?: true;
 }
 
-/** Every exchange of a run in the order sent (the `exchangeLog` option; the har reporter writes it). */
+/** Every exchange of a run on the wire, retried ones included, in the order started (the `exchangeLog` option; the har reporter writes it). */
 export interface ExchangeLog {
   exchanges: LoggedExchange[];
   /** Exchanges sent but not kept: the log's entry bound was reached. */

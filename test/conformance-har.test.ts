@@ -199,4 +199,37 @@ describe('--reporter har=FILE against the mock', () => {
     expect(run.stdout).not.toContain('exchangeLog');
     console.info(`a default run against the mock: ${entries.length} HAR entries, ${text.length} bytes`);
   });
+
+  it('holds each 429 the suite waited out as its own entry, as the server saw them', async () => {
+    const limited = await startMockServer({ port: 0, apiKeys: [KEY], rateLimit: 4 });
+    try {
+      const file = join(dir, 'limited.har');
+      const { PETSTORE_BASE_URL: _u, PETSTORE_API_KEY: _k, ...env } = process.env;
+      const run = await runProcess(
+        [
+          ...tsxEntry('conformance/cli.ts'),
+          '--base-url',
+          limited.url,
+          '--only',
+          'listPets.limit',
+          '--reporter',
+          `har=${file}`,
+        ],
+        { env: { ...env, PETSTORE_API_KEY: KEY } },
+      );
+      expect(run.code, run.stdout.slice(-2000)).toBe(0);
+      const entries = (JSON.parse(readFileSync(file, 'utf8')) as { log: { entries: HarEntry[] } }).log.entries;
+      const statuses = entries.map((e) => e.response.status);
+      expect(statuses.filter((s) => s === 429).length).toBeGreaterThan(0);
+      expect(statuses.toSorted()).toEqual(
+        limited
+          .requests()
+          .map((r) => r.status)
+          .toSorted(),
+      );
+      for (const e of entries.filter((x) => x.response.status === 429)) expect(e.comment).toMatch(/sent again/);
+    } finally {
+      await limited.close();
+    }
+  });
 });

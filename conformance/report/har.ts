@@ -31,6 +31,7 @@ function ms(value: number): number {
 function comment(ex: LoggedExchange): string | undefined {
   const parts = [
     ex.cases?.length ? `cases: ${ex.cases.join(', ')}` : undefined,
+    ex.retried ? 'the server asked the suite to wait (Retry-After): sent again' : undefined,
     ex.error ? `${ex.response ? 'failed' : 'no response'}: ${ex.error.code}: ${ex.error.message}` : undefined,
     ex.retries
       ? `answered 429/503 ${ex.retries.count} time(s) before, waited ${Math.round(ex.retries.waitedMs)} ms`
