@@ -39,10 +39,10 @@ describe('conformance suite against the reference mock', () => {
 
   it('passes read-only too, without creating anything', async () => {
     mock.reset();
-    const before = mock.store.size;
+    const before = mock.pets.size;
     const report = await runConformance({ baseUrl: mock.url, apiKey: mock.apiKeys[0]!, readOnly: true });
     expect(report.cases.filter((c) => c.outcome === 'failed').map(describeFailure)).toEqual([]);
-    expect(mock.store.size).toBe(before);
+    expect(mock.pets.size).toBe(before);
     expect(report.created.count).toBe(0);
   });
 });
@@ -65,7 +65,7 @@ describe('generated cases against the reference mock', () => {
         expect(report.cases.filter((c) => c.id.startsWith('generated.')).length).toBeGreaterThan(10);
         expect(report.generation).toMatchObject({ seed, requestsPerOperation: 200, shrinkRequests: 0 });
         expect(report.generation!.created).toBeGreaterThan(0);
-        expect(report.created.count).toBe(fresh.store.size - 50);
+        expect(report.created.count).toBe(fresh.pets.size - 50);
         expect(report.coverage.every((e) => (e.generated ?? 0) > 0 || e.status === 401)).toBe(true);
       } finally {
         await fresh.close();

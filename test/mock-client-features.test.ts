@@ -143,9 +143,9 @@ describe('scenarios and the journal over a socket, with the typed controls', () 
       body: JSON.stringify([{ id: 9, name: 'Only', categoryId: 1 }]),
     });
     expect(put.status).toBe(200);
-    expect(mock.store.all()).toEqual([{ id: 9, name: 'Only', categoryId: 1 }]);
+    expect(mock.pets.all()).toEqual([{ id: 9, name: 'Only', categoryId: 1 }]);
     mock.replacePets([]);
-    expect(mock.store.size).toBe(0);
+    expect(mock.pets.size).toBe(0);
   });
 
   it('a delayed scenario holds the answer over the socket', async () => {

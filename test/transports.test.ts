@@ -11,47 +11,39 @@ import { fetch as undiciFetch } from 'undici';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ConformanceError, type Report, runConformance } from '../conformance/index.ts';
 import { createMswHandlers } from '../mock/msw/index.ts';
-import { type JournalEntry, startMockServer } from '../mock/node/index.ts';
+import { type PetstoreMock, startMockServer } from '../mock/node/index.ts';
 import { createMockDispatcher } from '../mock/undici/index.ts';
 import { createFetchDispatcher } from './support/fetch-dispatcher.ts';
 
 const KEY = 'transport-key';
 const MOCK = { seed: 7, count: 20, apiKeys: [KEY] };
 
-/** How the suite reaches one mock: its base URL, the dispatcher to inject (if any), and how to stop it. */
+/**
+ * One mock and how the application's code reaches it. `mock` is what the adapter returned, used as is:
+ * the same controls on every adapter, so nothing here smooths them over.
+ */
 interface Reach {
-  baseUrl: string;
+  mock: PetstoreMock;
+  /** The dispatcher the suite needs (MSW intercepts the global fetch, which the suite does not use). */
   dispatcher?: Parameters<typeof runConformance>[0]['dispatcher'];
   /** How an application's own code reaches it: global fetch, or undici's fetch with the dispatcher. */
   fetch(url: string, init: RequestInit): Promise<Response>;
-  /** The mock's request journal. */
-  requests(): JournalEntry[];
-  stop(): Promise<void>;
+  /** What else the transport needs stopped (MSW's setupServer). */
+  stop?(): void;
 }
 
 const TRANSPORTS: [string, () => Promise<Reach>][] = [
-  [
-    'the node server (a port)',
-    async () => {
-      const server = await startMockServer({ ...MOCK, port: 0 });
-      return { baseUrl: server.url, fetch, requests: () => server.requests(), stop: server.close };
-    },
-  ],
+  ['the node server (a port)', async () => ({ mock: await startMockServer({ ...MOCK, port: 0 }), fetch })],
   [
     'the undici dispatcher (no socket)',
     async () => {
       const dispatcher = createMockDispatcher({ ...MOCK, baseUrl: 'http://petstore.test/v1' });
-      return {
-        baseUrl: dispatcher.url,
-        dispatcher,
-        fetch: (url, init) =>
-          undiciFetch(url, {
-            ...(init as Parameters<typeof undiciFetch>[1]),
-            dispatcher,
-          }) as unknown as Promise<Response>,
-        requests: () => dispatcher.mock.requests(),
-        stop: () => dispatcher.close(),
-      };
+      const fetchWith = (url: string, init: RequestInit) =>
+        undiciFetch(url, {
+          ...(init as Parameters<typeof undiciFetch>[1]),
+          dispatcher,
+        }) as unknown as Promise<Response>;
+      return { mock: dispatcher, dispatcher, fetch: fetchWith };
     },
   ],
   [
@@ -61,13 +53,7 @@ const TRANSPORTS: [string, () => Promise<Reach>][] = [
       const server = setupServer(...petstore.handlers);
       // The default for a request no handler takes: a warning, then the real network, where api.example.test fails.
       server.listen();
-      return {
-        baseUrl: petstore.url,
-        dispatcher: createFetchDispatcher(),
-        fetch,
-        requests: () => petstore.requests(),
-        stop: async () => server.close(),
-      };
+      return { mock: petstore, dispatcher: createFetchDispatcher(), fetch, stop: () => server.close() };
     },
   ],
 ];
@@ -79,7 +65,8 @@ function answers(report: Report): string[] {
 
 let reach: Reach | undefined;
 afterEach(async () => {
-  await reach?.stop();
+  await reach?.mock.close();
+  reach?.stop?.();
   reach = undefined;
 });
 
@@ -97,7 +84,7 @@ describe.each(TRANSPORTS)('the conformance suite through %s', (_name, open) => {
   it('passes every case, strict, with the same answers as the node server', async () => {
     reach = await open();
     const report = await runConformance({
-      baseUrl: reach.baseUrl,
+      baseUrl: reach.mock.url,
       apiKey: KEY,
       strict: true,
       concurrency: 1,
@@ -112,7 +99,7 @@ describe.each(TRANSPORTS)('the conformance suite through %s', (_name, open) => {
   it('reaches the mock itself: a key it does not accept is refused on every request', async () => {
     reach = await open();
     const run = runConformance({
-      baseUrl: reach.baseUrl,
+      baseUrl: reach.mock.url,
       apiKey: 'not-the-key',
       ...(reach.dispatcher ? { dispatcher: reach.dispatcher } : {}),
     });
@@ -124,7 +111,7 @@ describe.each(TRANSPORTS)('the conformance suite through %s', (_name, open) => {
 /** A GET of pet 1 with `Prefer: prefer`, through the transport's own client path. */
 function getWithPrefer(reach: Reach, prefer: string, signal?: AbortSignal): Promise<Response> {
   const init = { headers: { authorization: `Bearer ${KEY}`, prefer }, ...(signal ? { signal } : {}) };
-  return reach.fetch(`${reach.baseUrl}/pets/1`, init);
+  return reach.fetch(`${reach.mock.url}/pets/1`, init);
 }
 
 describe.each(TRANSPORTS)('forced answers and transport faults through %s', (_name, open) => {
@@ -155,11 +142,11 @@ describe.each(TRANSPORTS)('forced answers and transport faults through %s', (_na
 
   it('the journal keeps the request as sent: its headers, the key redacted, the query decoded', async () => {
     reach = await open();
-    const response = await reach.fetch(`${reach.baseUrl}/pets?limit=2`, {
+    const response = await reach.fetch(`${reach.mock.url}/pets?limit=2`, {
       headers: { authorization: `Bearer ${KEY}`, 'x-trace': 'trace-1' },
     });
     expect(response.status).toBe(200);
-    const [entry] = reach.requests().filter((e) => e.headers['x-trace'] !== undefined);
+    const [entry] = reach.mock.requests().filter((e) => e.headers['x-trace'] !== undefined);
     expect(entry).toMatchObject({
       method: 'GET',
       path: '/v1/pets',
@@ -174,5 +161,64 @@ describe.each(TRANSPORTS)('forced answers and transport faults through %s', (_na
     const started = performance.now();
     await expect(getWithPrefer(reach, 'fault=hang', AbortSignal.timeout(300))).rejects.toThrow();
     expect(performance.now() - started).toBeGreaterThanOrEqual(250);
+  });
+});
+
+/** The names of the control interface, with what each is: the same on every adapter. */
+const CONTROLS: Record<keyof PetstoreMock, string> = {
+  url: 'string',
+  apiKeys: 'object',
+  pets: 'object',
+  scenarios: 'object',
+  requests: 'function',
+  clearRequests: 'function',
+  replacePets: 'function',
+  reset: 'function',
+  close: 'function',
+};
+
+describe.each(TRANSPORTS)('the control interface of %s', (_name, open) => {
+  it('has the same names, and the same calls give the same results', async () => {
+    reach = await open();
+    const { mock } = reach;
+    expect(
+      Object.fromEntries(Object.keys(CONTROLS).map((name) => [name, typeof mock[name as keyof PetstoreMock]])),
+    ).toEqual(CONTROLS);
+    expect(mock.url).toMatch(/\/v1$/);
+    expect(mock.apiKeys).toEqual([KEY]);
+    const auth = { headers: { authorization: `Bearer ${KEY}` } };
+    expect(mock.pets.size).toBe(20);
+    expect(await (await reach.fetch(`${mock.url}/pets/3`, auth)).json()).toEqual(mock.pets.get(3));
+    expect(mock.pets.all()).toHaveLength(20);
+
+    const pets = [
+      { id: 5, name: 'Rex', categoryId: 1, status: 'available' as const },
+      { id: 9, name: 'Tom', categoryId: 2 },
+    ];
+    mock.replacePets(pets);
+    expect(mock.pets.all()).toEqual(pets);
+    expect(mock.pets.get(1)).toBeUndefined();
+    expect(() => mock.replacePets([{ id: 1 } as never])).toThrow(
+      expect.objectContaining({ code: 'PETSTORE_MOCK_INVALID_PETS' }),
+    );
+
+    mock.clearRequests();
+    const scenario = mock.scenarios.add({ method: 'GET', path: '/v1/pets', status: 503, times: 1 });
+    expect(mock.scenarios.list().map((s) => s.id)).toEqual([scenario.id]);
+    expect((await reach.fetch(`${mock.url}/pets`, auth)).status).toBe(503);
+    expect(await (await reach.fetch(`${mock.url}/pets`, auth)).json()).toEqual(pets);
+    expect(mock.requests({ method: 'GET', path: '/v1/pets' }).map((e) => e.status)).toEqual([503, 200]);
+    mock.clearRequests();
+    expect(mock.requests()).toEqual([]);
+
+    mock.scenarios.add({ method: 'GET', path: '/v1/pets/{petId}', status: 500 });
+    mock.reset();
+    expect(mock.scenarios.list()).toEqual([]);
+    expect(mock.pets.size).toBe(20);
+    expect((await reach.fetch(`${mock.url}/pets/3`, auth)).status).toBe(200);
+
+    await mock.close();
+    await expect(reach.fetch(`${mock.url}/pets/3`, auth)).rejects.toThrow();
+    await mock.close();
   });
 });

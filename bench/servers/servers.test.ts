@@ -126,8 +126,8 @@ describe("the bench's servers", () => {
   it('a reset puts the mock back to its seeded pets, so every round of POSTs starts from the same store', async () => {
     await resetMock(mock.url);
     await ask(mock.url, 'create');
-    expect(mock.store.size).toBe(51);
+    expect(mock.pets.size).toBe(51);
     await resetMock(mock.url);
-    expect(mock.store.size).toBe(50);
+    expect(mock.pets.size).toBe(50);
   });
 });

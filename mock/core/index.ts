@@ -33,6 +33,7 @@ export {
 export type { Answer, Applied, AsyncHandler, Responder, Target } from './layers.ts';
 export { DEFAULT_API_KEY, type Mock, type MockOptions, type ScenarioControls } from './mock.ts';
 export { type Latency, MockOptionsError, parseLatency } from './options.ts';
+export { controlsOf, type PetstoreMock, type PetsView, petsView } from './petstore-mock.ts';
 export { MAX_DELAY_MS } from './prefer.ts';
 export {
   type ApiRequest,

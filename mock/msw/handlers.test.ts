@@ -16,7 +16,7 @@ describe('createMswHandlers', () => {
     const list = await send(petstore, 'https://api.example.test/v1/pets?limit=2', { headers: KEY });
     expect(list?.status).toBe(200);
     expect(list?.headers.get('content-type')).toBe('application/json');
-    expect(await list?.json()).toEqual(petstore.store.list(2).map((s) => s.pet));
+    expect(await list?.json()).toEqual(petstore.pets.all().slice(0, 2));
     const got = await send(petstore, 'https://api.example.test/v1/pets/1', { headers: KEY });
     expect(got?.headers.get('deprecation')).toBe('@0');
     const refused = await send(petstore, 'https://api.example.test/v1/pets');
@@ -31,9 +31,9 @@ describe('createMswHandlers', () => {
     const created = await send(petstore, `${petstore.url}/pets`, { method: 'POST', headers, body });
     expect(created?.status).toBe(201);
     expect(created?.headers.get('location')).toBe('/v1/pets/3');
-    expect(petstore.store.size).toBe(3);
+    expect(petstore.pets.size).toBe(3);
     petstore.reset();
-    expect(petstore.store.size).toBe(2);
+    expect(petstore.pets.size).toBe(2);
   });
 
   it('mounts under a path prefix: the API at /api/v1, the controls at /api/__control', async () => {

@@ -6,7 +6,8 @@
 import { type HttpHandler, http } from 'msw';
 import { answer, BODY_LIMIT, bodyless, type Mount, mountOf, pathInMount } from '../core/adapter.ts';
 import { createMock } from '../core/create-mock.ts';
-import type { Mock, MockOptions } from '../core/mock.ts';
+import type { MockOptions } from '../core/mock.ts';
+import { controlsOf, type PetstoreMock } from '../core/petstore-mock.ts';
 import type { ApiRequest, ApiResponse } from '../core/responses.ts';
 
 /** Options for {@link createMswHandlers}: the mock's own, and where it answers. */
@@ -15,20 +16,21 @@ export interface MswHandlersOptions extends MockOptions {
   baseUrl?: string;
 }
 
-/** The mock as MSW handlers, with the same state and controls as the server's. */
-export type MswPetstore = Mock & {
+/** The mock as MSW handlers: the {@link PetstoreMock} controls, and the handlers; `close()` makes them fail later requests as network errors. */
+export interface MswPetstore extends PetstoreMock {
   /** The handlers to give `setupServer(...)` or `setupWorker(...)`: the API under `baseUrl`, the controls beside it. */
-  handlers: HttpHandler[];
-  /** The base URL the handlers answer, without a trailing slash. */
-  url: string;
-};
+  readonly handlers: HttpHandler[];
+}
 
 /** Builds the mock and MSW handlers for its API (`{baseUrl}/*`) and its control endpoints (`/__control/*` beside `/v1`). */
 export function createMswHandlers(options: MswHandlersOptions = {}): MswPetstore {
   const { baseUrl, ...mockOptions } = options;
   const mount = mountOf(baseUrl);
   const mock = createMock(mockOptions);
+  let closed = false;
   const resolve = async ({ request }: { request: Request }): Promise<Response> => {
+    // As the dispatcher fails a request after close: the handlers stay mounted, the mock no longer answers.
+    if (closed) return Response.error();
     // respond, not handle: the request's headers are already a fresh object, so handle's copy would be a second one.
     const response = await answer(mock.respond, await toApiRequest(mount, request));
     if (response.fault !== undefined) return faultResponse(request, response);
@@ -36,7 +38,10 @@ export function createMswHandlers(options: MswHandlersOptions = {}): MswPetstore
   };
   const at = `${mount.origin}${mount.prefix}`;
   const handlers = [`${at}/v1`, `${at}/v1/*`, `${at}/__control/*`].map((path) => http.all(path, resolve));
-  return { ...mock, handlers, url: mount.baseUrl };
+  const close = async () => {
+    closed = true;
+  };
+  return { ...controlsOf(mock, mount.baseUrl, close), handlers };
 }
 
 async function toApiRequest(mount: Mount, request: Request): Promise<ApiRequest> {

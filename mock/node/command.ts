@@ -183,7 +183,7 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
   const key = options.apiKeys ? '(the key you configured; not printed)' : DEFAULT_API_KEY;
   const shown = options.apiKeys ? '<API_KEY>' : DEFAULT_API_KEY;
   process.stdout.write(
-    `Petstore mock serving ${mock.store.size} pets (${source}) at ${mock.url}\n` +
+    `Petstore mock serving ${mock.pets.size} pets (${source}) at ${mock.url}\n` +
       `API key: ${key}\n` +
       `Try:     curl -H "Authorization: Bearer ${shown}" ${mock.url}/pets?limit=5\n`,
   );

@@ -95,7 +95,7 @@ describe('the mock over a real socket', () => {
     expect(received).toMatch(/^HTTP\/1\.1 413 /);
     expect(received).toMatch(/connection: close/i);
     expect(received).toContain('"code":"payload_too_large"');
-    expect(mock.store.size).toBe(10);
+    expect(mock.pets.size).toBe(10);
   });
 
   it('refuses a chunked body once it grows past 1 MiB', async () => {

@@ -7,7 +7,8 @@
 import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
 import { loadSeededPets } from '../core/default-pets.ts';
-import { assembleMock, type Mock, type MockOptions } from '../core/mock.ts';
+import { assembleMock, type MockOptions } from '../core/mock.ts';
+import { controlsOf, type PetstoreMock } from '../core/petstore-mock.ts';
 import { createHttpServer, type RequestLogEntry, type ServerTimeouts } from './server.ts';
 
 /** Hosts that keep the mock to this machine. */
@@ -27,22 +28,17 @@ export interface MockServerOptions extends MockOptions {
   timeouts?: ServerTimeouts;
 }
 
-/** A running mock: its addresses, and the in-process controls of {@link Mock} (mirroring `/__control/...`). */
-export interface MockServer extends Omit<Mock, 'handle' | 'respond'> {
-  /** Base URL of the API, ending in `/v1`. */
-  url: string;
+/** A mock on a port: the {@link PetstoreMock} controls, and the server's origin; `close()` stops listening and closes every connection. */
+export interface MockServer extends PetstoreMock {
   /** Origin of the server, for the control endpoints (`/__control/...`). */
-  origin: string;
-  /** Stops listening and closes every connection. */
-  close(): Promise<void>;
+  readonly origin: string;
 }
 
 /** Seeds a store and serves it over HTTP; resolves once listening. */
 export async function startMockServer(options: MockServerOptions = {}): Promise<MockServer> {
   const { port = 0, host = '127.0.0.1', log } = options;
   const mock = assembleMock(options, options.pets ?? (await loadSeededPets(options)));
-  const { handle, respond, ...controls } = mock;
-  const server = createHttpServer({ handler: respond, log, secrets: mock.apiKeys, timeouts: options.timeouts });
+  const server = createHttpServer({ handler: mock.respond, log, secrets: mock.apiKeys, timeouts: options.timeouts });
   server.listen(port, host);
   await once(server, 'listening');
   if (!LOOPBACK_HOSTS.includes(host)) {
@@ -53,14 +49,12 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
   const address = server.address() as AddressInfo;
   const hostPart = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   const origin = `http://${hostPart}:${address.port}`;
-  return {
-    ...controls,
-    url: `${origin}/v1`,
-    origin,
-    close: () =>
-      new Promise<void>((resolve, reject) => {
-        server.close((error) => (error ? reject(error) : resolve()));
-        server.closeAllConnections();
-      }),
-  };
+  // Once: a second close() (a test's afterEach after the test closed it) resolves with the first.
+  let closing: Promise<void> | undefined;
+  const close = () =>
+    (closing ??= new Promise<void>((resolve, reject) => {
+      server.close((error) => (error ? reject(error) : resolve()));
+      server.closeAllConnections();
+    }));
+  return { ...controlsOf(mock, `${origin}/v1`, close), origin };
 }

@@ -12,7 +12,7 @@ describe('createMockDispatcher', () => {
     const res = await request(`${petstore.url}/pets?limit=2`, { dispatcher: petstore, headers: KEY });
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toBe('application/json');
-    expect(await res.body.json()).toEqual(petstore.store.list(2).map((s) => s.pet));
+    expect(await res.body.json()).toEqual(petstore.pets.all().slice(0, 2));
   });
 
   it("answers undici's fetch, with a body, and keeps the state", async () => {
@@ -25,9 +25,9 @@ describe('createMockDispatcher', () => {
     });
     expect(res.status).toBe(201);
     expect(res.headers.get('location')).toBe('/v1/pets/2');
-    expect(petstore.store.get(2)?.pet.name).toBe('Rex');
+    expect(petstore.pets.get(2)?.name).toBe('Rex');
     petstore.reset();
-    expect(petstore.store.size).toBe(1);
+    expect(petstore.pets.size).toBe(1);
   });
 
   it("speaks undici 7's controller protocol too (an interceptor wraps the handler in it)", async () => {

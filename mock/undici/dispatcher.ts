@@ -5,9 +5,12 @@
  * `runConformance({ dispatcher })`.
  */
 import { Dispatcher, errors } from 'undici';
+import type { Pet } from '../../spec/index.ts';
 import { answer, bodyless, type Mount, mountOf, pathInMount } from '../core/adapter.ts';
 import { createMock } from '../core/create-mock.ts';
-import type { Mock, MockOptions } from '../core/mock.ts';
+import type { JournalEntry, JournalFilter } from '../core/journal.ts';
+import type { Mock, MockOptions, ScenarioControls } from '../core/mock.ts';
+import { type PetstoreMock, type PetsView, petsView } from '../core/petstore-mock.ts';
 import type { ApiRequest } from '../core/responses.ts';
 import { closedByPeer, headerRecord, portFor, readBody, type WireResponse } from './wire.ts';
 
@@ -29,12 +32,16 @@ export class MockDispatchError extends Error {
   }
 }
 
-/** The mock as an undici Dispatcher; its state and controls are those of the mock it carries. */
-export class MockDispatcher extends Dispatcher {
-  /** The mock behind it: handler, store, keys, reset. */
-  readonly mock: Mock;
-  /** The base URL it answers, without a trailing slash. */
+/**
+ * The mock as an undici Dispatcher that is also its {@link PetstoreMock}: the object given to
+ * `setGlobalDispatcher` or `{ dispatcher }` is the one whose controls a test calls, as with undici's MockAgent.
+ */
+export class MockDispatcher extends Dispatcher implements PetstoreMock {
+  readonly #mock: Mock;
   readonly url: string;
+  readonly apiKeys: readonly string[];
+  readonly pets: PetsView;
+  readonly scenarios: ScenarioControls;
   readonly #mount: Mount;
   readonly #fallback: Dispatcher | undefined;
   #closed = false;
@@ -52,18 +59,27 @@ export class MockDispatcher extends Dispatcher {
     this.#mount = mountOf(baseUrl);
     if (this.#mount.origin === '') throw new errors.InvalidArgumentError('baseUrl must be absolute (http://host/v1)');
     this.#fallback = fallback;
-    this.mock = createMock(mockOptions);
+    this.#mock = createMock(mockOptions);
     this.url = this.#mount.baseUrl;
+    this.apiKeys = this.#mock.apiKeys;
+    this.pets = petsView(this.#mock);
+    this.scenarios = this.#mock.scenarios;
   }
 
-  /** The seeded store, for reading in tests. */
-  get store(): Mock['store'] {
-    return this.mock.store;
+  requests(filter?: JournalFilter): JournalEntry[] {
+    return this.#mock.requests(filter);
   }
 
-  /** Back to the seeded pets. */
+  clearRequests(): void {
+    this.#mock.clearRequests();
+  }
+
+  replacePets(pets: readonly Pet[]): void {
+    this.#mock.replacePets(pets);
+  }
+
   reset(): void {
-    this.mock.reset();
+    this.#mock.reset();
   }
 
   /** Takes one request (undici's dispatch protocol) and answers it from the mock, asynchronously. */
@@ -119,7 +135,7 @@ export class MockDispatcher extends Dispatcher {
     if (tooLarge) request.bodyTooLarge = true;
     else if (bytes) request.body = bytes;
     // respond, not handle: the request's headers are already a fresh object, so handle's copy would be a second one.
-    const response = await answer(this.mock.respond, request);
+    const response = await answer(this.#mock.respond, request);
     // Transport faults (see ApiResponse): a hang never answers (the caller's timeout or signal ends it).
     if (response.fault === 'hang') return new Promise<never>(() => {});
     if (response.fault === 'reset' || response.fault === 'close') throw closedByPeer();

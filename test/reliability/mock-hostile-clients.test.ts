@@ -115,7 +115,7 @@ describe('slow and idle clients', () => {
     expect(slowest).toBeLessThan(PROMPT_MS);
     expect(written).toBeLessThan(body.length);
     expect(performance.now() - started).toBeLessThan(TIMEOUTS.requestMs + 1_000);
-    expect(mock.store.all().some((p) => p.name === 'slowpoke')).toBe(false);
+    expect(mock.pets.all().some((p) => p.name === 'slowpoke')).toBe(false);
   });
 
   it('hundreds of idle connections that never read do not stop others being served, and the server lets go of them all', async () => {
@@ -207,7 +207,7 @@ describe('bodies over the 1 MiB limit', () => {
     expect(JSON.parse(response.body.toString())).toMatchObject({ status: 413, code: 'payload_too_large' });
     // Kernel buffers take a few MiB; the server read none of them.
     expect(written).toBeLessThan(32 * 1024 * 1024);
-    expect(mock.store.size).toBe(20);
+    expect(mock.pets.size).toBe(20);
   });
 
   it('a chunked body that grows past the limit is refused with a 413 Error and not read to its end', async () => {
@@ -216,7 +216,7 @@ describe('bodies over the 1 MiB limit', () => {
     expect(response.status).toBe(413);
     expect(response.headers.connection).toBe('close');
     expect(written).toBeLessThan(32 * 1024 * 1024);
-    expect(mock.store.size).toBe(20);
+    expect(mock.pets.size).toBe(20);
   });
 
   it.each(['GET', 'PUT', 'DELETE'])(

@@ -59,7 +59,7 @@ function getPet(id: number): Promise<RawResponse> {
 
 describe('mock over a socket under generated requests', () => {
   it(`keeps every answer allowed and the store equal to the model (${SOCKET_RUNS} requests)`, async () => {
-    const model = new PetModel(mock.store.all());
+    const model = new PetModel(mock.pets.all());
     let created = 0;
     await fc.assert(
       fc.asyncProperty(requestArbitrary({ apiKeys, wire: true }), async (g) => {
@@ -74,7 +74,7 @@ describe('mock over a socket under generated requests', () => {
           expect(again.status).toBe(200);
           expect(again.body.toString('utf8')).toBe(response.body);
         }
-        model.assertSame(mock.store.all());
+        model.assertSame(mock.pets.all());
       }),
       { numRuns: SOCKET_RUNS },
     );
@@ -117,7 +117,7 @@ const garbage = fc.oneof(
 
 describe('mock over a socket under bytes that are not HTTP', () => {
   it(`answers ${GARBAGE_RUNS} broken requests with an Error body or a close, never a 5xx, and keeps serving`, async () => {
-    const before = JSON.stringify(mock.store.all());
+    const before = JSON.stringify(mock.pets.all());
     await fc.assert(
       fc.asyncProperty(garbage, async (bytes) => {
         const socket = await openSocket(port);
@@ -135,7 +135,7 @@ describe('mock over a socket under bytes that are not HTTP', () => {
       }),
       { numRuns: GARBAGE_RUNS },
     );
-    expect(JSON.stringify(mock.store.all())).toBe(before);
+    expect(JSON.stringify(mock.pets.all())).toBe(before);
     expect((await getPet(1)).status).toBe(200);
   }, 60_000);
 });

@@ -10,7 +10,7 @@ const { createMockDispatcher } = require('petstore-toolkit/undici');
   console.log(
     JSON.stringify({
       handlers: petstore.handlers.length,
-      size: petstore.store.size,
+      size: petstore.pets.size,
       status: response.status,
       pets: pets.length,
     }),

@@ -9,7 +9,7 @@ const pets = await response.json();
 console.log(
   JSON.stringify({
     handlers: petstore.handlers.length,
-    size: petstore.store.size,
+    size: petstore.pets.size,
     status: response.status,
     pets: pets.length,
   }),

@@ -20,7 +20,7 @@ try {
       pets: pets.length,
       created: created.status,
       location: created.headers.get('location'),
-      stored: petstore.store.get(4)?.pet.name,
+      stored: petstore.pets.get(4)?.name,
       refused: refused.status,
       code: (await refused.json()).code,
     }),

@@ -18,10 +18,10 @@ process.on('message', (message: ChildRequest) => {
     const gc = (globalThis as { gc?: () => void }).gc;
     gc?.();
     gc?.();
-    process.send!({ type: 'memory', usage: process.memoryUsage(), pets: mock.store.size });
+    process.send!({ type: 'memory', usage: process.memoryUsage(), pets: mock.pets.size });
   } else if (message.type === 'reset') {
     mock.reset();
-    process.send!({ type: 'reset', pets: mock.store.size });
+    process.send!({ type: 'reset', pets: mock.pets.size });
   } else if (message.type === 'close') {
     void mock.close().then(() => process.exit(0));
   }

@@ -9,5 +9,5 @@ export async function check(): Promise<number> {
   const response: Response = await fetch(`${petstore.url}/pets`, { headers: { authorization: 'Bearer k' } });
   server.close();
   petstore.reset();
-  return response.status === 200 && petstore.store.size === 50 ? 0 : 1;
+  return response.status === 200 && petstore.pets.size === 50 ? 0 : 1;
 }

@@ -15,9 +15,9 @@ it('adds a pet', async () => {
     body: JSON.stringify({ name: 'Rex', categoryId: 3 }),
   });
   expect(response.status).toBe(201);
-  expect(petstore.store.get(11)?.pet.name).toBe('Rex');
+  expect(petstore.pets.get(11)?.name).toBe('Rex');
 });
 
 it('starts each test from the seeded pets', () => {
-  expect(petstore.store.size).toBe(10);
+  expect(petstore.pets.size).toBe(10);
 });
