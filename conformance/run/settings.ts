@@ -155,7 +155,9 @@ export function checkOptions(options: ConformanceOptions): Settings {
     { cases: checkCases(options.cases), generated: generatedChecks() },
   );
   if (requests === 0 && selection.cases.length === 0)
-    throw badOptions('no fixed case is selected, only generated checks, but generate is 0: nothing would be tested');
+    throw badOptions(
+      'no fixed case is selected, only generated checks, but generate is 0 (--generate N): nothing would be tested',
+    );
   const runId = options.runId ?? randomBytes(4).toString('hex');
   const reported = {
     strict: options.strict ?? false,
