@@ -6,23 +6,13 @@
 import { listOperations } from '../../spec/index.ts';
 import type { Client } from '../client/client.ts';
 import type { GenerationOutcome } from '../generate/index.ts';
+import { runOk, summarise } from '../judge/verdict.ts';
 import { compareBaseline } from '../run/baseline.ts';
 import { namePrefix } from '../run/context.ts';
 import type { Settings } from '../run/settings.ts';
-import type { CaseResult, ExchangeLog, Report, Summary } from '../types.ts';
+import type { CaseResult, ExchangeLog, Report } from '../types.ts';
 import { buildCoverage } from './coverage.ts';
 import { outputRedactors, redactReport } from './redact-report.ts';
-
-function summarise(results: readonly CaseResult[]): Summary {
-  const count = (o: CaseResult['outcome']): number => results.filter((r) => r.outcome === o).length;
-  return {
-    passed: count('passed'),
-    failed: count('failed'),
-    warned: count('warned'),
-    skipped: count('skipped'),
-    total: results.length,
-  };
-}
 
 /** What the run stages found, for {@link buildReport}. */
 export interface RunFindings {
@@ -55,7 +45,7 @@ export function buildReport(settings: Settings, f: RunFindings): Report {
     seed: settings.seed,
     ...(f.generation ? { generation: f.generation.summary } : {}),
     ...(f.exchangeLog ? { exchangeLog: f.exchangeLog } : {}),
-    ok: baseline ? baseline.unexpected.length === 0 : summary.failed === 0,
+    ok: runOk(summary, baseline),
   };
   // The one place the key is hidden: the checks have read everything as the server sent it.
   return redactReport(report, settings.apiBase, outputRedactors([settings.apiKey]));
