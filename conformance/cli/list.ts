@@ -40,8 +40,9 @@ export function renderList(selection: Pick<Selection, 'cases' | 'generated'>, js
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
   const line = (r: string[]): string =>
     r.map((cell, i) => (i === r.length - 1 ? cell : cell.padEnd(widths[i]!))).join('  ');
-  const counts = [`${selection.cases.length} cases`];
+  const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
+  const counts = [plural(selection.cases.length, 'case')];
   if (selection.generated.length > 0)
-    counts.push(`${selection.generated.length} generated checks (run with --generate N)`);
+    counts.push(`${plural(selection.generated.length, 'generated check')} (run with --generate N)`);
   return `${[line(header), ...rows.map(line)].join('\n')}\n${counts.join(', ')}\n`;
 }
