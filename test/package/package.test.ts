@@ -16,6 +16,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT, runProcess, spawnProcess, stopAllProcesses } from '../support/processes.ts';
+import { readmeExamples } from '../support/readme-examples.ts';
 
 const NODE_VERSIONS: Record<string, string> = { '22': '22.23.3', '24': '24.21.0' };
 const NODE_CACHE = join(ROOT, 'node_modules', '.cache', 'petstore-toolkit');
@@ -63,6 +64,13 @@ beforeAll(async () => {
   project = join(work, 'consumer');
   cpSync(CONSUMER, project, { recursive: true });
   writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'consumer', private: true }));
+  // The README's port and dispatcher examples, as written, each in a folder of its own (the MSW one runs in Chromium:
+  // test/browser-example.test.ts).
+  const readme = readmeExamples();
+  mkdirSync(join(project, 'readme-vitest'));
+  writeFileSync(join(project, 'readme-vitest', 'readme-port.test.ts'), readme.port);
+  mkdirSync(join(project, 'readme-jest'));
+  writeFileSync(join(project, 'readme-jest', 'readme-dispatcher.test.js'), readme.dispatcher);
   // msw is the optional peer a user adds for the ./msw entry: the major this repository develops against.
   const msw = `msw@${(await import('../../package.json', { with: { type: 'json' } })).default.devDependencies.msw}`;
   installOutput = await npm(['install', '--no-audit', '--no-fund', '--prefer-offline', tarball, msw], project);
@@ -247,6 +255,21 @@ describe.each(['20', '22', '24'])('installed, on Node %s', (major) => {
     });
     expect(run.stderr).toMatch(/Tests:\s+3 passed, 3 total/);
     expect(run.code).toBe(0);
+  });
+
+  it("runs the README's examples as written: the port under vitest, the dispatcher under Jest", async () => {
+    const vitest = await runProcess(
+      [nodes[major]!, BIN('vitest/vitest.mjs'), 'run', '--globals', '--dir', 'readme-vitest'],
+      { cwd: project, env: env() },
+    );
+    expect(vitest.stdout).toMatch(/Tests\s+1 passed \(1\)/);
+    expect(vitest.code).toBe(0);
+    const jest = await runProcess([nodes[major]!, BIN('jest/bin/jest.js'), '--rootDir', 'readme-jest', '--ci'], {
+      cwd: project,
+      env: env(),
+    });
+    expect(jest.stderr).toMatch(/Tests:\s+1 passed, 1 total/);
+    expect(jest.code).toBe(0);
   });
 
   it('runs a vitest test', async () => {
