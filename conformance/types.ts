@@ -196,6 +196,8 @@ export interface Report {
   throttling: Throttling;
   baseline?: BaselineResult;
   /** The seed of the run's generated requests (the same seed, the same requests). */
+  /** The HTTP proxy the run went through (credentials hidden), and where it came from; absent when direct. */
+  proxy?: { url: string; source: string };
   seed: number;
   /** What `--generate` sent, when it was on. */
   generation?: GenerationSummary;

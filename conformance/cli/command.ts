@@ -9,6 +9,7 @@ import { dirname } from 'node:path';
 import { parseArgs } from 'node:util';
 import { packageVersion } from '../../spec/files.ts';
 import { DurationError, parseDuration } from '../client/duration.ts';
+import { proxySecrets } from '../client/proxy.ts';
 import { createTextRedactor } from '../client/redact.ts';
 import {
   ConformanceError,
@@ -38,6 +39,14 @@ Target:
   --api-key KEY         bearer API key (or PETSTORE_API_KEY; prefer the variable)
   --env NAME            production or staging: the base URL comes from
                         PETSTORE_PRODUCTION_URL or PETSTORE_STAGING_URL
+Network (staging behind a proxy or a gateway):
+  --proxy URL           send every request through this HTTP proxy, http://[user:pass@]host:port
+                        (default: HTTPS_PROXY / HTTP_PROXY, either case, unless NO_PROXY names the host)
+  --header 'Name: v'    add this header to every request (repeatable; not Authorization or Host);
+                        its value is a secret, hidden in every report like the key
+  --ca FILE             trust this CA (PEM) for the target's certificate, beside the system's
+  --cert FILE           send this client certificate (PEM) when the target asks for one (mTLS),
+  --cert-key FILE       with this private key (PEM)
 Run:
   --timeout T           per-request timeout with a unit: 500ms, 10s (default 10s)
   --concurrency N       cases run at once (default 8)
@@ -147,6 +156,11 @@ const OPTIONS = {
   rate: { type: 'string' },
   list: { type: 'boolean' },
   json: { type: 'boolean' },
+  proxy: { type: 'string' },
+  header: { type: 'string', multiple: true },
+  ca: { type: 'string' },
+  cert: { type: 'string' },
+  'cert-key': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean' },
 } as const;
@@ -215,9 +229,52 @@ export function planFromArgs(args: string[], env: NodeJS.ProcessEnv): CliPlan {
   if (v.seed !== undefined) options.seed = parseCount('--seed', v.seed);
   if (v['prefix-names'] || v.env !== undefined) options.prefixNames = true;
   if (v.baseline !== undefined) options.baseline = readBaseline(v.baseline);
+  Object.assign(options, networkOptions(v, env));
   const reporters = (v.reporter ?? ['pretty']).map(parseReporter);
   if (reporters.some((r) => reporter(r.name)?.needsExchangeLog)) options.exchangeLog = true;
   return { help: false, options, reporters };
+}
+
+/** `Name: value` into its two parts; the value may hold colons. */
+function parseHeader(text: string): [string, string] {
+  const colon = text.indexOf(':');
+  if (colon <= 0) throw new UsageError(`--header must be 'Name: value', got a value without a name`);
+  return [text.slice(0, colon).trim(), text.slice(colon + 1).trim()];
+}
+
+function readPem(flag: string, file: string): string {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch (err) {
+    throw new UsageError(
+      `cannot read ${flag} ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`,
+    );
+  }
+}
+
+/** The proxy, extra headers and TLS files of the command line, read; the environment goes along for the proxy variables. */
+function networkOptions(
+  v: { proxy?: string; header?: string[]; ca?: string; cert?: string; 'cert-key'?: string },
+  env: NodeJS.ProcessEnv,
+): Partial<ConformanceOptions> {
+  const options: Partial<ConformanceOptions> = { env };
+  if (v.proxy !== undefined) options.proxy = v.proxy;
+  if (v.header?.length) {
+    const headers: Record<string, string> = {};
+    for (const text of v.header) {
+      const [name, value] = parseHeader(text);
+      if (Object.keys(headers).some((n) => n.toLowerCase() === name.toLowerCase()))
+        throw new UsageError(`--header ${name} is given twice`);
+      headers[name] = value;
+    }
+    options.headers = headers;
+  }
+  if ((v.cert === undefined) !== (v['cert-key'] === undefined))
+    throw new UsageError('--cert and --cert-key go together');
+  if (v.ca !== undefined) options.ca = readPem('--ca', v.ca);
+  if (v.cert !== undefined) options.cert = readPem('--cert', v.cert);
+  if (v['cert-key'] !== undefined) options.key = readPem('--cert-key', v['cert-key']);
+  return options;
 }
 
 function readBaseline(file: string): string[] {
@@ -235,8 +292,8 @@ export async function main(
   out: NodeJS.WriteStream = process.stdout,
   err: NodeJS.WriteStream = process.stderr,
 ): Promise<number> {
-  // Only for the one line below: the reports come out of runConformance with the key already hidden.
-  const redact = createTextRedactor([env.PETSTORE_API_KEY ?? '', ...keyFromArgs(args)]);
+  // Only for the one line below: the reports come out of runConformance with the secrets already hidden.
+  const redact = createTextRedactor(secretsOf(args, env));
   const progress = createProgressLine(err, env);
   try {
     const plan = planFromArgs(args, env);
@@ -285,9 +342,26 @@ function writeReports(
   }
 }
 
-function keyFromArgs(args: string[]): string[] {
-  const i = args.findIndex((a) => a === '--api-key' || a.startsWith('--api-key='));
-  if (i < 0) return [];
-  const arg = args[i]!;
-  return arg.includes('=') ? [arg.slice(arg.indexOf('=') + 1)] : args[i + 1] !== undefined ? [args[i + 1]!] : [];
+/** Every value given to `flag` in `args` (`--flag v` or `--flag=v`), read before the arguments are checked. */
+function valuesOf(args: string[], flag: string): string[] {
+  const values: string[] = [];
+  args.forEach((arg, i) => {
+    if (arg.startsWith(`${flag}=`)) values.push(arg.slice(flag.length + 1));
+    else if (arg === flag && args[i + 1] !== undefined) values.push(args[i + 1]!);
+  });
+  return values;
+}
+
+/** What the one-line error may not show: the key, the extra headers' values, the proxies' credentials. */
+function secretsOf(args: string[], env: NodeJS.ProcessEnv): string[] {
+  const proxies = [
+    ...valuesOf(args, '--proxy'),
+    ...['HTTPS_PROXY', 'https_proxy', 'HTTP_PROXY', 'http_proxy'].map((name) => env[name] ?? ''),
+  ];
+  return [
+    env.PETSTORE_API_KEY ?? '',
+    ...valuesOf(args, '--api-key'),
+    ...valuesOf(args, '--header').map((h) => h.slice(h.indexOf(':') + 1).trim()),
+    ...proxies.filter(Boolean).flatMap(proxySecrets),
+  ].filter((s) => s.length > 0);
 }

@@ -8,6 +8,7 @@
  */
 import type { Dispatcher } from 'undici';
 import type { CaseRequest, Exchange, ExchangeResponse } from '../types.ts';
+import type { ProxyChoice } from './proxy.ts';
 import { BASIC_USER, REDACTED } from './redact.ts';
 import { createThrottle, type Throttle, type ThrottleOptions, type ThrottleStats } from './throttle.ts';
 import { undici } from './undici.ts';
@@ -25,10 +26,41 @@ export interface ClientOptions {
   maxBodyBytes?: number;
   /** Connections the default Agent may open per origin. */
   connections?: number;
+  /** Send every request through this proxy (HTTP CONNECT); not with `dispatcher`. */
+  proxy?: ProxyChoice;
+  /** TLS to the target: a private CA to trust, a client certificate and its key (PEM); not with `dispatcher`. */
+  tls?: TlsOptions;
+  /** Headers added to every request (names in lowercase); their values are secrets and are captured as [REDACTED]. */
+  headers?: Readonly<Record<string, string>>;
   /** Retry budget and rate cap (see throttle.ts). */
   throttle?: ThrottleOptions;
   /** Told of every exchange on the wire, retried ones included, with when it started (ms since the epoch). */
   onExchange?: (exchange: Exchange, startedAt: number, retried: boolean) => void;
+}
+
+/** TLS material for the target, as PEM text. */
+export interface TlsOptions {
+  ca?: string;
+  cert?: string;
+  key?: string;
+}
+
+/** The Agent the client sends through when none is injected: direct, or through the run's proxy; the same limits either way. */
+function makeDispatcher(options: ClientOptions, timeoutMs: number): Dispatcher {
+  const tls = options.tls ?? {};
+  const limits = {
+    connections: options.connections ?? 8,
+    headersTimeout: timeoutMs,
+    bodyTimeout: timeoutMs,
+  };
+  if (options.proxy)
+    return new undici.ProxyAgent({
+      ...limits,
+      uri: options.proxy.url,
+      requestTls: { ...tls, timeout: timeoutMs },
+      proxyTls: { timeout: timeoutMs },
+    });
+  return new undici.Agent({ ...limits, connect: { ...tls, timeout: timeoutMs } });
 }
 
 /** What the client has seen, for the report and the key-rejected test. */
@@ -63,14 +95,7 @@ export function createClient(options: ClientOptions): Client {
   const timeoutMs = options.timeoutMs ?? 10_000;
   const maxBodyBytes = options.maxBodyBytes ?? 1024 * 1024;
   const owned = options.dispatcher === undefined;
-  const dispatcher =
-    options.dispatcher ??
-    new undici.Agent({
-      connections: options.connections ?? 8,
-      connect: { timeout: timeoutMs },
-      headersTimeout: timeoutMs,
-      bodyTimeout: timeoutMs,
-    });
+  const dispatcher = options.dispatcher ?? makeDispatcher(options, timeoutMs);
   const stats: ClientStats = {
     requests: 0,
     keyRequests: 0,
@@ -80,8 +105,9 @@ export function createClient(options: ClientOptions): Client {
     transportFailed: 0,
   };
   const throttle = createThrottle(options.throttle);
+  const extra = options.headers ?? {};
   const attempt = (request: CaseRequest): Promise<Exchange> =>
-    sendOnce({ request, apiKey: options.apiKey, base, prefix, dispatcher, timeoutMs, maxBodyBytes });
+    sendOnce({ request, apiKey: options.apiKey, extra, base, prefix, dispatcher, timeoutMs, maxBodyBytes });
 
   async function send(request: CaseRequest): Promise<Exchange> {
     const usesKey = request.auth === undefined || request.auth === 'key';
@@ -140,6 +166,7 @@ async function retrying(
 interface Attempt {
   request: CaseRequest;
   apiKey: string;
+  extra: Readonly<Record<string, string>>;
   base: URL;
   prefix: string;
   dispatcher: Dispatcher;
@@ -150,13 +177,13 @@ interface Attempt {
 /** One request and what came back, or why nothing usable came back. */
 async function sendOnce(a: Attempt): Promise<Exchange> {
   const { request, timeoutMs, maxBodyBytes } = a;
-  const headers = requestHeaders(request, a.apiKey);
+  const headers = { ...a.extra, ...requestHeaders(request, a.apiKey) };
   const path = a.prefix + request.path;
   const started = performance.now();
   const captured = {
     method: request.method,
     url: a.base.origin + path,
-    headers: hideCredentials(headers),
+    headers: hideCredentials(headers, a.extra),
     ...(request.body === undefined ? {} : { body: request.body }),
   };
   const signal = AbortSignal.timeout(timeoutMs);
@@ -199,12 +226,15 @@ function requestHeaders(request: CaseRequest, apiKey: string): Record<string, st
   return headers;
 }
 
-/** The headers the suite sent, the credentials part of Authorization replaced, whichever key it holds. */
-function hideCredentials(headers: Record<string, string>): Record<string, string> {
+/** The headers the suite sent, the credentials part of Authorization and the user's own headers' values replaced. */
+function hideCredentials(
+  headers: Record<string, string>,
+  extra: Readonly<Record<string, string>>,
+): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [name, value] of Object.entries(headers)) {
     const m = name === 'authorization' ? /^(\S+)( +)(.+)$/.exec(value) : null;
-    out[name] = m ? `${m[1]}${m[2]}${REDACTED}` : value;
+    out[name] = m ? `${m[1]}${m[2]}${REDACTED}` : Object.hasOwn(extra, name) ? REDACTED : value;
   }
   return out;
 }

@@ -43,10 +43,11 @@ export function buildReport(settings: Settings, f: RunFindings): Report {
     throttling: { ...f.client.throttleStats },
     ...(baseline ? { baseline } : {}),
     seed: settings.seed,
+    ...(settings.proxy ? { proxy: { url: settings.proxy.shown, source: settings.proxy.source } } : {}),
     ...(f.generation ? { generation: f.generation.summary } : {}),
     ...(f.exchangeLog ? { exchangeLog: f.exchangeLog } : {}),
     ok: runOk(summary, baseline),
   };
-  // The one place the key is hidden: the checks have read everything as the server sent it.
-  return redactReport(report, settings.apiBase, outputRedactors([settings.apiKey]));
+  // The one place the secrets are hidden: the checks have read everything as the server sent it.
+  return redactReport(report, settings.apiBase, outputRedactors(settings.secrets));
 }

@@ -46,7 +46,7 @@ function verdict(report: Report): string {
   ];
   return `<header class="${state}">
 <h1>Petstore conformance <span class="badge">${report.ok ? 'PASSED' : 'FAILED'}</span></h1>
-<p class="target">${e(report.baseUrl)}</p>
+<p class="target">${e(report.baseUrl)}${report.proxy ? ` through the proxy ${e(report.proxy.url)} (from ${e(report.proxy.source)})` : ''}</p>
 <p class="facts">${facts.join(' · ')}</p>
 <div class="cards">${cards}</div>
 <p class="summary">${e(summaryLine(report))}</p>

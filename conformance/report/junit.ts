@@ -49,6 +49,7 @@ export function renderJunit(report: Report): string {
   const attrs = `tests="${s.total}" failures="${s.failed}" errors="0" skipped="${s.skipped}" time="${seconds(report.durationMs)}"`;
   const props: [string, string][] = [
     ['baseUrl', report.baseUrl],
+    ...(report.proxy ? [['proxy', `${report.proxy.url} (from ${report.proxy.source})`] as [string, string]] : []),
     ['runId', report.runId],
     ['seed', String(report.seed)],
     ['created', String(report.created.count)],

@@ -53,6 +53,7 @@ export function renderPretty(report: Report, options: PrettyOptions = {}): strin
       'bold',
       `Petstore conformance: ${report.baseUrl} (run ${report.runId}, seed ${report.seed}${report.options.strict ? ', strict' : ''}${report.options.readOnly ? ', read-only' : ''})`,
     ),
+    ...(report.proxy ? [`Through the proxy ${report.proxy.url} (from ${report.proxy.source})`] : []),
     '',
     ...report.cases.flatMap((r) => caseLines(r, paint)),
     '',

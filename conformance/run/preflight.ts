@@ -34,6 +34,29 @@ export interface PreflightOptions {
   timeoutMs: number;
   /** Probe for TLS on the socket when an http: target closes without answering (off with an injected dispatcher). */
   probeTls: boolean;
+  /** The proxy the run goes through (as shown, and where it came from), for the messages that concern it. */
+  proxy?: { shown: string; source: string } | undefined;
+}
+
+/** When the run goes through a proxy and the first request failed at the proxy: the line that says so. */
+function proxyProblem(code: string, message: string, o: PreflightOptions): ConformanceError | undefined {
+  if (!o.proxy) return undefined;
+  const proxy = `the proxy ${o.proxy.shown} (from ${o.proxy.source})`;
+  const status = /Proxy response \((\d{3})\)|\((407)\)/.exec(message);
+  const answered = status?.[1] ?? status?.[2];
+  if (answered === '407')
+    return new ConformanceError(
+      'PETSTORE_CONFORMANCE_PROXY',
+      `${proxy} asks for credentials (407 Proxy Authentication Required): give them in the proxy URL, http://user:password@host:port`,
+    );
+  if (answered)
+    return new ConformanceError(
+      'PETSTORE_CONFORMANCE_PROXY',
+      `${proxy} did not open a connection to ${new URL(o.baseUrl).host} (it answered ${answered}): check the base URL, or NO_PROXY for hosts the proxy cannot reach`,
+    );
+  if (UNREACHABLE.has(code))
+    return new ConformanceError('PETSTORE_CONFORMANCE_PROXY', `cannot reach ${proxy}: ${code} ${message}`);
+  return undefined;
 }
 
 /** Sends the first request and throws a ConformanceError when its fate shows the run cannot test the server. */
@@ -54,6 +77,8 @@ async function transportProblem(ex: Exchange, o: PreflightOptions): Promise<Conf
   const { code, message } = ex.error ?? { code: 'PETSTORE_REQUEST_FAILED', message: 'no response' };
   const url = new URL(o.baseUrl);
   const request = `${FIRST_REQUEST.method} ${ex.request.url}`;
+  const atProxy = proxyProblem(code, message, o);
+  if (atProxy) return atProxy;
   if (UNREACHABLE.has(code))
     return new ConformanceError('PETSTORE_CONFORMANCE_UNREACHABLE', `cannot reach ${o.baseUrl}: ${code} ${message}`);
   if (code === 'PETSTORE_TIMEOUT')
@@ -69,7 +94,7 @@ async function transportProblem(ex: Exchange, o: PreflightOptions): Promise<Conf
   if (url.protocol === 'https:' && CERTIFICATE.test(code))
     return new ConformanceError(
       'PETSTORE_CONFORMANCE_TLS',
-      `the TLS certificate of ${url.host} is not trusted (${code}): give its CA in NODE_EXTRA_CA_CERTS=FILE`,
+      `the TLS certificate of ${url.host} is not trusted (${code}): give its CA with --ca FILE (ca in runConformance)`,
     );
   if (url.protocol === 'http:' && o.probeTls && (await speaksTls(url, o.timeoutMs)))
     return new ConformanceError(

@@ -47,7 +47,13 @@ export async function runSuite(settings: Settings): Promise<Report> {
   let afterFirst: ClientStats;
   let generation: GenerationOutcome | undefined;
   try {
-    await preflight({ client, baseUrl: settings.baseUrl, timeoutMs: reported.timeoutMs, probeTls: settings.probeTls });
+    await preflight({
+      client,
+      baseUrl: settings.baseUrl,
+      timeoutMs: reported.timeoutMs,
+      probeTls: settings.probeTls,
+      proxy: settings.proxy,
+    });
     afterFirst = { ...client.stats };
     let failed = 0;
     const onResult = (r: CaseResult, done: number): void => {

@@ -6,7 +6,8 @@
 import { randomBytes } from 'node:crypto';
 import type { Dispatcher } from 'undici';
 import { allCases } from '../cases/index.ts';
-import type { ClientOptions } from '../client/client.ts';
+import type { ClientOptions, TlsOptions } from '../client/client.ts';
+import { chooseProxy, type ProxyChoice, proxySecrets, shownProxy } from '../client/proxy.ts';
 import { canRequest, undici } from '../client/undici.ts';
 import { ConformanceError } from '../errors.ts';
 import { generatedChecks } from '../generate/catalog.ts';
@@ -56,6 +57,21 @@ export interface ConformanceOptions {
   prefixNames?: boolean;
   /** Keep every exchange of the run, in the order sent, in `report.exchangeLog` (bounded; the har reporter writes it). */
   exchangeLog?: boolean;
+  /**
+   * Send every request through this HTTP proxy (`http://[user:password@]host:port`). Default: `HTTPS_PROXY` or
+   * `HTTP_PROXY` (either case) for the target's scheme, unless `NO_PROXY` names its host, as curl does.
+   */
+  proxy?: string;
+  /** Headers sent on every request (a gateway's tenant or token); not Authorization or Host. Their values are secrets. */
+  headers?: Readonly<Record<string, string>>;
+  /** A private CA to trust for this run's TLS (PEM), beside the system's. */
+  ca?: string;
+  /** A client certificate (PEM) for a target that asks for mutual TLS, with `key`. */
+  cert?: string;
+  /** The client certificate's private key (PEM). */
+  key?: string;
+  /** Where the proxy variables are read (default: process.env). */
+  env?: NodeJS.ProcessEnv;
 }
 
 /** Everything a run reads, checked and with its defaults: what each stage needs, and nothing raw. */
@@ -83,6 +99,10 @@ export interface Settings {
   /** Keep every exchange in the report's exchange log. */
   exchangeLog: boolean;
   onProgress: ((progress: Progress) => void) | undefined;
+  /** Every value no output may show: the key, the extra headers' values, the proxy's credentials. */
+  secrets: string[];
+  /** The proxy the run goes through, as the report shows it (credentials hidden) and where it came from. */
+  proxy: { shown: string; source: string } | undefined;
 }
 
 function badOptions(message: string): ConformanceError {
@@ -130,6 +150,74 @@ function checkNumbers(options: ConformanceOptions): void {
     throw badOptions('runId may hold only letters, digits, _ and - (at most 40)');
 }
 
+/** Header names the suite sets itself, or that would change what a request is. */
+const RESERVED_HEADERS = new Set([
+  'authorization',
+  'host',
+  'content-type',
+  'content-length',
+  'transfer-encoding',
+  'connection',
+  'accept',
+]);
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+
+/** The extra headers, names in lowercase; refuses reserved names and values that are not one line of visible text. */
+function checkHeaders(headers: ConformanceOptions['headers']): Record<string, string> {
+  const out: Record<string, string> = {};
+  if (headers === undefined) return out;
+  if (headers === null || typeof headers !== 'object') throw badOptions('headers must be an object of name: value');
+  for (const [name, value] of Object.entries(headers)) {
+    const lower = name.toLowerCase();
+    if (!HEADER_NAME.test(name))
+      throw badOptions(`header name ${JSON.stringify(name)} is not a valid HTTP header name`);
+    if (RESERVED_HEADERS.has(lower))
+      throw badOptions(
+        lower === 'authorization'
+          ? 'the Authorization header carries the API key: give the key with --api-key, not --header'
+          : `the ${name} header is set by the suite itself and cannot be given with --header`,
+      );
+    if (typeof value !== 'string' || !/^[\t\x20-\x7e\x80-\xff]*$/.test(value))
+      throw badOptions(`the value of header ${name} must be one line of text (no control characters)`);
+    if (Object.hasOwn(out, lower)) throw badOptions(`header ${name} is given twice`);
+    out[lower] = value.trim();
+  }
+  return out;
+}
+
+function checkPem(name: string, value: string | undefined, marker: RegExp): string | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value !== 'string' || !marker.test(value))
+    throw badOptions(`${name} must be PEM text (-----BEGIN ...-----), as read from the file`);
+  return value;
+}
+
+/** TLS material for the target; a certificate and its key come together. */
+function checkTls(options: ConformanceOptions): TlsOptions | undefined {
+  const ca = checkPem('ca', options.ca, /-----BEGIN CERTIFICATE-----/);
+  const cert = checkPem('cert', options.cert, /-----BEGIN CERTIFICATE-----/);
+  const key = checkPem('key', options.key, /-----BEGIN [A-Z ]*PRIVATE KEY-----/);
+  if ((cert === undefined) !== (key === undefined))
+    throw badOptions('a client certificate needs both cert and key (--cert FILE --cert-key FILE)');
+  if (ca === undefined && cert === undefined) return undefined;
+  return { ...(ca ? { ca } : {}), ...(cert ? { cert, key } : {}) };
+}
+
+function checkProxy(target: URL, options: ConformanceOptions): ProxyChoice | undefined {
+  if (options.proxy !== undefined && typeof options.proxy !== 'string') throw badOptions('proxy must be a URL string');
+  const choice = chooseProxy(target, options.proxy, options.env ?? process.env);
+  if (!choice) return undefined;
+  let url: URL;
+  try {
+    url = new URL(choice.url);
+  } catch {
+    throw badOptions(`the proxy from ${choice.source} is not a URL: ${shownProxy(choice.url)}`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw badOptions(`the proxy from ${choice.source} must be an http:// or https:// URL, got ${url.protocol}`);
+  return choice;
+}
+
 /** The cases to choose from: `allCases()` unless given, each a case with an id and a run function, no id twice. */
 function checkCases(cases: ConformanceOptions['cases']): readonly Case[] {
   if (cases === undefined) return allCases();
@@ -149,6 +237,13 @@ function checkCases(cases: ConformanceOptions['cases']): readonly Case[] {
 export function checkOptions(options: ConformanceOptions): Settings {
   const url = checkTarget(options);
   checkNumbers(options);
+  const headers = checkHeaders(options.headers);
+  const tls = checkTls(options);
+  const proxy = checkProxy(url, options);
+  if (options.dispatcher !== undefined && (proxy || tls))
+    throw badOptions(
+      `${proxy ? `a proxy (from ${proxy.source})` : 'TLS options'} cannot apply to an injected dispatcher: configure the dispatcher instead`,
+    );
   const requests = options.generate ?? 0;
   const selection = select(
     { only: options.only ?? [], skip: options.skip ?? [] },
@@ -181,6 +276,9 @@ export function checkOptions(options: ConformanceOptions): Settings {
       connections: reported.concurrency,
       ...(options.dispatcher ? { dispatcher: options.dispatcher } : {}),
       ...(options.maxBodyBytes ? { maxBodyBytes: options.maxBodyBytes } : {}),
+      ...(proxy ? { proxy } : {}),
+      ...(tls ? { tls } : {}),
+      ...(Object.keys(headers).length > 0 ? { headers } : {}),
       throttle: {
         ...(options.maxWaitMs === undefined ? {} : { maxWaitMs: options.maxWaitMs }),
         ...(options.ratePerSecond === undefined ? {} : { ratePerSecond: options.ratePerSecond }),
@@ -204,5 +302,7 @@ export function checkOptions(options: ConformanceOptions): Settings {
     baseline: options.baseline,
     exchangeLog: options.exchangeLog === true,
     onProgress: options.onProgress,
+    secrets: [options.apiKey, ...Object.values(headers), ...(proxy ? proxySecrets(proxy.url) : [])],
+    proxy: proxy ? { shown: shownProxy(proxy.url), source: proxy.source } : undefined,
   };
 }

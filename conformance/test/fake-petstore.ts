@@ -30,8 +30,8 @@ export interface FakePetstoreOptions {
   latencyMs?: number;
   /** Every Nth request is answered 429 with `Retry-After` (a conforming, rate-limiting staging). */
   rateLimit?: { every: number; retryAfter: string };
-  /** Serve HTTPS with this key and certificate (PEM) instead of plain HTTP. */
-  tls?: { key: string; cert: string };
+  /** Serve HTTPS with this key and certificate (PEM) instead of plain HTTP; `ca` and `requestCert` ask for a client certificate. */
+  tls?: { key: string; cert: string; ca?: string; requestCert?: boolean };
   /** Bugs only generated requests find. */
   bugs?: readonly GeneratedBug[];
 }
@@ -46,6 +46,8 @@ export interface FakePetstore {
   requests: string[];
   /** The body of every request received, in the same order. */
   bodies: string[];
+  /** The headers of every request received, in the same order. */
+  headers: IncomingMessage['headers'][];
   close(): Promise<void>;
 }
 
@@ -70,8 +72,10 @@ export async function startFakePetstore(options: FakePetstoreOptions = {}): Prom
   const apiKey = options.apiKey ?? 'fake-key-0123456789';
   const handler = createFakeHandler({ violations: [], choices: {}, ...options, apiKey, count: options.count ?? 150 });
   const requests: string[] = [];
+  const headers: IncomingMessage['headers'][] = [];
   const answer = (req: IncomingMessage, res: ServerResponse, body: string): void => {
     requests.push(`${req.method} ${req.url}`);
+    headers.push(req.headers);
     const limit = options.rateLimit;
     if (limit && requests.length % limit.every === 0) {
       const error = { code: 'rate_limited', message: 'slow down', status: 429 };
@@ -93,7 +97,9 @@ export async function startFakePetstore(options: FakePetstoreOptions = {}): Prom
       res.on('close', () => clearTimeout(timer));
     });
   };
-  const server = options.tls ? createTlsServer(options.tls, listener) : createServer(listener);
+  const server = options.tls
+    ? createTlsServer({ ...options.tls, rejectUnauthorized: options.tls.requestCert === true }, listener)
+    : createServer(listener);
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');
   const { port } = server.address() as AddressInfo;
@@ -103,6 +109,7 @@ export async function startFakePetstore(options: FakePetstoreOptions = {}): Prom
     pets: handler.pets,
     requests,
     bodies,
+    headers,
     async close() {
       server.closeAllConnections();
       server.close();

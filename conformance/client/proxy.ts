@@ -1,0 +1,91 @@
+/**
+ * Which proxy a run goes through: `proxy` when given, else the variables every
+ * CLI in this field reads (`HTTPS_PROXY` for https targets, `HTTP_PROXY` for
+ * http, either case, lowercase first as curl does), unless `NO_PROXY` names
+ * the target (comma- or space-separated hosts; `*` for all; a leading `.` or
+ * `*.` and plain names match the host and its subdomains; an optional
+ * `:port`). These are the rules of curl and of undici's EnvHttpProxyAgent, with
+ * one more, Go's: a loopback target (localhost, 127.0.0.0/8, ::1) never takes
+ * the environment's proxy, which could not reach it. The run decides once, for
+ * its one origin, so that the report can say it.
+ */
+
+/** The proxy of a run and where it came from. */
+export interface ProxyChoice {
+  /** The proxy URL as given (credentials included: a secret). */
+  url: string;
+  /** `proxy` (an option or `--proxy`) or the name of the variable it came from. */
+  source: string;
+}
+
+const DEFAULT_PORTS: Record<string, string> = { 'http:': '80', 'https:': '443' };
+
+function fromEnv(env: NodeJS.ProcessEnv, name: string): ProxyChoice | undefined {
+  for (const key of [name.toLowerCase(), name]) {
+    const value = env[key]?.trim();
+    if (value) return { url: value, source: key };
+  }
+  return undefined;
+}
+
+/** Whether `NO_PROXY`'s list names `target`. */
+export function bypassesProxy(target: URL, noProxy: string | undefined): boolean {
+  if (!noProxy) return false;
+  const host = target.hostname.replace(/^\[|\]$/g, '').toLowerCase();
+  const port = target.port || DEFAULT_PORTS[target.protocol] || '';
+  for (const raw of noProxy.split(/[,\s]+/)) {
+    const entry = raw.trim().toLowerCase();
+    if (!entry) continue;
+    if (entry === '*') return true;
+    const m = /^(.*?)(?::(\d+))?$/.exec(entry.replace(/^\[|\](?=:|$)/g, ''))!;
+    const name = m[1]!.replace(/^\*?\./, '');
+    if (m[2] && m[2] !== port) continue;
+    if (host === name || host.endsWith(`.${name}`)) return true;
+  }
+  return false;
+}
+
+function isLoopback(target: URL): boolean {
+  const host = target.hostname.replace(/^\[|\]$/g, '').toLowerCase();
+  return host === 'localhost' || host.endsWith('.localhost') || host === '::1' || /^127(\.\d{1,3}){3}$/.test(host);
+}
+
+/** The proxy for `target`: `explicit` when given, else the environment's, unless NO_PROXY names the target. */
+export function chooseProxy(
+  target: URL,
+  explicit: string | undefined,
+  env: NodeJS.ProcessEnv,
+): ProxyChoice | undefined {
+  if (explicit !== undefined) return { url: explicit, source: 'proxy' };
+  if (isLoopback(target)) return undefined;
+  const choice = fromEnv(env, target.protocol === 'https:' ? 'HTTPS_PROXY' : 'HTTP_PROXY');
+  if (!choice) return undefined;
+  return bypassesProxy(target, fromEnv(env, 'NO_PROXY')?.url) ? undefined : choice;
+}
+
+/** The proxy URL as a report may show it: scheme, host and port; credentials replaced. */
+export function shownProxy(url: string): string {
+  try {
+    const u = new URL(url);
+    const credentials = u.username || u.password ? '[REDACTED]@' : '';
+    return `${u.protocol}//${credentials}${u.host}`;
+  } catch {
+    return '[a proxy URL that does not parse]';
+  }
+}
+
+/** The secrets a proxy URL carries (its user and password, decoded and as sent in Proxy-Authorization), for redaction. */
+export function proxySecrets(url: string): string[] {
+  try {
+    const u = new URL(url);
+    if (!u.username && !u.password) return [];
+    const user = decodeURIComponent(u.username);
+    const password = decodeURIComponent(u.password);
+    const pair = `${user}:${password}`;
+    return [u.username, user, u.password, password, pair, Buffer.from(pair).toString('base64')].filter(
+      (s) => s.length > 0,
+    );
+  } catch {
+    return [url];
+  }
+}
