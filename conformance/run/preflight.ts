@@ -36,6 +36,8 @@ export interface PreflightOptions {
   probeTls: boolean;
   /** The proxy the run goes through (as shown, and where it came from), for the messages that concern it. */
   proxy?: { shown: string; source: string } | undefined;
+  /** The run's TLS material (for the probe that asks whether an https: target wants a client certificate). */
+  tls?: { ca?: string; cert?: string; key?: string } | undefined;
 }
 
 /** When the run goes through a proxy and the first request failed at the proxy: the line that says so. */
@@ -79,6 +81,8 @@ async function transportProblem(ex: Exchange, o: PreflightOptions): Promise<Conf
   const request = `${FIRST_REQUEST.method} ${ex.request.url}`;
   const atProxy = proxyProblem(code, message, o);
   if (atProxy) return atProxy;
+  const clientCert = url.protocol === 'https:' && !o.proxy ? await clientCertProblem(code, url, o) : undefined;
+  if (clientCert) return clientCert;
   if (UNREACHABLE.has(code))
     return new ConformanceError('PETSTORE_CONFORMANCE_UNREACHABLE', `cannot reach ${o.baseUrl}: ${code} ${message}`);
   if (code === 'PETSTORE_TIMEOUT')
@@ -86,7 +90,7 @@ async function transportProblem(ex: Exchange, o: PreflightOptions): Promise<Conf
       'PETSTORE_CONFORMANCE_NO_ANSWER',
       `no answer within ${formatDuration(o.timeoutMs)} to the first request (${request}): check that the server is up and serving this URL, or raise --timeout`,
     );
-  if (url.protocol === 'https:' && (code.startsWith('ERR_SSL_') || code === 'EPROTO'))
+  if (url.protocol === 'https:' && !code.includes('_ALERT_') && (code.startsWith('ERR_SSL_') || code === 'EPROTO'))
     return new ConformanceError(
       'PETSTORE_CONFORMANCE_TLS',
       `${url.host} does not speak TLS (${code}): use ${withProtocol(o.baseUrl, 'http:')}`,
@@ -110,6 +114,65 @@ async function transportProblem(ex: Exchange, o: PreflightOptions): Promise<Conf
     'PETSTORE_CONFORMANCE_TRANSPORT_FAILED',
     `the first request (${request}) failed in transport twice: ${code}: ${message}`,
   );
+}
+
+const CLIENT_CERT_WANTED = /CERTIFICATE_REQUIRED|HANDSHAKE_FAILURE/;
+const CLIENT_CERT_REFUSED =
+  /UNKNOWN_CA|BAD_CERTIFICATE|CERTIFICATE_UNKNOWN|UNSUPPORTED_CERTIFICATE|CERTIFICATE_EXPIRED/;
+
+/**
+ * A TLS server that wants a client certificate closes the connection once it sees none (TLS 1.3: after the
+ * handshake, so the request sees only "other side closed"); its alert says why. Probed on a socket of its own.
+ */
+async function clientCertProblem(code: string, url: URL, o: PreflightOptions): Promise<ConformanceError | undefined> {
+  const alert = code.includes('_ALERT_')
+    ? code
+    : code === 'UND_ERR_SOCKET' || code === 'ECONNRESET' || code === 'EPIPE'
+      ? await tlsAlert(url, o)
+      : undefined;
+  if (!alert) return undefined;
+  const sent = o.tls?.cert !== undefined;
+  if (!sent && CLIENT_CERT_WANTED.test(alert))
+    return new ConformanceError(
+      'PETSTORE_CONFORMANCE_TLS',
+      `${url.host} asks for a client certificate (${alert}): give it with --cert FILE --cert-key FILE (cert and key in runConformance)`,
+    );
+  if (sent && (CLIENT_CERT_REFUSED.test(alert) || CLIENT_CERT_WANTED.test(alert) || alert.startsWith('closed')))
+    return new ConformanceError(
+      'PETSTORE_CONFORMANCE_TLS',
+      `${url.host} does not accept the client certificate given with --cert (${alert}): check that its CA is the one the server trusts`,
+    );
+  return undefined;
+}
+
+/** The TLS alert an https: target sends to a connection like the run's, after one request; undefined when none. */
+function tlsAlert(url: URL, o: PreflightOptions): Promise<string | undefined> {
+  const host = url.hostname.replace(/^\[|\]$/g, '');
+  return new Promise((resolve) => {
+    const socket = connect({
+      host,
+      port: Number(url.port || 443),
+      rejectUnauthorized: false,
+      ...(o.tls?.cert ? { cert: o.tls.cert, key: o.tls.key } : {}),
+      ...(isIP(host) === 0 ? { servername: host } : {}),
+    });
+    const done = (alert: string | undefined): void => {
+      socket.destroy();
+      resolve(alert);
+    };
+    socket.setTimeout(Math.min(o.timeoutMs, 2000), () => done(undefined));
+    let secure = false;
+    socket.once('secureConnect', () => {
+      secure = true;
+      socket.write(`GET ${url.pathname} HTTP/1.1\r\nHost: ${url.host}\r\n\r\n`);
+    });
+    socket.once('error', (err: NodeJS.ErrnoException) => done(err.code?.includes('_ALERT_') ? err.code : undefined));
+    socket.once('data', () => done(undefined));
+    // Some servers (Node's among them) refuse a client certificate by closing the connection, with no alert.
+    socket.once('close', () =>
+      done(secure && o.tls?.cert ? 'closed after the handshake, answering nothing' : undefined),
+    );
+  });
 }
 
 function withProtocol(baseUrl: string, protocol: 'http:' | 'https:'): string {

@@ -53,6 +53,7 @@ export async function runSuite(settings: Settings): Promise<Report> {
       timeoutMs: reported.timeoutMs,
       probeTls: settings.probeTls,
       proxy: settings.proxy,
+      tls: settings.client.tls,
     });
     afterFirst = { ...client.stats };
     let failed = 0;

@@ -1,0 +1,276 @@
+/**
+ * Staging as QA meets it, against real sockets on 127.0.0.1: the suite through
+ * a forward proxy (CONNECT) to a host name only the proxy resolves, NO_PROXY,
+ * a proxy that wants credentials, a gateway header on every request and in no
+ * report, a private CA, and a server that asks for a client certificate. The
+ * CLI runs from the sources; the certificates are test/fixtures/tls/.
+ */
+import { once } from 'node:events';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import { connect, type Socket } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { type FakePetstore, startFakePetstore } from '../conformance/test/fake-petstore.ts';
+import { type Ran, ROOT, runProcess, tsxEntry } from './support/processes.ts';
+
+const KEY = 'staging-key-5e1d';
+const HOST = 'petstore.staging.test';
+const TLS_DIR = join(ROOT, 'test', 'fixtures', 'tls');
+const pem = (name: string) => readFileSync(join(TLS_DIR, name), 'utf8');
+
+/** A CONNECT proxy that resolves HOST to 127.0.0.1, counts the HTTP requests it tunnels, and may ask for credentials. */
+interface TestProxy {
+  url: string;
+  /** `host:port` of every CONNECT it was asked for. */
+  connects: string[];
+  /** Request lines seen inside the tunnels (plain HTTP targets only). */
+  requestLines: string[];
+  close(): Promise<void>;
+}
+
+async function startProxy(options: { credentials?: string } = {}): Promise<TestProxy> {
+  const connects: string[] = [];
+  const requestLines: string[] = [];
+  const sockets = new Set<Socket>();
+  const server: Server = createServer((_req, res) => res.writeHead(405).end());
+  server.on('connect', (req, client: Socket) => {
+    sockets.add(client);
+    client.on('close', () => sockets.delete(client));
+    const expected = options.credentials && `Basic ${Buffer.from(options.credentials).toString('base64')}`;
+    if (expected && req.headers['proxy-authorization'] !== expected) {
+      client.end('HTTP/1.1 407 Proxy Authentication Required\r\nProxy-Authenticate: Basic realm="qa"\r\n\r\n');
+      return;
+    }
+    connects.push(req.url!);
+    const [host, port] = req.url!.split(':');
+    const upstream = connect(Number(port), host === HOST ? '127.0.0.1' : host!);
+    sockets.add(upstream);
+    upstream.on('close', () => sockets.delete(upstream));
+    upstream.on('error', () => client.destroy());
+    client.on('error', () => upstream.destroy());
+    upstream.once('connect', () => {
+      client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
+      client.on('data', (chunk: Buffer) => {
+        for (const m of chunk
+          .toString('latin1')
+          .matchAll(/^(GET|POST|PUT|DELETE|PATCH|HEAD|OPTIONS) \S+ HTTP\/1\.1$/gm))
+          requestLines.push(m[0]);
+      });
+      client.pipe(upstream).pipe(client);
+    });
+  });
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const { port } = server.address() as { port: number };
+  const auth = options.credentials ? `${options.credentials}@` : '';
+  return {
+    url: `http://${auth}127.0.0.1:${port}`,
+    connects,
+    requestLines,
+    async close() {
+      for (const s of sockets) s.destroy();
+      server.close();
+      await once(server, 'close');
+    },
+  };
+}
+
+let dir = '';
+let fake: FakePetstore | undefined;
+let proxy: TestProxy | undefined;
+
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'suite-staging-'));
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+afterEach(async () => {
+  await fake?.close();
+  await proxy?.close();
+  fake = undefined;
+  proxy = undefined;
+});
+
+function cli(args: string[], env: Record<string, string> = {}): Promise<Ran> {
+  const { PETSTORE_BASE_URL: _u, PETSTORE_API_KEY: _k, CI: _ci, ...rest } = process.env;
+  for (const name of ['HTTP_PROXY', 'HTTPS_PROXY', 'NO_PROXY', 'http_proxy', 'https_proxy', 'no_proxy'])
+    delete rest[name];
+  return runProcess([...tsxEntry('conformance/cli.ts'), ...args], {
+    env: { ...rest, NO_COLOR: '1', PETSTORE_API_KEY: KEY, ...env },
+  });
+}
+
+function lastLine(run: Ran): string {
+  return run.stdout.trimEnd().split('\n').at(-1) ?? '';
+}
+
+/** Exit 2 with one line on stderr matching `line`, nothing on stdout. */
+function expectCouldNotRun(run: Ran, line: RegExp): void {
+  expect(run.code, run.stderr + run.stdout).toBe(2);
+  expect(run.stdout).toBe('');
+  expect(run.stderr.trimEnd().split('\n')).toHaveLength(1);
+  expect(run.stderr.trimEnd()).toMatch(line);
+}
+
+/** The fake's base URL with HOST, which only the test proxy resolves. */
+function viaName(f: FakePetstore): string {
+  return f.url.replace('127.0.0.1', HOST);
+}
+
+describe('through a proxy', () => {
+  it('reaches a host only the proxy resolves, from HTTP_PROXY: exit 0, every request went through it, the report says so', async () => {
+    fake = await startFakePetstore({ apiKey: KEY });
+    proxy = await startProxy();
+    const run = await cli(['--base-url', viaName(fake)], { HTTP_PROXY: proxy.url });
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout.split('\n')[1]).toBe(`Through the proxy ${proxy.url} (from HTTP_PROXY)`);
+    expect(proxy.connects.length).toBeGreaterThan(0);
+    expect(new Set(proxy.connects)).toEqual(new Set([new URL(viaName(fake)).host]));
+    expect(proxy.requestLines).toHaveLength(fake.requests.length);
+  });
+
+  it('--proxy overrides the variables', async () => {
+    fake = await startFakePetstore({ apiKey: KEY });
+    proxy = await startProxy();
+    const run = await cli(['--base-url', viaName(fake), '--proxy', proxy.url], { HTTP_PROXY: 'http://127.0.0.1:9' });
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toContain(`Through the proxy ${proxy.url} (from proxy)`);
+    expect(proxy.requestLines).toHaveLength(fake.requests.length);
+  });
+
+  it('NO_PROXY sends the host direct: the proxy sees nothing, and the name then does not resolve', async () => {
+    proxy = await startProxy();
+    const run = await cli(['--base-url', `http://${HOST}:9/v1`], { HTTP_PROXY: proxy.url, NO_PROXY: 'staging.test' });
+    expectCouldNotRun(
+      run,
+      new RegExp(`^petstore-conformance: cannot reach http://${HOST}:9/v1: (ENOTFOUND|EAI_AGAIN)`),
+    );
+    expect(proxy.connects).toEqual([]);
+  });
+
+  it('a proxy that wants credentials: exit 2 naming it; with them in the URL, exit 0, and they appear nowhere', async () => {
+    fake = await startFakePetstore({ apiKey: KEY });
+    proxy = await startProxy({ credentials: 'qa:pr0xy-Secret' });
+    const bare = proxy.url.replace('qa:pr0xy-Secret@', '');
+    const refused = await cli(['--base-url', viaName(fake)], { HTTP_PROXY: bare });
+    expectCouldNotRun(
+      refused,
+      new RegExp(
+        `^petstore-conformance: the proxy ${bare.replace(/[.]/g, '\\.')} \\(from HTTP_PROXY\\) asks for credentials \\(407`,
+      ),
+    );
+    const json = join(dir, 'proxied.json');
+    const run = await cli(['--base-url', viaName(fake), '--reporter', 'pretty', '--reporter', `json=${json}`], {
+      HTTP_PROXY: proxy.url,
+    });
+    expect(run.code, run.stderr).toBe(0);
+    const outputs = [run.stdout, run.stderr, readFileSync(json, 'utf8')].join('\n');
+    expect(outputs).toContain(`Through the proxy http://[REDACTED]@${bare.slice('http://'.length)}`);
+    for (const secret of ['pr0xy-Secret', Buffer.from('qa:pr0xy-Secret').toString('base64')])
+      expect(outputs).not.toContain(secret);
+  });
+
+  it('a proxy that is not there: exit 2 naming the proxy, not the server', async () => {
+    const run = await cli(['--base-url', `http://${HOST}:9/v1`, '--proxy', 'http://127.0.0.1:9']);
+    expectCouldNotRun(
+      run,
+      /^petstore-conformance: cannot reach the proxy http:\/\/127\.0\.0\.1:9 \(from proxy\): ECONNREFUSED/,
+    );
+  });
+});
+
+describe('--header', () => {
+  it('is sent on every request, generated ones too, and its value is in no report', async () => {
+    fake = await startFakePetstore({ apiKey: KEY });
+    const value = 'tenant-t0ken/9+x';
+    const files = ['json', 'junit', 'html', 'har'].map((name) => join(dir, `header.${name}`));
+    const reporters = ['json', 'junit', 'html', 'har'].flatMap((name, i) => ['--reporter', `${name}=${files[i]}`]);
+    const run = await cli([
+      '--base-url',
+      fake.url,
+      '--header',
+      `X-Gateway-Token: ${value}`,
+      '--header',
+      'X-Tenant: qa',
+      '--generate',
+      '3',
+      '--reporter',
+      'pretty',
+      ...reporters,
+    ]);
+    expect(run.code, run.stderr).toBe(0);
+    expect(fake.headers.length).toBeGreaterThan(60);
+    expect(fake.headers.every((h) => h['x-gateway-token'] === value && h['x-tenant'] === 'qa')).toBe(true);
+    const outputs = [run.stdout, run.stderr, ...files.map((f) => readFileSync(f, 'utf8'))].join('\n');
+    for (const form of [value, encodeURIComponent(value), JSON.stringify(value).slice(1, -1)])
+      expect(outputs).not.toContain(form);
+    expect(readFileSync(files[3]!, 'utf8')).toContain('"name": "x-gateway-token"');
+  });
+
+  it.each([
+    ['Authorization: Bearer x', /the Authorization header carries the API key/],
+    ['Host: evil.test', /the Host header is set by the suite itself/],
+    ['no colon here', /--header must be 'Name: value'/],
+  ])('refuses %s with one line', async (header, line) => {
+    const run = await cli(['--base-url', 'http://127.0.0.1:9/v1', '--header', header]);
+    expectCouldNotRun(run, line);
+  });
+});
+
+describe('TLS of a real staging', () => {
+  const serverTls = { key: pem('server.key'), cert: pem('server.pem') };
+  const caFile = join(TLS_DIR, 'ca.pem');
+
+  it('a private CA: without --ca exit 2 saying so; with --ca exit 0', async () => {
+    fake = await startFakePetstore({ apiKey: KEY, tls: serverTls });
+    const untrusted = await cli(['--base-url', fake.url]);
+    expectCouldNotRun(
+      untrusted,
+      /the TLS certificate of 127\.0\.0\.1:\d+ is not trusted \(\w+\): give its CA with --ca FILE/,
+    );
+    const trusted = await cli(['--base-url', fake.url, '--ca', caFile]);
+    expect(trusted.code, trusted.stderr).toBe(0);
+    expect(lastLine(trusted)).toMatch(/^\d+ passed, 0 failed, 0 skipped$/);
+  });
+
+  it('a server asking for a client certificate: without one exit 2 saying so; with --cert and --cert-key exit 0', async () => {
+    fake = await startFakePetstore({ apiKey: KEY, tls: { ...serverTls, ca: pem('ca.pem'), requestCert: true } });
+    const without = await cli(['--base-url', fake.url, '--ca', caFile]);
+    expectCouldNotRun(
+      without,
+      /^petstore-conformance: 127\.0\.0\.1:\d+ asks for a client certificate \(\w+\): give it with --cert FILE --cert-key FILE/,
+    );
+    const run = await cli([
+      '--base-url',
+      fake.url,
+      '--ca',
+      caFile,
+      '--cert',
+      join(TLS_DIR, 'client.pem'),
+      '--cert-key',
+      join(TLS_DIR, 'client.key'),
+    ]);
+    expect(run.code, run.stderr).toBe(0);
+    expect(lastLine(run)).toMatch(/^\d+ passed, 0 failed, 0 skipped$/);
+    // A certificate the server will not take (a server certificate, not for client auth): still a clear exit 2.
+    const wrong = await cli(
+      ['--base-url', fake.url, '--ca', caFile, '--cert', join(TLS_DIR, 'server.pem')].concat([
+        '--cert-key',
+        join(TLS_DIR, 'server.key'),
+      ]),
+    );
+    expectCouldNotRun(wrong, /does not accept the client certificate given with --cert \([^)]+\): check that its CA/);
+  });
+
+  it('a CA file that is not there, or a certificate without its key: exit 2 with one line', async () => {
+    expectCouldNotRun(
+      await cli(['--base-url', 'https://127.0.0.1:9/v1', '--ca', join(dir, 'missing.pem')]),
+      /cannot read --ca .*missing\.pem: ENOENT/,
+    );
+    expectCouldNotRun(
+      await cli(['--base-url', 'https://127.0.0.1:9/v1', '--cert', join(TLS_DIR, 'client.pem')]),
+      /--cert and --cert-key go together/,
+    );
+  });
+});
