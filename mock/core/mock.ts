@@ -118,7 +118,15 @@ export function assembleMock(options: MockOptions, pets: readonly Pet[], mount: 
   const journal = createJournal({ capacity: options.journalSize, keys: apiKeys });
   const reset = () => (store.reset(), scenarios.clear(), journal.clear());
   const replacePets = (input: unknown) => store.replace(validatePets(input));
-  const profile = () => JSON.stringify(loadProfile());
+  // The served profile names this mock's own base path, relative to where it is read from (any host, any port),
+  // not the default address the profile document carries.
+  const profile = () =>
+    JSON.stringify({
+      ...loadProfile(),
+      servers: [
+        { url: `${mount.prefix ?? ''}${BASE_PATH}`, description: 'This mock, where this document was read from.' },
+      ],
+    });
   const latencyRandom = seededRandom(seed);
   const draw = () => latency.min + Math.floor(latencyRandom() * (latency.max - latency.min + 1));
   const layers: Layer[] = [
