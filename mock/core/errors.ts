@@ -18,6 +18,8 @@ export const PETSTORE_MOCK_ERROR_CODES = [
   'PETSTORE_MOCK_CLOSED',
   /** The runtime cannot carry this adapter (the dispatcher on Bun). */
   'PETSTORE_MOCK_UNSUPPORTED_RUNTIME',
+  /** The server `petsFrom` names failed, or answered what the interface refuses: nothing was taken. */
+  'PETSTORE_MOCK_SOURCE_FAILED',
 ] as const;
 
 /** A stable code of {@link PetstoreMockError}. */

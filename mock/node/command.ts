@@ -29,6 +29,8 @@ Options (environment variable in brackets):
   --api-key KEY     accepted bearer key; repeat for more     [PETSTORE_API_KEYS, comma-separated]
                     (replaces the development key "${DEFAULT_API_KEY}")
   --fixtures FILE   start from a JSON array of pets instead  [PETSTORE_FIXTURES]
+  --pets-from URL   start from the pets another Petstore lists (GET only; its key in
+                    PETSTORE_SOURCE_API_KEY); not with --seed, --count or --fixtures
   --base-path PATH  serve the API at PATH, ending in /v1;     [PETSTORE_BASE_PATH] default /v1
                     the controls beside it (/api/__control)
   --no-cors         no CORS headers or preflight answers     [PETSTORE_CORS=off]
@@ -78,6 +80,7 @@ function parseOptions(argv: string[], env: NodeJS.ProcessEnv) {
       count: { type: 'string' },
       'api-key': { type: 'string', multiple: true },
       fixtures: { type: 'string' },
+      'pets-from': { type: 'string' },
       'base-path': { type: 'string' },
       'no-cors': { type: 'boolean' },
       latency: { type: 'string' },
@@ -106,12 +109,30 @@ function parseOptions(argv: string[], env: NodeJS.ProcessEnv) {
     seed: integer('seed', values.seed ?? (env.PETSTORE_SEED || undefined), DEFAULT_SEED, -(2 ** 31), 2 ** 32),
     count: integer('count', values.count ?? (env.PETSTORE_COUNT || undefined), DEFAULT_COUNT, 0, MAX_COUNT),
     fixtures: values.fixtures ?? env.PETSTORE_FIXTURES,
+    petsFrom: petsFrom(values, env),
     basePath: basePath(values['base-path'] ?? (env.PETSTORE_BASE_PATH || undefined)),
     apiKeys,
     cors: values['no-cors'] !== true && env.PETSTORE_CORS !== 'off',
     quiet: values.quiet === true || env.PETSTORE_QUIET === '1',
     ...behaviour(values, env),
   };
+}
+
+/** --pets-from: the source and its key (from PETSTORE_SOURCE_API_KEY only: a flag would show in `ps`); alone, or refused. */
+function petsFrom(
+  values: Record<string, unknown>,
+  env: NodeJS.ProcessEnv,
+): { url: string; apiKey?: string } | undefined {
+  const url = values['pets-from'] as string | undefined;
+  if (url === undefined) return undefined;
+  const clash = ['seed', 'count', 'fixtures'].filter((name) => values[name] !== undefined);
+  if (env.PETSTORE_FIXTURES) clash.push('PETSTORE_FIXTURES');
+  if (clash.length > 0)
+    throw new UsageError(
+      `--pets-from cannot go with ${clash.map((c) => (c.startsWith('P') ? c : `--${c}`)).join(', ')}`,
+    );
+  const apiKey = env.PETSTORE_SOURCE_API_KEY || undefined;
+  return apiKey ? { url, apiKey } : { url };
 }
 
 /** --base-path: a path ending in /v1, as startMockServer takes it. */
@@ -185,16 +206,39 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
     return 2;
   }
   const onWarning = (message: string) => process.stderr.write(`warning: ${message}.\n`);
-  const mock = await startMockServer({ ...options, pets, onWarning, log: options.quiet ? undefined : logLine }).catch(
-    (error: Error) => {
-      // A bad option is told as such; anything else is the socket's (in use, no such interface).
-      const told = error instanceof PetstoreMockError ? '' : `cannot listen on ${options.host}:${options.port}: `;
-      process.stderr.write(`petstore-mock: ${told}${error.message}\n`);
-      return undefined;
+  let read: { count: number; fullListings: string[]; requests: number } | undefined;
+  const { seed: _seed, count: _count, ...sourced } = options;
+  const mock = await startMockServer({
+    ...(options.petsFrom ? sourced : options),
+    pets,
+    onWarning,
+    log: options.quiet ? undefined : logLine,
+    onPetsRead: (r) => {
+      read = r;
     },
-  );
+  }).catch((error: Error) => {
+    // A bad option is told as such; anything else is the socket's (in use, no such interface).
+    const told = error instanceof PetstoreMockError ? '' : `cannot listen on ${options.host}:${options.port}: `;
+    // A source's key must not show even if a message ever carried it.
+    const key = options.petsFrom?.apiKey;
+    if (key) error.message = error.message.replaceAll(key, '[REDACTED]');
+    process.stderr.write(`petstore-mock: ${told}${error.message}\n`);
+    return undefined;
+  });
   if (!mock) return 2;
-  const source = options.fixtures === undefined ? `seed ${options.seed}` : options.fixtures;
+  const source = options.petsFrom
+    ? `from ${options.petsFrom.url}`
+    : options.fixtures === undefined
+      ? `seed ${options.seed}`
+      : options.fixtures;
+  if (read)
+    process.stdout.write(
+      `Read ${read.count} pets from ${options.petsFrom!.url} (${read.requests} GET requests, nothing else sent)\n`,
+    );
+  if (read && read.fullListings.length > 0)
+    onWarning(
+      `the source's listing ${read.fullListings.join(', ')} came back full (${read.fullListings.length > 1 ? 'each ' : ''}at the interface's largest limit): it may hold more pets than the mock could see`,
+    );
   const key = options.apiKeys ? '(the key you configured; not printed)' : DEFAULT_API_KEY;
   const shown = options.apiKeys ? '<API_KEY>' : DEFAULT_API_KEY;
   process.stdout.write(

@@ -12,6 +12,7 @@ import { badOption } from '../core/errors.ts';
 import { assembleMock, type MockOptions } from '../core/mock.ts';
 import { checkMockOptions, checkType } from '../core/options.ts';
 import { controlsOf, type PetstoreMock } from '../core/petstore-mock.ts';
+import { type PetsSource, readPetsFrom } from './pets-from.ts';
 import { createHttpServer, type RequestLogEntry, type ServerTimeouts } from './server.ts';
 
 /** Hosts that keep the mock to this machine. */
@@ -31,6 +32,13 @@ export interface MockServerOptions extends MockOptions {
   log?: (entry: RequestLogEntry) => void;
   /** Client timeouts (default: headers 10 s, whole request 30 s, idle keep-alive 5 s). */
   timeouts?: ServerTimeouts;
+  /**
+   * Start with the pets another server of this interface lists (GET only; see docs/mock.md), instead of a seed or
+   * `pets`; `reset()` goes back to them. Told how many through `onPetsRead`.
+   */
+  petsFrom?: PetsSource;
+  /** Told what `petsFrom` read: how many pets, and which listings came back full (the source may hold more). */
+  onPetsRead?: (read: { count: number; fullListings: string[]; requests: number }) => void;
 }
 
 /** A mock on a port: the {@link PetstoreMock} controls, and the server's origin; `close()` stops listening and closes every connection. */
@@ -50,6 +58,13 @@ function checkServerOptions(options: MockServerOptions): void {
   checkType('log', options.log, 'function');
   checkType('onWarning', options.onWarning, 'function');
   checkType('timeouts', timeouts, 'object');
+  checkType('petsFrom', options.petsFrom, 'object');
+  checkType('onPetsRead', options.onPetsRead, 'function');
+  if (options.petsFrom !== undefined) {
+    const clash = (['pets', 'seed', 'count'] as const).filter((name) => options[name] !== undefined);
+    if (clash.length > 0) throw badOption(`petsFrom cannot go with ${clash.join(', ')}: the pets come from the source`);
+    if (typeof options.petsFrom?.url !== 'string') throw badOption('petsFrom.url must be the source base URL');
+  }
   if (options.basePath !== undefined && (typeof options.basePath !== 'string' || !options.basePath.startsWith('/')))
     throw badOption(`basePath must be a path ending in /v1 (/v1, /api/v1), got ${JSON.stringify(options.basePath)}`);
   mountOf(options.basePath);
@@ -66,7 +81,13 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
   checkServerOptions(options);
   const { port = 0, host = '127.0.0.1', log } = options;
   const mount = mountOf(options.basePath ?? '/v1');
-  const mock = assembleMock(options, options.pets ?? (await loadSeededPets(options)), mount);
+  let pets = options.pets;
+  if (options.petsFrom) {
+    const read = await readPetsFrom(options.petsFrom);
+    options.onPetsRead?.({ count: read.pets.length, fullListings: read.fullListings, requests: read.requests });
+    pets = read.pets;
+  }
+  const mock = assembleMock(options, pets ?? (await loadSeededPets(options)), mount);
   const server = createHttpServer({
     handler: mounted(mount, mock.respond),
     log,
