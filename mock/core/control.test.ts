@@ -4,7 +4,7 @@ import { createMock } from './create-mock.ts';
 import { FORCEABLE_STATUSES } from './forced.ts';
 import { MockOptionsError, parseLatency } from './options.ts';
 import { seedPets } from './seed.ts';
-import { AUTH, expectError, JSON_HEADERS, json, KEY, setupMock } from './test-support.ts';
+import { AUTH, CONTROL_JSON, expectError, JSON_HEADERS, json, KEY, setupMock } from './test-support.ts';
 
 afterEach(() => void vi.useRealTimers());
 
@@ -70,7 +70,10 @@ describe('control endpoints: state', () => {
       { id: 40, name: 'B', categoryId: 2, status: 'sold' },
       { id: 7, name: 'A', categoryId: 1, extra: 'dropped' },
     ];
-    expect(json(await call('PUT', '/__control/pets', {}, JSON.stringify(pets)))).toEqual({ replaced: true, pets: 2 });
+    expect(json(await call('PUT', '/__control/pets', CONTROL_JSON, JSON.stringify(pets)))).toEqual({
+      replaced: true,
+      pets: 2,
+    });
     expect(mock.store.all()).toEqual([
       { id: 7, name: 'A', categoryId: 1 },
       { id: 40, name: 'B', categoryId: 2, status: 'sold' },
@@ -94,9 +97,11 @@ describe('control endpoints: state', () => {
   ])('refuses %s with a 400 naming the index and field, and keeps the state', async (body, message) => {
     const { call, mock } = setupMock();
     const before = mock.store.all();
-    expect(expectError(await call('PUT', '/__control/pets', {}, body), 400, 'invalid_body')).toContain(message);
+    expect(expectError(await call('PUT', '/__control/pets', CONTROL_JSON, body), 400, 'invalid_body')).toContain(
+      message,
+    );
     expect(mock.store.all()).toEqual(before);
-    expectError(await call('PUT', '/__control/pets', {}, '[{'), 400, 'malformed_json');
+    expectError(await call('PUT', '/__control/pets', CONTROL_JSON, '[{'), 400, 'malformed_json');
   });
 
   it('in process: replacePets throws a MockInputError with a stable code', () => {

@@ -6,7 +6,7 @@
  */
 import type { Journal } from './journal.ts';
 import type { Layer, RequestContext } from './layers.ts';
-import { type ApiResponse, ErrorCode, errorResponse, jsonResponse } from './responses.ts';
+import { type ApiResponse, ErrorCode, errorResponse, isJsonMediaType, jsonResponse } from './responses.ts';
 import { MockInputError, type ScenarioStore } from './scenarios.ts';
 import type { PetStore } from './store.ts';
 
@@ -104,11 +104,29 @@ function dispatch(methods: Record<string, Run>, context: RequestContext): ApiRes
   }
 }
 
-/** Parses the body as JSON and hands it to `use`; a missing or malformed body is a 400 Error. */
+/**
+ * Parses the body as JSON and hands it to `use`; a missing or malformed body is a 400 Error. Only
+ * `application/json` is taken (415 otherwise), so a page on another origin cannot send one without a
+ * preflight, which the CORS layer refuses.
+ */
 function withJson(context: RequestContext, use: (value: unknown) => ApiResponse): ApiResponse {
-  const { body } = context.request;
+  const { body, headers } = context.request;
   if (context.request.bodyTooLarge)
     return errorResponse(413, ErrorCode.payloadTooLarge, 'request body is larger than the limit');
+  const type = Array.isArray(headers['content-type']) ? headers['content-type'].join(', ') : headers['content-type'];
+  if (!isJsonMediaType(type))
+    return errorResponse(
+      415,
+      ErrorCode.unsupportedMediaType,
+      `the control endpoints take Content-Type: application/json only, got ${JSON.stringify(type ?? '')}`,
+    );
+  const encoding = headers['content-encoding'];
+  if (encoding !== undefined && String(encoding).trim().toLowerCase() !== 'identity')
+    return errorResponse(
+      415,
+      ErrorCode.unsupportedMediaType,
+      `Content-Encoding ${JSON.stringify(String(encoding))} is not supported: send the JSON uncompressed`,
+    );
   if (body === undefined || body.length === 0)
     return errorResponse(400, ErrorCode.invalidBody, 'a JSON body is required');
   let value: unknown;

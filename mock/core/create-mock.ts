@@ -10,5 +10,7 @@ import { seedPets } from './seed.ts';
 /** Seeds a store and builds the handler, wrapped in its layers, over it. */
 export function createMock(options: MockOptions = {}): Mock {
   const seeding = { seed: options.seed, count: options.count };
-  return assembleMock(options, options.pets ?? shippedPets(seeding) ?? seedPets(seeding));
+  // In process no other page can reach the mock, so every origin is granted unless the caller says otherwise.
+  const inProcess = { ...options, corsOrigins: options.corsOrigins ?? ['*'] };
+  return assembleMock(inProcess, options.pets ?? shippedPets(seeding) ?? seedPets(seeding));
 }

@@ -9,7 +9,7 @@
  */
 import { loadProfile, type Pet } from '../../spec/index.ts';
 import { controlLayer } from './control.ts';
-import { corsLayer } from './cors.ts';
+import { corsLayer, corsPolicy } from './cors.ts';
 import { DEFAULT_SEED } from './default-pets.ts';
 import { createHandler } from './handler.ts';
 import { createJournal, type JournalEntry, type JournalFilter, journalLayer } from './journal.ts';
@@ -40,6 +40,11 @@ export interface MockOptions {
   apiKeys?: readonly string[];
   /** CORS headers and preflights (default on). */
   cors?: boolean;
+  /**
+   * Origins CORS grants besides loopback ones (`http://host:port`), or `['*']` for any. The control endpoints
+   * take only the mock's own origin and these. Default: `['*']` in process (MSW, the dispatcher), none on a port.
+   */
+  corsOrigins?: readonly string[];
   /** Delay on every API answer: ms, or `{ min, max }` drawn from the seed (at most 60000). */
   latency?: Latency;
   /** API requests per second per key; beyond it, 429 with Retry-After (default: no limit). */
@@ -91,6 +96,7 @@ export function assembleMock(options: MockOptions, pets: readonly Pet[]): Mock {
   checkRateLimit(options.rateLimit);
   checkChaos(options.chaos);
   checkJournalSize(options.journalSize);
+  const cors = corsPolicy(options.corsOrigins);
   const seed = options.seed ?? DEFAULT_SEED;
   const apiKeys = options.apiKeys && options.apiKeys.length > 0 ? [...options.apiKeys] : [DEFAULT_API_KEY];
   // Given pets are checked as replacePets checks them: a bad one is named, not a TypeError from deep inside.
@@ -103,7 +109,7 @@ export function assembleMock(options: MockOptions, pets: readonly Pet[]): Mock {
   const latencyRandom = seededRandom(seed);
   const draw = () => latency.min + Math.floor(latencyRandom() * (latency.max - latency.min + 1));
   const layers: Layer[] = [
-    ...(options.cors === false ? [] : [corsLayer()]),
+    ...(options.cors === false ? [] : [corsLayer(cors)]),
     controlLayer({ store, scenarios, journal, reset, replacePets, profile }),
     journalLayer(journal),
     ...(options.rateLimit === undefined ? [] : [rateLimitLayer({ perSecond: options.rateLimit, now: options.now })]),

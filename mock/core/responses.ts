@@ -68,6 +68,10 @@ export const ErrorCode = {
   gatewayTimeout: 'gateway_timeout',
   invalidPreference: 'invalid_preference',
   invalidScenario: 'invalid_scenario',
+  hostNotAllowed: 'host_not_allowed',
+  originNotAllowed: 'origin_not_allowed',
+  tooManyScenarios: 'too_many_scenarios',
+  idsExhausted: 'ids_exhausted',
 } as const;
 
 /** One of the mock's error codes. */

@@ -7,12 +7,14 @@
 import { parseArgs } from 'node:util';
 import { packageVersion } from '../../spec/files.ts';
 import type { Pet } from '../../spec/index.ts';
+import { corsPolicy } from '../core/cors.ts';
 // Each from its own module, not from index.ts, whose seedPets would load faker for every start.
 import { DEFAULT_COUNT, DEFAULT_SEED, MAX_COUNT } from '../core/default-pets.ts';
 import { DEFAULT_JOURNAL_SIZE, MAX_JOURNAL_SIZE } from '../core/journal.ts';
 import { DEFAULT_API_KEY } from '../core/mock.ts';
 import { type Latency, type MockOptionsError, parseLatency } from '../core/options.ts';
 import { loadPetsFile } from './fixtures.ts';
+import { hostCheck } from './hosts.ts';
 import type { RequestLogEntry } from './server.ts';
 import { startMockServer } from './start.ts';
 
@@ -29,6 +31,11 @@ Options (environment variable in brackets):
                     (replaces the development key "${DEFAULT_API_KEY}")
   --fixtures FILE   start from a JSON array of pets instead  [PETSTORE_FIXTURES]
   --no-cors         no CORS headers or preflight answers     [PETSTORE_CORS=off]
+  --cors-origin O   grant CORS to origin O (http://host:port) [PETSTORE_CORS_ORIGINS, comma-separated]
+                    for the API and the control endpoints; repeat for more, * for any
+                    (default: loopback origins, API only)
+  --allowed-hosts H answer Host names H too (comma-separated; [PETSTORE_ALLOWED_HOSTS]
+                    .example.com takes subdomains, * any); default: localhost, *.localhost, IP addresses
   --quiet           no request log on stderr                 [PETSTORE_QUIET=1]
   --latency MS      delay every API answer: MS, or MIN-MAX   [PETSTORE_LATENCY]   default none
                     drawn from the seed (at most 60000)
@@ -76,6 +83,8 @@ function parseOptions(argv: string[], env: NodeJS.ProcessEnv) {
       'api-key': { type: 'string', multiple: true },
       fixtures: { type: 'string' },
       'no-cors': { type: 'boolean' },
+      'cors-origin': { type: 'string', multiple: true },
+      'allowed-hosts': { type: 'string', multiple: true },
       latency: { type: 'string' },
       'rate-limit': { type: 'string' },
       chaos: { type: 'string' },
@@ -104,6 +113,7 @@ function parseOptions(argv: string[], env: NodeJS.ProcessEnv) {
     fixtures: values.fixtures ?? env.PETSTORE_FIXTURES,
     apiKeys,
     cors: values['no-cors'] !== true && env.PETSTORE_CORS !== 'off',
+    ...browserAccess(values, env),
     quiet: values.quiet === true || env.PETSTORE_QUIET === '1',
     ...behaviour(values, env),
   };
@@ -137,6 +147,25 @@ function behaviour(values: Record<string, unknown>, env: NodeJS.ProcessEnv) {
       MAX_JOURNAL_SIZE,
     ),
   };
+}
+
+/** --cors-origin and --allowed-hosts (each repeatable, comma-separated), checked as the server checks them. */
+function browserAccess(values: Record<string, unknown>, env: NodeJS.ProcessEnv) {
+  const list = (flag: string, variable: string) => {
+    const given = (values[flag] as string[] | undefined) ?? (env[variable] ? [env[variable]] : undefined);
+    return given?.flatMap((v) => v.split(',')).map((v) => v.trim());
+  };
+  const corsOrigins = list('cors-origin', 'PETSTORE_CORS_ORIGINS');
+  const allowedHosts = list('allowed-hosts', 'PETSTORE_ALLOWED_HOSTS');
+  try {
+    corsPolicy(corsOrigins);
+    hostCheck(allowedHosts);
+  } catch (error) {
+    throw new UsageError(
+      `--${(error as Error).message.replace(/^corsOrigins/, 'cors-origin').replace(/^allowedHosts/, 'allowed-hosts')}`,
+    );
+  }
+  return { corsOrigins, allowedHosts };
 }
 
 function logLine(entry: RequestLogEntry): void {

@@ -8,6 +8,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { Duplex } from 'node:stream';
 import { BODY_LIMIT } from '../core/adapter.ts';
 import { type ApiRequest, type ApiResponse, ErrorCode, errorResponse } from '../core/responses.ts';
+import { type HostCheck, hostRefusal } from './hosts.ts';
 
 // One limit for every adapter: the core holds it.
 export { BODY_LIMIT };
@@ -37,6 +38,8 @@ export interface HttpServerOptions {
   secrets?: readonly string[];
   /** How long a client may take (defaults: {@link DEFAULT_TIMEOUTS}). */
   timeouts?: ServerTimeouts;
+  /** Which `Host` values are answered; others get a 403 Error, unread (default: every one). */
+  hostAllowed?: HostCheck;
 }
 
 /** Milliseconds a client may take to send its headers, its whole request, and to send the next request on an idle keep-alive connection. */
@@ -56,6 +59,7 @@ export function createHttpServer({
   log,
   secrets = [],
   timeouts = {},
+  hostAllowed,
 }: HttpServerOptions): Server {
   const { headersMs, requestMs, keepAliveMs } = { ...DEFAULT_TIMEOUTS, ...timeouts };
   // Slow or idle clients must not hold the server: bound headers, whole requests and idle keep-alive.
@@ -96,6 +100,11 @@ export function createHttpServer({
     { headersTimeout: headersMs, requestTimeout: requestMs, connectionsCheckingInterval: checkEvery },
     (req, res) => {
       const started = log ? performance.now() : 0;
+      if (hostAllowed !== undefined && !hostAllowed(req.headers.host)) {
+        // Nothing of it is read or handled: the answer says why, and the connection closes.
+        deliver(req, res, hostRefusal(req.headers.host ?? ''), true, started);
+        return;
+      }
       if (req.method !== 'POST' && req.method !== 'PUT') {
         // No handler reads a body here; one declared over the limit is not drained either: the connection closes after the answer.
         const overLimit = Number(req.headers['content-length']) > bodyLimit;

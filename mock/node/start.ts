@@ -9,6 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { loadSeededPets } from '../core/default-pets.ts';
 import { assembleMock, type MockOptions } from '../core/mock.ts';
 import { controlsOf, type PetstoreMock } from '../core/petstore-mock.ts';
+import { hostCheck } from './hosts.ts';
 import { createHttpServer, type RequestLogEntry, type ServerTimeouts } from './server.ts';
 
 /** Hosts that keep the mock to this machine. */
@@ -26,6 +27,11 @@ export interface MockServerOptions extends MockOptions {
   log?: (entry: RequestLogEntry) => void;
   /** Client timeouts (default: headers 10 s, whole request 30 s, idle keep-alive 5 s). */
   timeouts?: ServerTimeouts;
+  /**
+   * `Host` names answered besides `localhost`, `*.localhost`, IP addresses and `host` (`.example.com` allows its
+   * subdomains too); `true` answers any (DNS rebinding then reaches the mock). Others get a 403 Error.
+   */
+  allowedHosts?: readonly string[] | true;
 }
 
 /** A mock on a port: the {@link PetstoreMock} controls, and the server's origin; `close()` stops listening and closes every connection. */
@@ -37,8 +43,16 @@ export interface MockServer extends PetstoreMock {
 /** Seeds a store and serves it over HTTP; resolves once listening. */
 export async function startMockServer(options: MockServerOptions = {}): Promise<MockServer> {
   const { port = 0, host = '127.0.0.1', log } = options;
+  const hostAllowed = hostCheck(options.allowedHosts, host);
+  // On a port, corsOrigins defaults to none beyond loopback (assembleMock's default), unlike in process.
   const mock = assembleMock(options, options.pets ?? (await loadSeededPets(options)));
-  const server = createHttpServer({ handler: mock.respond, log, secrets: mock.apiKeys, timeouts: options.timeouts });
+  const server = createHttpServer({
+    handler: mock.respond,
+    log,
+    secrets: mock.apiKeys,
+    timeouts: options.timeouts,
+    hostAllowed,
+  });
   server.listen(port, host);
   await once(server, 'listening');
   if (!LOOPBACK_HOSTS.includes(host)) {

@@ -25,6 +25,8 @@ export interface SentRequest {
   contentTypeJson?: boolean;
   body?: Uint8Array | string;
   bodyTooLarge?: boolean;
+  /** Other headers sent, as name and value. */
+  extraHeaders?: [string, string][];
 }
 
 /** A response as received (header names in lower case). */
@@ -124,6 +126,8 @@ export interface CheckOptions {
   apiKeys: readonly string[];
   /** True over a socket: HEAD responses then carry no body. */
   headStripped: boolean;
+  /** True when the mock grants no origin but loopback ones (a port's default): a control request with an Origin gets 403. */
+  foreignOriginsRefused?: boolean;
 }
 
 /**
@@ -133,7 +137,7 @@ export interface CheckOptions {
 export function checkExchange(
   req: SentRequest,
   res: ReceivedResponse,
-  { model, apiKeys, headStripped }: CheckOptions,
+  { model, apiKeys, headStripped, foreignOriginsRefused = false }: CheckOptions,
 ): Pet | undefined {
   const fail = (why: string): never => {
     const body =
@@ -143,6 +147,19 @@ export function checkExchange(
     );
   };
   if (res.status >= 500) fail(`5xx answer`);
+  const origin = req.extraHeaders?.find(([name]) => name === 'origin')?.[1];
+  const control = originForm(req.url).startsWith('/__control/');
+  if (foreignOriginsRefused && origin !== undefined && control && res.status !== 403)
+    fail('a control request from another origin was not refused');
+  if (res.status === 403) {
+    // Only an origin the mock does not grant is refused: on the control endpoints, or asking for a preflight.
+    const preflight =
+      req.method === 'OPTIONS' && req.extraHeaders?.some(([name]) => name === 'access-control-request-method');
+    if (!foreignOriginsRefused || origin === undefined || !(control || preflight)) fail('403 without a foreign Origin');
+    if (res.body !== '' && (JSON.parse(res.body) as { code?: string }).code !== 'origin_not_allowed')
+      fail('403 not origin_not_allowed');
+    return undefined;
+  }
   if (!ALLOWED_STATUSES.has(res.status))
     fail(`status ${res.status} is neither documented nor in the ARCHITECTURE table`);
   if (res.status === 204 && req.method !== 'OPTIONS') fail('204 outside OPTIONS');
