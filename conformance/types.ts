@@ -199,6 +199,8 @@ export interface Report {
   seed: number;
   /** What `--generate` sent, when it was on. */
   generation?: GenerationSummary;
+  /** Every exchange in the order sent, when the run was asked to keep them (`exchangeLog`). */
+  exchangeLog?: ExchangeLog;
   /** True when no case failed (outside the baseline, if one was given). */
   ok: boolean;
 }
@@ -218,4 +220,25 @@ export interface GenerationSummary {
   created: number;
   /** Only reads were generated. */
   readOnly: boolean;
+}
+
+/** One exchange of a run's log (each attempt on the wire), with the wall-clock time it started. */
+export interface LoggedExchange extends Exchange {
+  startedAt: string;
+  /** The cases whose report shows this exchange (none for the first request and most generated ones). */
+  cases?: string[];
+  /** Set when the server asked the suite to wait (429, 503 with Retry-After) and the request was sent again. */
+  retried?: true;
+  /** Set when its bodies were not kept: the log's byte budget was spent. */
+  bodiesOmitted?: true;
+}
+
+/** Every exchange of a run on the wire, retried ones included, in the order started (the `exchangeLog` option; the har reporter writes it). */
+export interface ExchangeLog {
+  exchanges: LoggedExchange[];
+  /** Exchanges sent but not kept: the log's entry bound was reached. */
+  omitted: number;
+  /** The bounds: entries kept, and bytes of bodies kept. */
+  maxEntries: number;
+  maxBodyBytes: number;
 }

@@ -118,6 +118,17 @@ describe('planFromArgs', () => {
     });
   });
 
+  it('keeps the exchange log only when a reporter needs it (har)', () => {
+    const plan = (...reporters: string[]) =>
+      planFromArgs(['--env', 'staging', ...reporters.flatMap((r) => ['--reporter', r])], ENV);
+    expect(plan('pretty', 'json=r.json', 'junit=r.xml', 'html=r.html').options.exchangeLog).toBeUndefined();
+    expect(plan('pretty', 'har=r.har')).toMatchObject({
+      options: { exchangeLog: true },
+      reporters: [{ name: 'pretty' }, { name: 'har', file: 'r.har' }],
+    });
+    expect(() => plan('hars')).toThrow('unknown reporter "hars" (pretty, json, junit, html, har)');
+  });
+
   it('needs a key', () => {
     expect(() => planFromArgs(['--base-url', 'http://a/v1'], {})).toThrow(/no API key/);
   });

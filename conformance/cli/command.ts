@@ -8,7 +8,6 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { parseArgs } from 'node:util';
 import { packageVersion } from '../../spec/files.ts';
-import { allCases } from '../cases/index.ts';
 import { DurationError, parseDuration } from '../client/duration.ts';
 import { createTextRedactor } from '../client/redact.ts';
 import {
@@ -19,12 +18,16 @@ import {
   type Report,
   runConformance,
 } from '../index.ts';
-import { REPORTERS, type ReporterName, render, shouldColor } from '../report/index.ts';
-import { checkSelection } from '../run/preflight.ts';
-import { selectCases } from '../run/select.ts';
-import type { Case } from '../types.ts';
+import { REPORTER_TABLE, REPORTERS, type ReporterName, render, reporter, shouldColor } from '../report/index.ts';
+import { select } from '../run/select.ts';
 import { renderList } from './list.ts';
 import { createProgressLine } from './progress.ts';
+
+/** The reporters' lines of --help, from the reporter table. */
+function reporterHelp(): string {
+  const width = Math.max(...REPORTERS.map((name) => name.length));
+  return REPORTERS.map((name) => `${' '.repeat(24)}${name.padEnd(width)}  ${REPORTER_TABLE[name].help}`).join('\n');
+}
 
 const HELP = `Usage: petstore-conformance [options]
 
@@ -49,8 +52,9 @@ Run:
   --allow-writes        allow creating animals with --env production
   --strict              advice becomes failure; Pets may carry no extra fields
   --run-id ID           name created animals conformance-ID-... (default: random)
-  --list                print every case id with its level, operation and section
-                        (after --only/--skip), and run nothing; --json for JSON
+  --list                print every case id and generated check id with its level,
+                        operation and section (after --only/--skip), and run nothing;
+                        --json for JSON
 Generated requests (for a disposable server, not production):
   --generate N          add N generated requests per operation, each failure shrunk to
                         the smallest reproduction (default 0: off; reads only when read-only)
@@ -58,8 +62,8 @@ Generated requests (for a disposable server, not production):
   --prefix-names        generated names carry the run prefix, and the empty name is
                         skipped (implied by --env)
 Reports:
-  --reporter R[=FILE]   pretty, json, junit or html; repeatable; without =FILE to stdout
-                        (default: pretty to stdout; html is one self-contained file)
+  --reporter R[=FILE]   one of these; repeatable; without =FILE to stdout (default: pretty)
+${reporterHelp()}
   --baseline FILE       known failures (JSON array of ids, or a JSON report): exit 0
                         while only those fail; the report names the ones now fixed
   -h, --help            show this help
@@ -108,7 +112,7 @@ function parseCount(flag: string, text: string): number {
 
 function parseReporter(spec: string): ReporterTarget {
   const [name, ...rest] = spec.split('=');
-  if (!REPORTERS.includes(name as ReporterName))
+  if (name === undefined || reporter(name) === undefined)
     throw new UsageError(`unknown reporter ${JSON.stringify(name)} (${REPORTERS.join(', ')})`);
   const file = rest.join('=');
   if (rest.length > 0 && file === '') throw new UsageError(`--reporter ${name}= needs a file name`);
@@ -212,6 +216,7 @@ export function planFromArgs(args: string[], env: NodeJS.ProcessEnv): CliPlan {
   if (v['prefix-names'] || v.env !== undefined) options.prefixNames = true;
   if (v.baseline !== undefined) options.baseline = readBaseline(v.baseline);
   const reporters = (v.reporter ?? ['pretty']).map(parseReporter);
+  if (reporters.some((r) => reporter(r.name)?.needsExchangeLog)) options.exchangeLog = true;
   return { help: false, options, reporters };
 }
 
@@ -244,7 +249,7 @@ export async function main(
       return 0;
     }
     if (plan.list) {
-      out.write(renderList(listed(plan.options), plan.list.json));
+      out.write(renderList(select(plan.options), plan.list.json));
       return 0;
     }
     const report = await runConformance({ ...plan.options, onProgress: (p) => progress.update(p) });
@@ -278,14 +283,6 @@ function writeReports(
       writeFileSync(target.file, text);
     }
   }
-}
-
-/** The cases `--list` shows: the selection, refused like a run's when a pattern matches nothing. */
-function listed(options: ConformanceOptions): Case[] {
-  const all = allCases();
-  const selected = selectCases(all, { only: options.only ?? [], skip: options.skip ?? [] });
-  checkSelection(all, selected, options.only ?? [], options.skip ?? []);
-  return selected;
 }
 
 function keyFromArgs(args: string[]): string[] {

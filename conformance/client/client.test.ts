@@ -81,12 +81,25 @@ describe('client', () => {
     pool.intercept({ path: '/v1/pets', method: 'GET' }).reply(429, '', { headers: { 'retry-after': '0' } });
     pool.intercept({ path: '/v1/pets', method: 'GET' }).reply(503, '', { headers: { 'retry-after': '0' } });
     pool.intercept({ path: '/v1/pets', method: 'GET' }).reply(200, '[]');
-    const client = createClient({ baseUrl: BASE, apiKey: KEY, dispatcher: agent });
+    const told: [number | undefined, boolean, number][] = [];
+    const client = createClient({
+      baseUrl: BASE,
+      apiKey: KEY,
+      dispatcher: agent,
+      onExchange: (e, startedAt, retried) => void told.push([e.response?.status, retried, startedAt]),
+    });
     const ex = await client.send({ method: 'GET', path: '/pets' });
     expect(ex.response?.status).toBe(200);
     expect(ex.error).toBeUndefined();
     expect(ex.retries?.count).toBe(2);
     expect(client.throttleStats).toMatchObject({ byStatus: { 429: 1, 503: 1 }, retried: 2, exhausted: 0 });
+    // Every exchange on the wire is told, in order, the retried ones marked so.
+    expect(told.map(([status, retried]) => [status, retried])).toEqual([
+      [429, true],
+      [503, true],
+      [200, false],
+    ]);
+    expect(told.map(([, , t]) => t)).toEqual(told.map(([, , t]) => t).toSorted((a, b) => a - b));
   });
 
   it('keeps a 503 without Retry-After as the answer (a server error, not a request to wait)', async () => {

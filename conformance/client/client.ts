@@ -27,6 +27,8 @@ export interface ClientOptions {
   connections?: number;
   /** Retry budget and rate cap (see throttle.ts). */
   throttle?: ThrottleOptions;
+  /** Told of every exchange on the wire, retried ones included, with when it started (ms since the epoch). */
+  onExchange?: (exchange: Exchange, startedAt: number, retried: boolean) => void;
 }
 
 /** What the client has seen, for the report and the key-rejected test. */
@@ -85,7 +87,7 @@ export function createClient(options: ClientOptions): Client {
     const usesKey = request.auth === undefined || request.auth === 'key';
     stats.requests++;
     if (usesKey) stats.keyRequests++;
-    const ex = await retrying(throttle, () => attempt(request));
+    const ex = await retrying(throttle, () => attempt(request), options.onExchange);
     if (!ex.response) {
       stats.transportFailed++;
       stats.firstTransportError ??= ex.error;
@@ -106,18 +108,29 @@ export function createClient(options: ClientOptions): Client {
 }
 
 /** Sends through `once` until the throttle stops asking for a retry; the last exchange carries the count. */
-async function retrying(throttle: Throttle, once: () => Promise<Exchange>): Promise<Exchange> {
+async function retrying(
+  throttle: Throttle,
+  once: () => Promise<Exchange>,
+  onExchange: ClientOptions['onExchange'],
+): Promise<Exchange> {
   let retries = 0;
   let waitedMs = 0;
   for (;;) {
     await throttle.turn();
+    const startedAt = performance.timeOrigin + performance.now();
     const ex = await once();
     const res = ex.response;
     const decision = res && !ex.error ? throttle.decide(res.status, res.headers['retry-after'], retries) : undefined;
     const note = retries > 0 ? { retries: { count: retries, waitedMs } } : {};
-    if (decision === undefined) return { ...ex, ...note };
-    if ('exhausted' in decision)
-      return { ...ex, ...note, error: { code: 'PETSTORE_RATE_LIMITED', message: decision.exhausted } };
+    if (decision === undefined || 'exhausted' in decision) {
+      const last: Exchange =
+        decision === undefined
+          ? { ...ex, ...note }
+          : { ...ex, ...note, error: { code: 'PETSTORE_RATE_LIMITED', message: decision.exhausted } };
+      onExchange?.(last, startedAt, false);
+      return last;
+    }
+    onExchange?.(ex, startedAt, true);
     await new Promise((resolve) => setTimeout(resolve, decision.retryInMs));
     retries++;
     waitedMs += decision.retryInMs;

@@ -1,9 +1,11 @@
 /**
- * The JSON reporter: the whole report, coverage table included.
+ * The JSON reporter: the whole report, coverage table included; the run's
+ * exchange log, when kept, is the har reporter's.
  */
 import type { Report } from '../types.ts';
 
 /** Renders the report as indented JSON. */
 export function renderJson(report: Report): string {
-  return `${JSON.stringify(report, null, 2)}\n`;
+  const { exchangeLog: _log, ...rest } = report;
+  return `${JSON.stringify(rest, null, 2)}\n`;
 }

@@ -67,5 +67,13 @@ export function redactReport(report: Report, requestBase: string, r: OutputRedac
     ...report,
     baseUrl: r.text(report.baseUrl),
     cases: report.cases.map((c) => redactCase(c, requestBase, r)),
+    ...(report.exchangeLog
+      ? {
+          exchangeLog: {
+            ...report.exchangeLog,
+            exchanges: report.exchangeLog.exchanges.map((ex) => ({ ...ex, ...redactExchange(ex, requestBase, r) })),
+          },
+        }
+      : {}),
   };
 }

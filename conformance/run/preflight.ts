@@ -1,7 +1,6 @@
 /**
  * Could the run happen? The checks that end a run with exit 2 and one line
- * saying what to fix, before the server is blamed for anything: a selection
- * that selects nothing (or a pattern that matches no case), and a first
+ * saying what to fix, before the server is blamed for anything: a first
  * request that shows the suite is not talking to the API at all: nothing
  * listening, no answer within the timeout, TLS on one side only, something
  * that is not HTTP/1.1, or no API under the base URL (with a hint when the
@@ -12,8 +11,7 @@ import { connect } from 'node:tls';
 import type { Client } from '../client/client.ts';
 import { formatDuration } from '../client/duration.ts';
 import { ConformanceError } from '../errors.ts';
-import type { Case, Exchange } from '../types.ts';
-import { matchesPattern } from './select.ts';
+import type { Exchange } from '../types.ts';
 
 /** The request that opens every run: cheap, read-only, and answered by any Petstore. */
 export const FIRST_REQUEST = { method: 'GET', path: '/pets?limit=1' } as const;
@@ -27,31 +25,6 @@ const UNREACHABLE = new Set([
   'UND_ERR_CONNECT_TIMEOUT',
 ]);
 const CERTIFICATE = /CERT|SELF_SIGNED|UNABLE_TO_(GET|VERIFY)|ALTNAME/;
-
-/** Throws when a pattern of `only` or `skip` matches no case at all, or when nothing is left to run. */
-export function checkSelection(
-  all: readonly Case[],
-  selected: readonly Case[],
-  only: readonly string[],
-  skip: readonly string[],
-  generated: { ids: readonly string[]; selected: number } = { ids: [], selected: 0 },
-): void {
-  const ids = [...all.map((c) => c.id), ...generated.ids];
-  const unmatched = [
-    ...only.filter((p) => !ids.some((id) => matchesPattern(p, id))).map((p) => `--only ${p}`),
-    ...skip.filter((p) => !ids.some((id) => matchesPattern(p, id))).map((p) => `--skip ${p}`),
-  ];
-  if (unmatched.length > 0)
-    throw new ConformanceError(
-      'PETSTORE_CONFORMANCE_NOTHING_SELECTED',
-      `${unmatched.join(', ')} match${unmatched.length === 1 ? 'es' : ''} no case (see --list for the case ids)`,
-    );
-  if (selected.length === 0 && generated.selected === 0)
-    throw new ConformanceError(
-      'PETSTORE_CONFORMANCE_NOTHING_SELECTED',
-      `no case selected: --skip ${skip.join(',')} leaves out every case --only ${only.join(',')} selects`,
-    );
-}
 
 /** Options of {@link preflight}. */
 export interface PreflightOptions {

@@ -3,7 +3,8 @@
  * whatever a case throws becomes a failed check, never an escaped error.
  */
 
-import type { Case, CaseResult, CheckResult, Outcome } from '../types.ts';
+import { caseOutcome } from '../judge/verdict.ts';
+import type { Case, CaseResult } from '../types.ts';
 import { type CaseContextOptions, createCaseContext } from './context.ts';
 
 /** Options of {@link runCases}. */
@@ -11,23 +12,6 @@ export interface RunCasesOptions extends CaseContextOptions {
   concurrency: number;
   /** Called as each case ends, with how many have ended. */
   onResult?: (result: CaseResult, done: number) => void;
-}
-
-function outcomeOf(
-  c: Case,
-  checks: CheckResult[],
-  skipReason: string | undefined,
-  strict: boolean,
-): { outcome: Outcome; reason?: string } {
-  const failed = checks.filter((r) => !r.ok);
-  if (failed.length > 0) {
-    const reason = failed.map((r) => `${r.name}: ${r.message}`).join('; ');
-    return { outcome: c.level === 'required' || strict ? 'failed' : 'warned', reason };
-  }
-  if (skipReason !== undefined) return { outcome: 'skipped', reason: skipReason };
-  // A case that checked nothing proves nothing.
-  if (checks.length === 0) return { outcome: 'failed', reason: 'the case recorded no checks' };
-  return { outcome: 'passed' };
 }
 
 /** Runs one case and returns its result as data. */
@@ -70,7 +54,7 @@ export async function runCase(c: Case, options: CaseContextOptions): Promise<Cas
         });
     }
   }
-  const { outcome, reason } = outcomeOf(c, rec.checks, rec.skipReason(), options.strict);
+  const { outcome, reason } = caseOutcome(c, rec.checks, rec.skipReason(), options.strict);
   return {
     ...base,
     outcome,

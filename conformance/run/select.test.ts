@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { allCases } from '../cases/index.ts';
-import { checkSelection } from './preflight.ts';
-import { matchesPattern, selectCases } from './select.ts';
+import { generatedChecks } from '../generate/catalog.ts';
+import { matchesPattern, select } from './select.ts';
 
-describe('selection', () => {
+describe('matchesPattern', () => {
   it('matches exact ids, prefixes at a dot, and * wildcards', () => {
     expect(matchesPattern('listPets', 'listPets.ok')).toBe(true);
     expect(matchesPattern('listPets.ok', 'listPets.ok')).toBe(true);
@@ -12,34 +12,57 @@ describe('selection', () => {
     expect(matchesPattern('*.status.*', 'listPets.status.sold')).toBe(true);
     expect(matchesPattern('auth.*', 'listPets.ok')).toBe(false);
   });
+});
 
-  it('only keeps, skip removes', () => {
-    const picked = selectCases(allCases(), { only: ['getPet'], skip: ['getPet.malformed'] }).map((c) => c.id);
+describe('select', () => {
+  const ids = (only: string[], skip: string[] = []): string[] => {
+    const s = select({ only, skip });
+    return [...s.cases, ...s.generated].map((c) => c.id);
+  };
+
+  it('only keeps, skip removes, for fixed cases and generated checks alike', () => {
+    const picked = ids(['getPet'], ['getPet.malformed']);
     expect(picked).toContain('getPet.existing');
     expect(picked).not.toContain('getPet.malformed');
     expect(picked.every((id) => id.startsWith('getPet.'))).toBe(true);
+    expect(ids(['generated'])).toEqual(generatedChecks().map((c) => c.id));
+    expect(ids(['generated.listPets.limit'])).toEqual(['generated.listPets.limit']);
+    expect(ids(['generated.*.no5xx'], ['generated.getPet'])).toEqual([
+      'generated.listPets.no5xx',
+      'generated.createPet.no5xx',
+    ]);
   });
-});
 
-describe('checkSelection', () => {
-  const cases = allCases();
-  const run = (only: string[], skip: string[]): void =>
-    checkSelection(cases, selectCases(cases, { only, skip }), only, skip);
+  it('keeps everything without patterns, and counts what it left out', () => {
+    const all = select({});
+    expect(all.cases.map((c) => c.id)).toEqual(allCases().map((c) => c.id));
+    expect(all.generated).toHaveLength(generatedChecks().length);
+    const some = select({ only: ['listPets'] });
+    expect(some.casesLeftOut).toBe(allCases().length - some.cases.length);
+    expect(some.generatedLeftOut).toBe(generatedChecks().length);
+  });
+
+  it('selects from the cases it is given', () => {
+    const few = allCases().slice(0, 2);
+    const s = select({}, { cases: few, generated: [] });
+    expect(s.cases).toEqual(few);
+    expect(() => select({ only: ['getPet'] }, { cases: few, generated: [] })).toThrow(/--only getPet matches no case/);
+  });
 
   it('names every pattern that matches no case, even when others match', () => {
-    expect(() => run(['listPets', 'nosuch'], ['alsoNot'])).toThrow(
+    expect(() => select({ only: ['listPets', 'nosuch'], skip: ['alsoNot'] })).toThrow(
       '--only nosuch, --skip alsoNot match no case (see --list for the case ids)',
     );
-    expect(() => run(['nosuch'], [])).toThrow(
+    expect(() => select({ only: ['nosuch'] })).toThrow(
       expect.objectContaining({ code: 'PETSTORE_CONFORMANCE_NOTHING_SELECTED' }),
     );
   });
 
   it('refuses a selection that leaves nothing, and accepts one that leaves something', () => {
-    expect(() => run(['listPets.ok'], ['listPets'])).toThrow(
+    expect(() => select({ only: ['listPets.ok'], skip: ['listPets'] })).toThrow(
       /^no case selected: --skip listPets leaves out every case/,
     );
-    expect(() => run(['listPets'], ['listPets.ok'])).not.toThrow();
-    expect(() => run([], [])).not.toThrow();
+    expect(() => select({ only: ['listPets'], skip: ['listPets.ok'] })).not.toThrow();
+    expect(() => select({ only: ['generated'] })).not.toThrow();
   });
 });

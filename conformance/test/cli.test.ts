@@ -99,7 +99,7 @@ describe('petstore-conformance CLI', () => {
     const bad = await cli(['--reporter', 'xml', '--base-url', 'http://127.0.0.1:9/v1', '--api-key', KEY]);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(
-      /^petstore-conformance: unknown reporter "xml" \(pretty, json, junit, html\) \(see --help\)\n$/,
+      /^petstore-conformance: unknown reporter "xml" \(pretty, json, junit, html, har\) \(see --help\)\n$/,
     );
     fake = await startFakePetstore({ apiKey: 'the-real-key' });
     const rejected = await cli(['--base-url', fake.url, '--api-key', KEY]);

@@ -2,7 +2,7 @@
  * The API key never reaches a report: a target that echoes it back in bodies
  * and headers, in every spelling (verbatim, JSON-escaped, URL-encoded with
  * upper or lower-case hex, base64, as a JSON key), leaves no trace of it in
- * the pretty, json or junit output, in-process or through the CLI.
+ * the output of any reporter (the har one given the run's exchange log), in-process or through the CLI.
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -69,12 +69,13 @@ describe('the API key in reports, against a server that echoes it', () => {
   });
 
   it.each(REPORTERS)('%s output from runConformance carries no trace of it', async (reporter) => {
-    const report = await runConformance({ baseUrl: target.url, apiKey: KEY, timeoutMs: 2_000 });
+    const report = await runConformance({ baseUrl: target.url, apiKey: KEY, timeoutMs: 2_000, exchangeLog: true });
     expect(report.cases.length).toBeGreaterThan(50);
+    expect(report.exchangeLog?.exchanges.length).toBeGreaterThan(50);
     for (const color of [false, true]) expect(traces(render(reporter, report, { color }), KEY)).toEqual([]);
   });
 
-  it('the CLI writes pretty to stdout and json and junit to files with no trace of it, key given by flag or variable', async () => {
+  it('the CLI writes pretty to stdout and every reporter to a file with no trace of it, key given by flag or variable', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'reliability-redaction-'));
     try {
       const { PETSTORE_BASE_URL: _url, PETSTORE_API_KEY: _key, ...env } = process.env;
@@ -92,10 +93,7 @@ describe('the API key in reports, against a server that echoes it', () => {
             ...args,
             '--reporter',
             'pretty',
-            '--reporter',
-            `json=${dir}/${how}.json`,
-            '--reporter',
-            `junit=${dir}/${how}.xml`,
+            ...REPORTERS.flatMap((name) => ['--reporter', `${name}=${dir}/${how}.${name}`]),
           ],
           { env: { ...env, ...extraEnv, NO_COLOR: '1' } },
         );
@@ -104,8 +102,7 @@ describe('the API key in reports, against a server that echoes it', () => {
         for (const [name, text] of [
           ['stdout', stdout],
           ['stderr', stderr],
-          ['json', readFileSync(`${dir}/${how}.json`, 'utf8')],
-          ['junit', readFileSync(`${dir}/${how}.xml`, 'utf8')],
+          ...REPORTERS.map((name) => [name, readFileSync(`${dir}/${how}.${name}`, 'utf8')]),
         ]) {
           expect(traces(text!, KEY), `${how}: ${name}`).toEqual([]);
         }
@@ -128,6 +125,7 @@ describe('the API key echoed URL-encoded with lower-case hex', () => {
         apiKey: KEY,
         timeoutMs: 2_000,
         only: ['listPets.ok', 'auth.listPets.wrongKey'],
+        exchangeLog: true,
       });
       for (const reporter of REPORTERS) expect(traces(render(reporter, report), KEY), reporter).toEqual([]);
     } finally {

@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { allCases } from '../../conformance/cases/index.ts';
+import { generatedChecks } from '../../conformance/generate/catalog.ts';
 import { type FakePetstore, startFakePetstore } from '../../conformance/test/fake-petstore.ts';
 import type { Report } from '../../conformance/types.ts';
 import { type Ran, runProcess, tsxEntry } from '../support/processes.ts';
@@ -110,7 +111,12 @@ describe('--list', () => {
     expect(text.code).toBe(0);
     for (const c of cases)
       expect(text.stdout).toMatch(new RegExp(`^${c.id.replace(/\./g, '\\.')} +${c.level} +${c.operationId} +`, 'm'));
-    expect(lastLine(text.stdout)).toBe(`${cases.length} cases`);
+    const generated = generatedChecks();
+    for (const c of generated)
+      expect(text.stdout).toMatch(new RegExp(`^${c.id.replace(/\./g, '\\.')} +${c.level} +`, 'm'));
+    expect(lastLine(text.stdout)).toBe(
+      `${cases.length} cases, ${generated.length} generated checks (run with --generate N)`,
+    );
     const json = await cli(['--list', '--json', '--only', 'auth']);
     expect(json.code).toBe(0);
     const listed = JSON.parse(json.stdout) as { id: string; level: string; operationId: string; section: string }[];
@@ -119,6 +125,23 @@ describe('--list', () => {
     const typo = await cli(['--list', '--only', 'nosuch']);
     expect(typo.code).toBe(2);
     expect(typo.stderr).toMatch(/^petstore-conformance: --only nosuch matches no case/);
+  });
+
+  it('selects generated checks the same way as a run does', async () => {
+    const only = await cli(['--list', '--json', '--only', 'generated', '--skip', 'generated.createPet']);
+    expect(only.code, only.stderr).toBe(0);
+    const expected = generatedChecks()
+      .map((c) => c.id)
+      .filter((id) => !id.startsWith('generated.createPet.'));
+    expect((JSON.parse(only.stdout) as { id: string }[]).map((c) => c.id)).toEqual(expected);
+    fake = await startFakePetstore({ apiKey: KEY });
+    const args = ['--only', 'generated.*.no5xx', '--skip', 'generated.createPet'];
+    const listed = await cli(['--list', '--json', ...args]);
+    const run = await cli(['--base-url', fake.url, '--generate', '3', '--reporter', 'json', ...args]);
+    expect(run.code, run.stderr).toBe(0);
+    const ran = (JSON.parse(run.stdout) as { cases: { id: string }[] }).cases.map((c) => c.id);
+    expect(ran).toEqual((JSON.parse(listed.stdout) as { id: string }[]).map((c) => c.id));
+    expect(ran).toEqual(['generated.listPets.no5xx', 'generated.getPet.no5xx']);
   });
 });
 

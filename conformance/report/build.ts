@@ -1,0 +1,52 @@
+/**
+ * The report of a run: the results, their counts and coverage, what the run
+ * created and waited for, the baseline comparison, and the key hidden once,
+ * here, after every check has read the exchanges as the server sent them.
+ */
+import { listOperations } from '../../spec/index.ts';
+import type { Client } from '../client/client.ts';
+import type { GenerationOutcome } from '../generate/index.ts';
+import { runOk, summarise } from '../judge/verdict.ts';
+import { compareBaseline } from '../run/baseline.ts';
+import { namePrefix } from '../run/context.ts';
+import type { Settings } from '../run/settings.ts';
+import type { CaseResult, ExchangeLog, Report } from '../types.ts';
+import { buildCoverage } from './coverage.ts';
+import { outputRedactors, redactReport } from './redact-report.ts';
+
+/** What the run stages found, for {@link buildReport}. */
+export interface RunFindings {
+  started: number;
+  results: CaseResult[];
+  client: Client;
+  generation: GenerationOutcome | undefined;
+  exchangeLog: ExchangeLog | undefined;
+}
+
+/** The report of a run, with the key hidden. */
+export function buildReport(settings: Settings, f: RunFindings): Report {
+  const baseline = settings.baseline ? compareBaseline(f.results, settings.baseline) : undefined;
+  const summary = summarise(f.results);
+  const { stats } = f.client;
+  const report: Report = {
+    tool: 'petstore-conformance',
+    runId: settings.runId,
+    baseUrl: settings.baseUrl,
+    startedAt: new Date(f.started).toISOString(),
+    durationMs: Date.now() - f.started,
+    options: settings.reported,
+    cases: f.results,
+    deselected: settings.deselected,
+    summary,
+    coverage: buildCoverage(listOperations(), f.results, settings.basePath, f.generation?.statuses),
+    created: { count: stats.created, ids: stats.createdIds, namePrefix: namePrefix(settings.runId) },
+    throttling: { ...f.client.throttleStats },
+    ...(baseline ? { baseline } : {}),
+    seed: settings.seed,
+    ...(f.generation ? { generation: f.generation.summary } : {}),
+    ...(f.exchangeLog ? { exchangeLog: f.exchangeLog } : {}),
+    ok: runOk(summary, baseline),
+  };
+  // The one place the key is hidden: the checks have read everything as the server sent it.
+  return redactReport(report, settings.apiBase, outputRedactors([settings.apiKey]));
+}

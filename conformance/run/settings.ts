@@ -1,0 +1,208 @@
+/**
+ * The run's options, checked once: `checkOptions` refuses what cannot run
+ * (with a ConformanceError saying what to fix), fills in every default, and
+ * makes the selection, so that the stages after it read one settled object.
+ */
+import { randomBytes } from 'node:crypto';
+import type { Dispatcher } from 'undici';
+import { allCases } from '../cases/index.ts';
+import type { ClientOptions } from '../client/client.ts';
+import { canRequest, undici } from '../client/undici.ts';
+import { ConformanceError } from '../errors.ts';
+import { generatedChecks } from '../generate/catalog.ts';
+import { DEFAULT_SEED, type GenerationSettings } from '../generate/index.ts';
+import type { Case, Progress, Report } from '../types.ts';
+import { namePrefix } from './context.ts';
+import { type Selection, select } from './select.ts';
+
+/** Options of {@link runConformance}. */
+export interface ConformanceOptions {
+  /** Base URL ending in `/v1`. */
+  baseUrl: string;
+  apiKey: string;
+  /** Inject the HTTP client (an undici Agent is used and closed otherwise). */
+  dispatcher?: Dispatcher;
+  /** Per-request timeout in milliseconds (default 10000). */
+  timeoutMs?: number;
+  /** Cases run at once (default 8). */
+  concurrency?: number;
+  /** The fixed cases to choose from (default: `allCases()`, or a subset of it). */
+  cases?: readonly Case[];
+  /** Case ids or patterns to run (all when empty). */
+  only?: string[];
+  /** Case ids or patterns to leave out. */
+  skip?: string[];
+  /** Skip every case that could create an animal. */
+  readOnly?: boolean;
+  /** Advice becomes failure; Pet bodies may carry no fields beyond the spec. */
+  strict?: boolean;
+  /** Names created animals `conformance-<runId>-...` (default: random). */
+  runId?: string;
+  /** Case ids known to fail: the report is ok while only these fail. */
+  baseline?: string[];
+  /** Response bodies longer than this fail their case (default 1 MiB). */
+  maxBodyBytes?: number;
+  /** Wall-clock time the run may spend waiting on 429/503 `Retry-After`, in all (default 60000). */
+  maxWaitMs?: number;
+  /** At most this many requests per second (default: no cap). */
+  ratePerSecond?: number;
+  /** Called after each case, for a progress line. */
+  onProgress?: (progress: Progress) => void;
+  /** Generated requests per operation, after the fixed cases (default 0: none). */
+  generate?: number;
+  /** Seed of the generated requests (default DEFAULT_SEED): the same seed sends the same requests. */
+  seed?: number;
+  /** Every generated name carries the run prefix, and values that cannot (the empty name) are skipped (shared environments). */
+  prefixNames?: boolean;
+  /** Keep every exchange of the run, in the order sent, in `report.exchangeLog` (bounded; the har reporter writes it). */
+  exchangeLog?: boolean;
+}
+
+/** Everything a run reads, checked and with its defaults: what each stage needs, and nothing raw. */
+export interface Settings {
+  /** The base URL as given (the report names it). */
+  baseUrl: string;
+  /** The base URL without a trailing slash: what the report's URLs are shortened against. */
+  apiBase: string;
+  /** The base URL's path without a trailing slash (`/v1`), for the coverage table. */
+  basePath: string;
+  apiKey: string;
+  runId: string;
+  /** The settings the report states. */
+  reported: Report['options'];
+  client: ClientOptions;
+  /** Probe for TLS when an http: target closes without answering (not with an injected dispatcher). */
+  probeTls: boolean;
+  selection: Selection;
+  /** The generated checks to run; undefined when `generate` is 0 or selects none. */
+  generation: GenerationSettings | undefined;
+  seed: number;
+  /** Fixed cases and (when generation is on) generated checks that `only`/`skip` left out. */
+  deselected: number;
+  baseline: readonly string[] | undefined;
+  /** Keep every exchange in the report's exchange log. */
+  exchangeLog: boolean;
+  onProgress: ((progress: Progress) => void) | undefined;
+}
+
+function badOptions(message: string): ConformanceError {
+  return new ConformanceError('PETSTORE_CONFORMANCE_BAD_OPTIONS', message);
+}
+
+function checkTarget(options: ConformanceOptions): URL {
+  let url: URL;
+  try {
+    url = new URL(options.baseUrl);
+  } catch {
+    throw badOptions(`base URL is not a URL: ${JSON.stringify(options.baseUrl)}`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw badOptions(`base URL must be http or https: ${url.protocol}`);
+  if (url.search || url.hash) throw badOptions('base URL must not have a query or fragment');
+  if (typeof options.apiKey !== 'string' || options.apiKey.trim() === '') throw badOptions('an API key is required');
+  if (options.dispatcher === undefined && !canRequest(undici.Agent.prototype))
+    throw badOptions(
+      "this runtime's undici cannot send requests (its Agent has no request()): run the suite on Node, Bun or Deno",
+    );
+  if (options.dispatcher !== undefined && !canRequest(options.dispatcher))
+    throw badOptions(
+      "the dispatcher has no request() method (on Bun, 'undici' is Bun's stand-in and its dispatchers cannot send): run the suite against a base URL instead, e.g. a mock from startMockServer",
+    );
+  return url;
+}
+
+function checkNumbers(options: ConformanceOptions): void {
+  for (const [name, v, min] of [
+    ['timeoutMs', options.timeoutMs, 1],
+    ['concurrency', options.concurrency, 1],
+    ['maxWaitMs', options.maxWaitMs, 0],
+  ] as const) {
+    if (v !== undefined && (!Number.isInteger(v) || v < min))
+      throw badOptions(`${name} must be an integer of at least ${min}, got ${v}`);
+  }
+  if (options.ratePerSecond !== undefined && !(options.ratePerSecond > 0))
+    throw badOptions(`ratePerSecond must be more than 0, got ${options.ratePerSecond}`);
+  if (options.generate !== undefined && (!Number.isInteger(options.generate) || options.generate < 0))
+    throw badOptions(`generate must be a non-negative integer, got ${options.generate}`);
+  if (options.seed !== undefined && !(Number.isInteger(options.seed) && options.seed >= 0 && options.seed < 2 ** 31))
+    throw badOptions(`seed must be an integer from 0 to ${2 ** 31 - 1}, got ${options.seed}`);
+  if (options.runId !== undefined && !/^[A-Za-z0-9_-]{1,40}$/.test(options.runId))
+    throw badOptions('runId may hold only letters, digits, _ and - (at most 40)');
+}
+
+/** The cases to choose from: `allCases()` unless given, each a case with an id and a run function, no id twice. */
+function checkCases(cases: ConformanceOptions['cases']): readonly Case[] {
+  if (cases === undefined) return allCases();
+  if (!Array.isArray(cases)) throw badOptions('cases must be an array of cases (allCases() or a subset of it)');
+  const seen = new Set<string>();
+  for (const c of cases as unknown[]) {
+    const candidate = c as Partial<Case> | null;
+    if (typeof candidate?.id !== 'string' || typeof candidate.run !== 'function')
+      throw badOptions('each of cases must be a case from allCases() (an id and a run function)');
+    if (seen.has(candidate.id)) throw badOptions(`cases holds ${candidate.id} twice`);
+    seen.add(candidate.id);
+  }
+  return cases;
+}
+
+/** Checks `options` once and settles every default; throws a ConformanceError when the run cannot happen. */
+export function checkOptions(options: ConformanceOptions): Settings {
+  const url = checkTarget(options);
+  checkNumbers(options);
+  const requests = options.generate ?? 0;
+  const selection = select(
+    { only: options.only ?? [], skip: options.skip ?? [] },
+    { cases: checkCases(options.cases), generated: generatedChecks() },
+  );
+  if (requests === 0 && selection.cases.length === 0)
+    throw badOptions(
+      'no fixed case is selected, only generated checks, but generate is 0 (--generate N): nothing would be tested',
+    );
+  const runId = options.runId ?? randomBytes(4).toString('hex');
+  const reported = {
+    strict: options.strict ?? false,
+    readOnly: options.readOnly ?? false,
+    concurrency: options.concurrency ?? 8,
+    timeoutMs: options.timeoutMs ?? 10_000,
+  };
+  const seed = options.seed ?? DEFAULT_SEED;
+  const basePath = url.pathname.replace(/\/+$/, '');
+  return {
+    baseUrl: options.baseUrl,
+    apiBase: url.origin + basePath,
+    basePath,
+    apiKey: options.apiKey,
+    runId,
+    reported,
+    client: {
+      baseUrl: options.baseUrl,
+      apiKey: options.apiKey,
+      timeoutMs: reported.timeoutMs,
+      connections: reported.concurrency,
+      ...(options.dispatcher ? { dispatcher: options.dispatcher } : {}),
+      ...(options.maxBodyBytes ? { maxBodyBytes: options.maxBodyBytes } : {}),
+      throttle: {
+        ...(options.maxWaitMs === undefined ? {} : { maxWaitMs: options.maxWaitMs }),
+        ...(options.ratePerSecond === undefined ? {} : { ratePerSecond: options.ratePerSecond }),
+      },
+    },
+    probeTls: !options.dispatcher,
+    selection,
+    generation:
+      requests > 0 && selection.generated.length > 0
+        ? {
+            requests,
+            seed,
+            strict: reported.strict,
+            readOnly: reported.readOnly,
+            prefix: options.prefixNames ? namePrefix(runId) : undefined,
+            checks: selection.generated,
+          }
+        : undefined,
+    seed,
+    deselected: selection.casesLeftOut + (requests > 0 ? selection.generatedLeftOut : 0),
+    baseline: options.baseline,
+    exchangeLog: options.exchangeLog === true,
+    onProgress: options.onProgress,
+  };
+}
