@@ -45,10 +45,7 @@ function routes(t: ControlTargets): Record<string, Record<string, Run>> {
       DELETE: () => (t.scenarios.clear(), noContent()),
     },
     requests: {
-      GET: (c) => {
-        const query = new URLSearchParams(c.query);
-        return ok(t.journal.list({ method: query.get('method') ?? undefined, path: query.get('path') ?? undefined }));
-      },
+      GET: (c) => journalPage(t.journal, new URLSearchParams(c.query)),
       DELETE: () => (t.journal.clear(), noContent()),
     },
     'openapi.json': { GET: () => jsonResponse(200, t.profile()) },
@@ -71,6 +68,38 @@ export function controlLayer(targets: ControlTargets): Layer {
     if (!methods || !Object.hasOwn(table, name)) return next(context);
     return dispatch(methods, context);
   };
+}
+
+/**
+ * `GET /__control/requests`: the entries (`?method`, `?path`), a page at a time with `?since=SEQ&limit=N`;
+ * `Link: rel="next"` when more follow, and `Journal-Dropped` says how many entries were dropped to make room.
+ */
+function journalPage(journal: Journal, query: URLSearchParams): ApiResponse {
+  const since = wholeNumber(query.get('since'));
+  const limit = wholeNumber(query.get('limit'));
+  if (Number.isNaN(since) || Number.isNaN(limit) || limit === 0)
+    return errorResponse(
+      400,
+      ErrorCode.invalidParameter,
+      'since must be an integer from 0 (a sequence number), limit an integer from 1',
+    );
+  const filter = { method: query.get('method') ?? undefined, path: query.get('path') ?? undefined, since, limit };
+  const entries = journal.list(filter);
+  const headers: Record<string, string> = { 'journal-dropped': String(journal.dropped) };
+  const last = entries.at(-1);
+  if (limit !== undefined && entries.length === limit && last !== undefined) {
+    const next = new URLSearchParams(query);
+    next.set('since', String(last.seq));
+    // A query-only reference (RFC 3986 §5.2): right under whatever path the adapter mounts the mock.
+    headers.link = `<?${next}>; rel="next"`;
+  }
+  return jsonResponse(200, JSON.stringify(entries), headers);
+}
+
+/** A query parameter as a whole number; undefined when absent, NaN when not one. */
+function wholeNumber(text: string | null): number | undefined {
+  if (text === null) return undefined;
+  return /^[0-9]{1,15}$/.test(text) ? Number(text) : Number.NaN;
 }
 
 function scenarioItem(t: ControlTargets, id: string): Record<string, Run> {

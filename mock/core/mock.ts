@@ -14,7 +14,14 @@ import { DEFAULT_SEED } from './default-pets.ts';
 import { createHandler } from './handler.ts';
 import { createJournal, type JournalEntry, type JournalFilter, journalLayer } from './journal.ts';
 import { type AsyncHandler, compose, type Layer, type Responder } from './layers.ts';
-import { checkChaos, checkJournalSize, checkLatency, checkRateLimit, type Latency } from './options.ts';
+import {
+  checkChaos,
+  checkJournalBytes,
+  checkJournalSize,
+  checkLatency,
+  checkRateLimit,
+  type Latency,
+} from './options.ts';
 import { answerLayer, chaosLayer, preferLayer, scenarioLayer } from './overrides.ts';
 import { seededRandom } from './random.ts';
 import { rateLimitLayer } from './rate-limit.ts';
@@ -53,6 +60,8 @@ export interface MockOptions {
   chaos?: number;
   /** API requests the journal keeps, oldest dropped first (default 1000; 0 keeps none). */
   journalSize?: number;
+  /** Bytes the journal keeps (bodies cut at 64 KiB), oldest dropped first (default 8 MiB; at most 1 GiB). */
+  journalBytes?: number;
   /** The rate limit's clock in ms (default Date.now), for tests. */
   now?: () => number;
 }
@@ -96,13 +105,14 @@ export function assembleMock(options: MockOptions, pets: readonly Pet[]): Mock {
   checkRateLimit(options.rateLimit);
   checkChaos(options.chaos);
   checkJournalSize(options.journalSize);
+  checkJournalBytes(options.journalBytes);
   const cors = corsPolicy(options.corsOrigins);
   const seed = options.seed ?? DEFAULT_SEED;
   const apiKeys = options.apiKeys && options.apiKeys.length > 0 ? [...options.apiKeys] : [DEFAULT_API_KEY];
   // Given pets are checked as replacePets checks them: a bad one is named, not a TypeError from deep inside.
   const store = createPetStore(options.pets === undefined ? pets : validatePets(options.pets));
   const scenarios = createScenarioStore();
-  const journal = createJournal({ capacity: options.journalSize, keys: apiKeys });
+  const journal = createJournal({ capacity: options.journalSize, maxBytes: options.journalBytes, keys: apiKeys });
   const reset = () => (store.reset(), scenarios.clear(), journal.clear());
   const replacePets = (input: unknown) => store.replace(validatePets(input));
   const profile = () => JSON.stringify(loadProfile());

@@ -10,7 +10,7 @@ import type { Pet } from '../../spec/index.ts';
 import { corsPolicy } from '../core/cors.ts';
 // Each from its own module, not from index.ts, whose seedPets would load faker for every start.
 import { DEFAULT_COUNT, DEFAULT_SEED, MAX_COUNT } from '../core/default-pets.ts';
-import { DEFAULT_JOURNAL_SIZE, MAX_JOURNAL_SIZE } from '../core/journal.ts';
+import { DEFAULT_JOURNAL_BYTES, DEFAULT_JOURNAL_SIZE, MAX_JOURNAL_BYTES, MAX_JOURNAL_SIZE } from '../core/journal.ts';
 import { DEFAULT_API_KEY } from '../core/mock.ts';
 import { type Latency, type MockOptionsError, parseLatency } from '../core/options.ts';
 import { loadPetsFile } from './fixtures.ts';
@@ -45,6 +45,8 @@ Options (environment variable in brackets):
                     with a seeded 429, 500, 502, 503 or 504
   --journal-size N  API requests the journal keeps, 0 to     [PETSTORE_JOURNAL_SIZE] default ${DEFAULT_JOURNAL_SIZE}
                     ${MAX_JOURNAL_SIZE} (0: no journal)
+  --journal-bytes N bytes the journal keeps (bodies cut at     [PETSTORE_JOURNAL_BYTES] default ${DEFAULT_JOURNAL_BYTES}
+                    64 KiB), oldest dropped first; 0 to ${MAX_JOURNAL_BYTES}
   -h, --help        show this text
   --version         print the version
 
@@ -89,6 +91,7 @@ function parseOptions(argv: string[], env: NodeJS.ProcessEnv) {
       'rate-limit': { type: 'string' },
       chaos: { type: 'string' },
       'journal-size': { type: 'string' },
+      'journal-bytes': { type: 'string' },
       quiet: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
       version: { type: 'boolean' },
@@ -139,6 +142,13 @@ function behaviour(values: Record<string, unknown>, env: NodeJS.ProcessEnv) {
     latency,
     rateLimit: rateText === undefined ? undefined : integer('rate-limit', rateText, 0, 1, 1_000_000),
     chaos,
+    journalBytes: integer(
+      'journal-bytes',
+      pick('journal-bytes', 'PETSTORE_JOURNAL_BYTES'),
+      DEFAULT_JOURNAL_BYTES,
+      0,
+      MAX_JOURNAL_BYTES,
+    ),
     journalSize: integer(
       'journal-size',
       pick('journal-size', 'PETSTORE_JOURNAL_SIZE'),
