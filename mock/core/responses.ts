@@ -70,7 +70,6 @@ export const ErrorCode = {
   invalidScenario: 'invalid_scenario',
   hostNotAllowed: 'host_not_allowed',
   originNotAllowed: 'origin_not_allowed',
-  tooManyScenarios: 'too_many_scenarios',
   idsExhausted: 'ids_exhausted',
 } as const;
 
