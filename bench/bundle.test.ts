@@ -6,7 +6,7 @@ import { BROWSER_ENTRIES, measureBrowserBundles, measureBundle } from './bundle.
 import { ROOT } from './processes.ts';
 
 describe('measureBundle', () => {
-  it('measures the MSW entry for a browser: minified, gzipped, English faker only', async () => {
+  it('measures the MSW entry for a browser: minified, gzipped, English faker only, and faker only on demand', async () => {
     const figures = await measureBundle({ entry: 'mock/msw/index.ts', external: ['msw'] });
     expect(figures.entry).toBe('mock/msw/index.ts');
     expect(figures.minifiedBytes).toBeGreaterThan(10_000);
@@ -15,6 +15,10 @@ describe('measureBundle', () => {
     expect(figures.fakerLocales).toEqual(['base', 'en']);
     expect(figures.largest).toHaveLength(5);
     expect(figures.largest[0]!.bytes).toBeGreaterThanOrEqual(figures.largest[4]!.bytes);
+    // The default pets ship as data: faker is a chunk of its own, loaded only for another seed or count.
+    expect(figures.largest.some((input) => input.path.includes('faker'))).toBe(false);
+    expect(figures.lazyMinifiedBytes).toBeGreaterThan(300_000);
+    expect(figures.gzippedBytes).toBeLessThanOrEqual(40_000);
   });
 
   it('sees every locale come along when an entry imports the whole of faker', async () => {

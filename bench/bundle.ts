@@ -4,6 +4,7 @@
  * size raw and gzipped, and which of faker's locales came along. A `node:`
  * import anywhere under the entry makes the build fail, which is the point.
  */
+import { relative } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { build } from 'esbuild';
 
@@ -20,11 +21,14 @@ export interface BundleOptions {
 /** One entry's browser bundle. */
 export interface BundleFigures {
   entry: string;
+  /** What the page loads first: the entry's chunk and the chunks it imports statically. */
   minifiedBytes: number;
   gzippedBytes: number;
+  /** What only a dynamic `import()` loads (faker, for another seed or count), minified; 0 when nothing is split off. */
+  lazyMinifiedBytes: number;
   /** faker locale folders among the bundle's inputs (`base`, `en`...): the full set is 77 locales. */
   fakerLocales: string[];
-  /** The five largest inputs, bytes in the output, for a reader hunting weight. */
+  /** The five largest inputs of the first load, bytes in the output, for a reader hunting weight. */
   largest: { path: string; bytes: number }[];
 }
 
@@ -37,6 +41,9 @@ export async function measureBundle(options: BundleOptions): Promise<BundleFigur
     bundle: true,
     minify: true,
     format: 'esm',
+    // As an app's bundler does: a dynamic import() becomes a chunk of its own, loaded only when it runs.
+    splitting: true,
+    outdir: 'out',
     platform: 'browser',
     target: 'es2022',
     external: options.external ?? [],
@@ -44,8 +51,26 @@ export async function measureBundle(options: BundleOptions): Promise<BundleFigur
     metafile: true,
     logLevel: 'silent',
   });
-  const code = result.outputFiles[0]!.contents;
-  const output = Object.values(result.metafile.outputs)[0]!;
+  const outputs = result.metafile.outputs;
+  const entryPath = Object.keys(outputs).find((path) => outputs[path]!.entryPoint !== undefined)!;
+  const initial = new Set<string>();
+  const visit = (path: string) => {
+    if (initial.has(path)) return;
+    initial.add(path);
+    for (const imported of outputs[path]!.imports)
+      if (imported.kind === 'import-statement' && !imported.external) visit(imported.path);
+  };
+  visit(entryPath);
+  const contents = new Map(result.outputFiles.map((file) => [relative(root, file.path), file.contents]));
+  const bytesOf = (paths: string[]) => Buffer.concat(paths.map((path) => contents.get(path) ?? new Uint8Array()));
+  const code = bytesOf([...initial]);
+  const lazy = bytesOf(Object.keys(outputs).filter((path) => !initial.has(path) && path.endsWith('.js')));
+  const output = {
+    inputs: Object.assign({}, ...[...initial].map((path) => outputs[path]!.inputs)) as Record<
+      string,
+      { bytesInOutput: number }
+    >,
+  };
   const locales = new Set<string>();
   for (const path of Object.keys(result.metafile.inputs)) {
     // faker's definitions ship as one chunk per locale, `dist/<locale>-<hash>.js` (`base` holds the shared ones).
@@ -60,6 +85,7 @@ export async function measureBundle(options: BundleOptions): Promise<BundleFigur
     entry: options.entry,
     minifiedBytes: code.byteLength,
     gzippedBytes: gzipSync(code, { level: 9 }).byteLength,
+    lazyMinifiedBytes: lazy.byteLength,
     fakerLocales: [...locales].sort(),
     largest,
   };

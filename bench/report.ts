@@ -260,6 +260,15 @@ const TARGETS: Target[] = [
     ok: (v) => v <= 1.5,
   },
   ...CONFORMANCE_TARGETS,
+  {
+    name: 'petstore-toolkit/msw in a browser app, default pets: first load gzipped, kB',
+    limit: '<= 40',
+    value: (r) => {
+      const msw = r.bundle?.find((b) => b.entry === 'petstore-toolkit/msw');
+      return msw && msw.gzippedBytes / 1000;
+    },
+    ok: (v) => v <= 40,
+  },
 ];
 
 /** Checks the figures against every target; those this run did not measure come back with `met: null`. */

@@ -5,14 +5,15 @@
  * the seeded pets, add one, and show the error a control scenario forces; the
  * screenshot stays in artifacts/browser/ (gitignored) for a reader to look at.
  */
-import { mkdirSync, mkdtempSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Browser, chromium } from 'playwright-core';
 import { build, type PreviewServer, preview } from 'vite';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { seedPets } from '../mock/core/index.ts';
+import { seedPets } from '../mock/core/seed.ts';
 import { ROOT } from './support/processes.ts';
+import { readmeExamples } from './support/readme-examples.ts';
 
 const CONFIG = join(ROOT, 'examples', 'browser', 'vite.config.ts');
 const ARTIFACTS = join(ROOT, 'artifacts', 'browser');
@@ -97,4 +98,38 @@ it('lists the seeded pets, adds one, and shows the error a scenario forces', asy
   await expect.poll(() => alert.textContent()).toBe('');
   expect(await rows.count()).toBe(9);
   expect(pageErrors).toEqual([]);
+}, 60_000);
+
+it("runs the README's MSW example as written, in a page: the app's fetch('/v1/pets') is answered by the mock", async () => {
+  // The app: the README's block, then what an app would do next. Inside the repository, so `msw/browser` resolves.
+  const app = mkdtempSync(join(ROOT, 'artifacts', 'readme-msw-'));
+  const outDir = join(app, 'dist');
+  let readmeServer: PreviewServer | undefined;
+  try {
+    writeFileSync(
+      join(app, 'index.html'),
+      '<!doctype html><title>README</title><script type="module" src="./main.ts"></script>',
+    );
+    const next = `
+const res = await fetch('/v1/pets', { headers: { authorization: 'Bearer petstore-dev-key' } });
+document.title = JSON.stringify({ status: res.status, pets: (await res.json()).length });`;
+    writeFileSync(join(app, 'main.ts'), readmeExamples().msw + next);
+    const { config } = await import('../examples/browser/vite.config.ts');
+    const own = { ...config, configFile: false as const, root: app, logLevel: 'silent' as const };
+    await build({ ...own, build: { outDir, emptyOutDir: true, target: 'es2022' } });
+    readmeServer = await preview({
+      ...own,
+      build: { outDir },
+      preview: { host: '127.0.0.1', port: 0, strictPort: true },
+    });
+    const page = await browser!.newPage();
+    const pageErrors: string[] = [];
+    page.on('pageerror', (error) => pageErrors.push(error.message));
+    await page.goto(readmeServer.resolvedUrls!.local[0]!);
+    await expect.poll(() => page.title(), { timeout: 15_000 }).toBe(JSON.stringify({ status: 200, pets: 8 }));
+    expect(pageErrors).toEqual([]);
+  } finally {
+    await readmeServer?.close();
+    rmSync(app, { recursive: true, force: true });
+  }
 }, 60_000);

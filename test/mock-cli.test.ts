@@ -123,7 +123,21 @@ describe('the mock CLI', () => {
     expect(((await created.json()) as { id: number }).id).toBe(11);
   });
 
+  it('serves the API at --base-path, writing Location under it, with the controls beside it', async () => {
+    const { url } = await startCli(['--port', '0', '--count', '2', '--base-path', '/api/v1']);
+    expect(new URL(url).pathname).toBe('/api/v1');
+    const created = await fetch(`${url}/pets`, {
+      method: 'POST',
+      headers: { authorization: 'Bearer petstore-dev-key', 'content-type': 'application/json' },
+      body: '{"name":"New","categoryId":1}',
+    });
+    expect(created.headers.get('location')).toBe('/api/v1/pets/3');
+    const reset = await fetch(new URL('/api/__control/reset', url), { method: 'POST' });
+    expect(await reset.json()).toEqual({ reset: true, pets: 2 });
+  });
+
   it.each([
+    [['--base-path', '/api'], /--base-path must be a path ending in \/v1/],
     [['--count', '1000001'], /--count must be an integer from 0 to 1000000/],
     [['--port', 'x'], /--port must be an integer/],
     [['--fixtures', '/nonexistent.json'], /cannot read pets/],
@@ -146,8 +160,17 @@ describe('the mock CLI', () => {
     expect(code).toBe(0);
     for (const flag of ['--port', '--host', '--seed', '--count', '--api-key', '--fixtures', '--quiet'])
       expect(stdout).toContain(flag);
-    for (const flag of ['--cors-origin', '--allowed-hosts', '--no-cors']) expect(stdout).toContain(flag);
-    for (const flag of ['--latency', '--rate-limit', '--chaos', '--journal-size', 'Prefer', '/__control/scenarios'])
+    for (const flag of ['--cors-origin', '--allowed-hosts', '--no-cors', '--journal-bytes'])
+      expect(stdout).toContain(flag);
+    for (const flag of [
+      '--base-path',
+      '--latency',
+      '--rate-limit',
+      '--chaos',
+      '--journal-size',
+      'Prefer',
+      '/__control/scenarios',
+    ])
       expect(stdout).toContain(flag);
   });
 

@@ -9,7 +9,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { createAuthenticator, createHandler, createPetStore, seedPets } from 'petstore-toolkit/mock/core';
+import { createAuthenticator, createHandler, createMock } from 'petstore-toolkit/mock/core';
 import { createHandlerServer } from './handler.ts';
 import { createMinimalServer, type FixedAnswers, plainKeyCheck } from './minimal.ts';
 
@@ -31,7 +31,8 @@ export interface VariantOptions {
 export function createVariantServer({ variant, apiKey, answers }: VariantOptions): Server {
   // The route itself: the bare API handler (routing, key check, operation), none of the mock's layers.
   if (variant === 'handler') {
-    const store = createPetStore(seedPets());
+    // The default seed's pets, which ship as data (no faker): the store createMock seeds, without its layers.
+    const { store } = createMock();
     return createHandlerServer({ handle: createHandler({ store, apiKeys: [apiKey] }), reset: store.reset });
   }
   if (!answers) throw new Error(`the ${variant} server needs --answers`);

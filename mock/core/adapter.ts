@@ -3,6 +3,7 @@
  * body limit, where a base URL mounts the mock, and an answer that never
  * throws. Plain JavaScript (URL is global in browsers and Node alike).
  */
+import { badOption } from './errors.ts';
 import { type ApiRequest, type ApiResponse, ErrorCode, errorResponse } from './responses.ts';
 
 /** Largest request body the mock reads: 1 MiB; a bigger one is answered 413 unread. */
@@ -21,27 +22,19 @@ export interface Mount {
   baseUrl: string;
 }
 
-/** Error thrown for an adapter option the mock cannot use; `code` is stable. */
-export class MockOptionError extends Error {
-  readonly code = 'PETSTORE_MOCK_BAD_OPTION';
-  constructor(message: string) {
-    super(message);
-    this.name = 'MockOptionError';
-  }
-}
-
 /** Parses a base URL ending in `/v1` (absolute, or a path such as `/v1` in a browser app). */
 export function mountOf(baseUrl: string = DEFAULT_BASE_URL): Mount {
+  if (typeof baseUrl !== 'string') throw badOption(`baseUrl must be a string, got ${typeof baseUrl}`);
   const trimmed = baseUrl.replace(/\/+$/, '');
   const absolute = /^https?:\/\//i.test(trimmed);
   let url: URL;
   try {
     url = new URL(trimmed, 'http://path-only.invalid');
   } catch {
-    throw new MockOptionError(`baseUrl is not a URL: ${JSON.stringify(baseUrl)}`);
+    throw badOption(`baseUrl is not a URL: ${JSON.stringify(baseUrl)}`);
   }
   if ((!absolute && !trimmed.startsWith('/')) || url.search || url.hash || !url.pathname.endsWith('/v1')) {
-    throw new MockOptionError(`baseUrl must be http(s)://host[/path]/v1 or /[path/]v1, got ${JSON.stringify(baseUrl)}`);
+    throw badOption(`baseUrl must be http(s)://host[/path]/v1 or /[path/]v1, got ${JSON.stringify(baseUrl)}`);
   }
   return { origin: absolute ? url.origin : '', prefix: url.pathname.slice(0, -'/v1'.length), baseUrl: trimmed };
 }
@@ -52,6 +45,23 @@ export function pathInMount(mount: Mount, pathAndQuery: string): string | undefi
   if (!pathAndQuery.startsWith(mount.prefix)) return undefined;
   const rest = pathAndQuery.slice(mount.prefix.length);
   return rest.startsWith('/') ? rest : undefined;
+}
+
+/**
+ * `respond` for requests whose URL includes the mount's prefix (`/api/v1/pets`): each is handed on as the core
+ * expects it (`/v1/pets`), and one outside the mount (`/v1/pets` under `/api`) is a 404, not served at `/v1`.
+ */
+export function mounted<R>(
+  mount: Pick<Mount, 'prefix'>,
+  respond: (request: ApiRequest) => R,
+): (request: ApiRequest) => R | ApiResponse {
+  if (mount.prefix === '') return respond;
+  return (request) => {
+    const url = pathInMount(mount as Mount, request.url);
+    if (url === undefined)
+      return errorResponse(404, ErrorCode.routeNotFound, `no route for ${request.method} ${request.url}`);
+    return respond({ ...request, url });
+  };
 }
 
 /** Runs the handler (sync or async); a throw, which would be a bug in the mock, becomes a 500 Error rather than a dropped request. */

@@ -3,6 +3,7 @@
  * to case (RFC 9110 §11.1), and keys are compared in constant time, in plain
  * JavaScript (no `node:crypto`, so the check runs in a browser too).
  */
+import { badOption } from './errors.ts';
 
 /** Why a request was not authenticated, or `null` when it was. */
 export type AuthFailure = 'missing' | 'scheme' | 'invalid' | null;
@@ -49,7 +50,7 @@ const BEARER_PREFIX = 'Bearer ';
 
 /** Builds an authenticator for `apiKeys`; each check compares the token with every key in constant time. */
 export function createAuthenticator(apiKeys: readonly string[]): Authenticator {
-  if (apiKeys.length === 0) throw new Error('at least one API key is required');
+  if (apiKeys.length === 0) throw badOption('at least one API key is required');
   const keys = [...apiKeys];
   const matchesFrom = (text: string, start: number): boolean => {
     let ok = false;

@@ -1,8 +1,9 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { listOperations, loadProfile } from '../../spec/index.ts';
 import { createMock } from './create-mock.ts';
+import { PetstoreMockError } from './errors.ts';
 import { FORCEABLE_STATUSES } from './forced.ts';
-import { MockOptionsError, parseLatency } from './options.ts';
+import { parseLatency } from './options.ts';
 import { seedPets } from './seed.ts';
 import { AUTH, CONTROL_JSON, expectError, JSON_HEADERS, json, KEY, setupMock } from './test-support.ts';
 
@@ -104,7 +105,7 @@ describe('control endpoints: state', () => {
     expectError(await call('PUT', '/__control/pets', CONTROL_JSON, '[{'), 400, 'malformed_json');
   });
 
-  it('in process: replacePets throws a MockInputError with a stable code', () => {
+  it('in process: replacePets throws a PetstoreMockError with a stable code', () => {
     const { mock } = setupMock();
     expect(() => mock.replacePets([{ id: 1, name: 'A' } as never])).toThrow(
       expect.objectContaining({ code: 'PETSTORE_MOCK_INVALID_PETS', message: 'pets[0].categoryId is required' }),
@@ -254,7 +255,7 @@ describe('rate limit, chaos, latency options', () => {
     expect(new Set(first).size).toBeGreaterThan(1);
   });
 
-  it('refuses bad options with a MockOptionsError, and parses MS and MIN-MAX latencies', () => {
+  it('refuses bad options with a PetstoreMockError, and parses MS and MIN-MAX latencies', () => {
     for (const options of [
       { latency: -1 },
       { latency: { min: 5, max: 1 } },
@@ -262,10 +263,10 @@ describe('rate limit, chaos, latency options', () => {
       { chaos: 1.5 },
       { journalSize: -1 },
     ])
-      expect(() => createMock(options)).toThrow(MockOptionsError);
+      expect(() => createMock(options)).toThrow(PetstoreMockError);
     expect(parseLatency('250')).toBe(250);
     expect(parseLatency('100-500')).toEqual({ min: 100, max: 500 });
-    expect(() => parseLatency('fast')).toThrow(expect.objectContaining({ code: 'PETSTORE_MOCK_BAD_OPTIONS' }));
+    expect(() => parseLatency('fast')).toThrow(expect.objectContaining({ code: 'PETSTORE_MOCK_BAD_OPTION' }));
   });
 });
 

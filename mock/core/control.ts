@@ -4,10 +4,11 @@
  * OpenAPI profile. Each mirrors an in-process method of the mock.
  * @see ../../docs/mock.md "Control endpoints"
  */
+import { PetstoreMockError } from './errors.ts';
 import type { Journal } from './journal.ts';
 import type { Layer, RequestContext } from './layers.ts';
 import { type ApiResponse, ErrorCode, errorResponse, isJsonMediaType, jsonResponse } from './responses.ts';
-import { MockInputError, type ScenarioStore } from './scenarios.ts';
+import type { ScenarioStore } from './scenarios.ts';
 import type { PetStore } from './store.ts';
 
 /** Path prefix of the control endpoints. */
@@ -20,7 +21,7 @@ export interface ControlTargets {
   journal: Journal;
   /** Back to the seeded pets, no scenarios, an empty journal. */
   reset(): void;
-  /** Validates and replaces the whole state; throws MockInputError. */
+  /** Validates and replaces the whole state; throws a PetstoreMockError. */
   replacePets(input: unknown): void;
   /** The mock's OpenAPI profile, as JSON text. */
   profile(): string;
@@ -127,7 +128,7 @@ function dispatch(methods: Record<string, Run>, context: RequestContext): ApiRes
   try {
     return run(context);
   } catch (error) {
-    if (!(error instanceof MockInputError)) throw error;
+    if (!(error instanceof PetstoreMockError)) throw error;
     const code = error.code === 'PETSTORE_MOCK_INVALID_SCENARIO' ? ErrorCode.invalidScenario : ErrorCode.invalidBody;
     return errorResponse(400, code, error.message);
   }

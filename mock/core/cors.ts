@@ -10,8 +10,8 @@
  * @see ../../docs/mock.md "Security"
  */
 import { CONTROL_PREFIX } from './control.ts';
+import { badOption } from './errors.ts';
 import type { Layer } from './layers.ts';
-import { MockOptionsError } from './options.ts';
 import { type ApiRequest, type ApiResponse, ErrorCode, errorResponse } from './responses.ts';
 
 /** Response headers a page may read, when an answer carries them. */
@@ -40,17 +40,16 @@ export interface CorsPolicy {
 
 /**
  * The policy for `origins`: each an origin (`http://host:port`) or `*` for any;
- * throws a MockOptionsError naming one that is neither.
+ * throws a PetstoreMockError (`PETSTORE_MOCK_BAD_OPTION`) naming one that is neither.
  */
 export function corsPolicy(origins: readonly string[] = []): CorsPolicy {
-  if (!Array.isArray(origins))
-    throw new MockOptionsError('corsOrigins must be an array of origins (http://host:port) or "*"');
+  if (!Array.isArray(origins)) throw badOption('corsOrigins must be an array of origins (http://host:port) or "*"');
   const set = new Set<string>();
   for (const origin of origins) {
     if (origin === '*') continue;
     const normal = typeof origin === 'string' ? normalOrigin(origin) : undefined;
     if (normal === undefined)
-      throw new MockOptionsError(
+      throw badOption(
         `corsOrigins: ${JSON.stringify(origin)} is not an origin; give scheme://host[:port] (http://localhost:5173) or *`,
       );
     set.add(normal);

@@ -18,6 +18,8 @@ export interface HandlerOptions {
   apiKeys: readonly string[];
   /** Path prefix of the API (default `/v1`). */
   basePath?: string;
+  /** What the URLs the mock writes (`Location`, `Link`) start with: the adapter's base path, such as `/api/v1` (default `basePath`). */
+  urlBase?: string;
 }
 
 /** Handles one request, synchronously; `target` is its URL already split, when the caller has split it. */
@@ -29,14 +31,14 @@ interface Route {
 }
 
 /** Builds the handler for one store and set of keys. */
-export function createHandler({ store, apiKeys, basePath = '/v1' }: HandlerOptions): Handler {
+export function createHandler({ store, apiKeys, basePath = '/v1', urlBase = basePath }: HandlerOptions): Handler {
   const authenticate = createAuthenticator(apiKeys);
-  const link = successorLink(basePath);
+  const link = successorLink(urlBase);
   const basePathSegment = basePath.slice(1);
   const api: Record<string, Route> = {
     collection: {
       allow: ['GET', 'HEAD', 'POST'],
-      run: (req, query) => (req.method === 'POST' ? createPet(store, req, basePath) : listPets(store, query)),
+      run: (req, query) => (req.method === 'POST' ? createPet(store, req, urlBase) : listPets(store, query)),
     },
     item: { allow: ['GET', 'HEAD'], run: (_req, _query, id) => getPet(store, id, link) },
   };

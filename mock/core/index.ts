@@ -1,50 +1,18 @@
 /**
- * The pure mock: (ApiRequest) -> ApiResponse on plain objects, with its store,
- * seed, error codes, and the layers around the handler (CORS, control
- * endpoints, journal, rate limit, scenarios, Prefer, chaos, latency). No
- * `node:` import, so it runs in a browser and behind any adapter (mock/node,
- * and the MSW and undici adapters).
+ * The pure mock, for people building their own adapter: `createMock` (plain
+ * request in, plain response out, no `node:` import, so it runs in a browser),
+ * the helpers every adapter shares (mount, answer, body limit), the control
+ * interface and how to build it, and the error family. Users of the mock take
+ * an adapter's entry instead (`/mock`, `/msw`, `/undici`).
  */
-export {
-  answer,
-  BODY_LIMIT,
-  bodyless,
-  DEFAULT_BASE_URL,
-  MockOptionError,
-  type Mount,
-  mountOf,
-  pathInMount,
-} from './adapter.ts';
-export { type Authenticator, type AuthFailure, createAuthenticator } from './auth.ts';
-export { CONTROL_PREFIX } from './control.ts';
-export { ALLOWED_HEADERS, EXPOSED_HEADERS } from './cors.ts';
+export { answer, BODY_LIMIT, bodyless, DEFAULT_BASE_URL, type Mount, mounted, mountOf } from './adapter.ts';
+export { createAuthenticator } from './auth.ts';
 export { createMock } from './create-mock.ts';
-export { DEFAULT_COUNT, DEFAULT_SEED, MAX_COUNT, type SeedOptions } from './default-pets.ts';
-export { FORCEABLE_STATUSES, SERVICE_FAILURES } from './forced.ts';
-export { createHandler, type Handler, type HandlerOptions } from './handler.ts';
-export {
-  DEFAULT_JOURNAL_SIZE,
-  JOURNAL_BODY_LIMIT,
-  type JournalEntry,
-  type JournalFilter,
-  MAX_JOURNAL_SIZE,
-  REDACTED,
-} from './journal.ts';
-export type { Answer, Applied, AsyncHandler, Responder, Target } from './layers.ts';
-export { DEFAULT_API_KEY, type Mock, type MockOptions, type ScenarioControls } from './mock.ts';
-export { type Latency, MockOptionsError, parseLatency } from './options.ts';
-export { controlsOf, type PetstoreMock, type PetsView, petsView } from './petstore-mock.ts';
-export { MAX_DELAY_MS } from './prefer.ts';
-export {
-  type ApiRequest,
-  type ApiResponse,
-  ErrorCode,
-  errorResponse,
-  FAULTS,
-  type Fault,
-  jsonResponse,
-  type TransportFault,
-} from './responses.ts';
-export { MockInputError, type Scenario, type ScenarioInput } from './scenarios.ts';
-export { seedPets } from './seed.ts';
-export { createPetStore, type PetStore, StoredPet } from './store.ts';
+export { loadSeededPets } from './default-pets.ts';
+export { PETSTORE_MOCK_ERROR_CODES, PetstoreMockError, type PetstoreMockErrorCode } from './errors.ts';
+export { createHandler, type Handler } from './handler.ts';
+export type { Mock, MockOptions, MountPrefix } from './mock.ts';
+export { controlsOf, type PetstoreMock, type PetsView } from './petstore-mock.ts';
+export { createKeyRedactor } from './redact.ts';
+export type { ApiRequest, ApiResponse } from './responses.ts';
+export { createPetStore } from './store.ts';

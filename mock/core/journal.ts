@@ -4,7 +4,9 @@
  * it appears, is replaced by `[REDACTED]` in everything read from it.
  * @see ../../docs/mock.md "Request journal"
  */
+import { badOption } from './errors.ts';
 import { type Applied, type Layer, matchesPath, originForm, type RequestContext, splitTarget } from './layers.ts';
+import { REDACTED, redactKeys } from './redact.ts';
 import type { ApiRequest, ApiResponse, Fault } from './responses.ts';
 
 /** How many requests the journal keeps unless told otherwise. */
@@ -19,8 +21,7 @@ export const MAX_JOURNAL_BYTES = 1024 * 1024 * 1024;
 const ENTRY_OVERHEAD = 256;
 /** Characters of a request body kept; the rest is dropped and `bodyTruncated` set. */
 export const JOURNAL_BODY_LIMIT = 64 * 1024;
-/** What a redacted value reads as. */
-export const REDACTED = '[REDACTED]';
+export { REDACTED } from './redact.ts';
 
 /** One API request as recorded. */
 export interface JournalEntry {
@@ -112,9 +113,9 @@ export function createJournal({
   keys,
 }: JournalOptions): Journal {
   if (!Number.isSafeInteger(capacity) || capacity < 0 || capacity > MAX_JOURNAL_SIZE)
-    throw new RangeError(`journal size must be an integer from 0 to ${MAX_JOURNAL_SIZE}, got ${capacity}`);
+    throw badOption(`journal size must be an integer from 0 to ${MAX_JOURNAL_SIZE}, got ${capacity}`);
   if (!Number.isSafeInteger(maxBytes) || maxBytes < 0 || maxBytes > MAX_JOURNAL_BYTES)
-    throw new RangeError(`journal bytes must be an integer from 0 to ${MAX_JOURNAL_BYTES}, got ${maxBytes}`);
+    throw badOption(`journal bytes must be an integer from 0 to ${MAX_JOURNAL_BYTES}, got ${maxBytes}`);
   if (maxBytes === 0) capacity = 0;
   const seqs = new Float64Array(capacity);
   const times = new Float64Array(capacity);
@@ -269,16 +270,9 @@ function headersLength(headers: ApiRequest['headers']): number {
   return length;
 }
 
-/** Replaces every key in `text`, raw or percent-encoded, with {@link REDACTED}. */
+/** Replaces every key in `text` with {@link REDACTED}, in every form the one redaction knows (mock/core/redact.ts). */
 export function redactText(text: string, keys: readonly string[]): string {
-  let out = text;
-  for (const key of keys) {
-    if (key === '') continue;
-    for (const spelling of new Set([key, encodeURIComponent(key)])) {
-      if (out.includes(spelling)) out = out.split(spelling).join(REDACTED);
-    }
-  }
-  return out;
+  return redactKeys(text, keys);
 }
 
 /** The headers to keep: Authorization always redacted, and every key redacted wherever it appears. */
@@ -299,7 +293,8 @@ export function redactHeaders(
 /** Decoded query parameters, keys redacted in names and values. */
 export function redactQuery(query: string, keys: readonly string[]): Record<string, string | string[]> {
   const out = new Map<string, string | string[]>();
-  for (const [rawName, rawValue] of new URLSearchParams(query)) {
+  // The raw query first: decoding turns a key's `+` into a space, which the decoded pass would no longer match.
+  for (const [rawName, rawValue] of new URLSearchParams(redactText(query, keys))) {
     const name = redactText(rawName, keys);
     const value = redactText(rawValue, keys);
     const had = out.get(name);

@@ -19,6 +19,7 @@ import {
   checkJournalBytes,
   checkJournalSize,
   checkLatency,
+  checkMockOptions,
   checkRateLimit,
   type Latency,
 } from './options.ts';
@@ -68,7 +69,7 @@ export interface MockOptions {
 
 /** The scenarios of a mock, in process: the same as `/__control/scenarios`. */
 export interface ScenarioControls {
-  /** Adds one; throws a MockInputError (code `PETSTORE_MOCK_INVALID_SCENARIO`) naming a bad field. */
+  /** Adds one; throws a PetstoreMockError (code `PETSTORE_MOCK_INVALID_SCENARIO`) naming a bad field. */
   add(input: ScenarioInput): Scenario;
   /** Removes one by id; false when there was none. */
   remove(id: string): boolean;
@@ -93,14 +94,25 @@ export interface Mock {
   /** The journal of API requests, oldest first, optionally only those of a method and path (or template). */
   requests(filter?: JournalFilter): JournalEntry[];
   clearRequests(): void;
-  /** Holds exactly these pets; throws a MockInputError (`PETSTORE_MOCK_INVALID_PETS`) naming a bad item's index and field. */
+  /** Holds exactly these pets; throws a PetstoreMockError (`PETSTORE_MOCK_INVALID_PETS`) naming a bad item's index and field. */
   replacePets(pets: readonly Pet[]): void;
   /** Back to the seeded pets, with no scenarios and an empty journal. */
   reset(): void;
+  /** Resolves once the pets are seeded: at once, unless faker has to load for another seed or count. */
+  ready: Promise<void>;
+}
+
+/**
+ * Where an adapter mounts the mock: `prefix` is the path before `/v1` (`/api` for a base URL ending in
+ * `/api/v1`). The adapter strips it from each request; the mock writes it into the URLs it answers with.
+ */
+export interface MountPrefix {
+  prefix?: string;
 }
 
 /** Builds the handler, wrapped in its layers, over a store holding `pets` (the seed still draws latency and chaos). */
-export function assembleMock(options: MockOptions, pets: readonly Pet[]): Mock {
+export function assembleMock(options: MockOptions, pets: readonly Pet[], mount: MountPrefix = {}): Mock {
+  checkMockOptions(options);
   const latency = checkLatency(options.latency);
   checkRateLimit(options.rateLimit);
   checkChaos(options.chaos);
@@ -128,7 +140,8 @@ export function assembleMock(options: MockOptions, pets: readonly Pet[]): Mock {
     ...(options.chaos ? [chaosLayer({ rate: options.chaos, random: seededRandom(seed ^ 0x5eed) })] : []),
     answerLayer({ basePath: BASE_PATH, latency: latency.max === 0 ? () => 0 : draw }),
   ];
-  const respond = compose(layers, createHandler({ store, apiKeys, basePath: BASE_PATH }), BASE_PATH);
+  const urlBase = `${mount.prefix ?? ''}${BASE_PATH}`;
+  const respond = compose(layers, createHandler({ store, apiKeys, basePath: BASE_PATH, urlBase }), BASE_PATH);
   return {
     handle: async (request) => respond({ ...request, headers: copyHeaders(request.headers) }),
     respond,
@@ -139,6 +152,7 @@ export function assembleMock(options: MockOptions, pets: readonly Pet[]): Mock {
     clearRequests: () => journal.clear(),
     replacePets,
     reset,
+    ready: Promise.resolve(),
   };
 }
 

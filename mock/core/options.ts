@@ -3,31 +3,62 @@
  * size), checked once, with the parsers the command shares.
  * @see ../../docs/mock.md "Flags"
  */
+import { checkCount, checkSeed } from './default-pets.ts';
+import { badOption } from './errors.ts';
 import { MAX_JOURNAL_BYTES, MAX_JOURNAL_SIZE } from './journal.ts';
 import { MAX_DELAY_MS } from './prefer.ts';
 
 /** A fixed latency in ms, or a range drawn from (seeded) on every API answer. */
 export type Latency = number | { min: number; max: number };
 
-/** Bad options for the mock; `code` is stable. */
-export class MockOptionsError extends Error {
-  readonly code = 'PETSTORE_MOCK_BAD_OPTIONS';
-  constructor(message: string) {
-    super(message);
-    this.name = 'MockOptionsError';
-  }
-}
-
 function check(ok: boolean, message: string): void {
-  if (!ok) throw new MockOptionsError(message);
+  if (!ok) throw badOption(message);
 }
 
 function isMs(value: number): boolean {
   return Number.isSafeInteger(value) && value >= 0 && value <= MAX_DELAY_MS;
 }
 
+/** Throws unless `value` is undefined or of the JavaScript type `type`. */
+export function checkType(name: string, value: unknown, type: 'boolean' | 'function' | 'object' | 'string'): void {
+  check(
+    value === undefined || (typeof value === type && value !== null),
+    `${name} must be a ${type}, got ${typeOf(value)}`,
+  );
+}
+
+function typeOf(value: unknown): string {
+  return value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value;
+}
+
+/** Throws unless `options` is an object (or undefined) whose mock options have the types they need. */
+export function checkMockOptions(options: unknown): void {
+  check(
+    options === undefined || (typeof options === 'object' && options !== null && !Array.isArray(options)),
+    `options must be an object, got ${typeOf(options)}`,
+  );
+  const o = (options ?? {}) as Record<string, unknown>;
+  if (o.seed !== undefined) checkSeed(o.seed as number);
+  if (o.count !== undefined) checkCount(o.count as number);
+  checkType('cors', o.cors, 'boolean');
+  checkType('now', o.now, 'function');
+  check(o.pets === undefined || Array.isArray(o.pets), `pets must be an array of Pets, got ${typeOf(o.pets)}`);
+  const keys = o.apiKeys;
+  check(keys === undefined || Array.isArray(keys), `apiKeys must be an array of strings, got ${typeOf(keys)}`);
+  // A key a client could not send in `Authorization: Bearer <key>` would never match.
+  for (const key of (keys as unknown[] | undefined) ?? [])
+    check(
+      typeof key === 'string' && /^[\x21-\x7e]{1,4096}$/.test(key),
+      'apiKeys must be strings of 1 to 4096 visible ASCII characters (no spaces)',
+    );
+}
+
 /** Throws unless `latency` is in 0..60000 ms (and min ≤ max); returns it as a range. */
 export function checkLatency(latency: Latency | undefined): { min: number; max: number } {
+  check(
+    latency === undefined || typeof latency === 'number' || (typeof latency === 'object' && latency !== null),
+    `latency must be a number of ms or { min, max }, got ${typeOf(latency)}`,
+  );
   const range = typeof latency === 'number' ? { min: latency, max: latency } : (latency ?? { min: 0, max: 0 });
   check(
     isMs(range.min) && isMs(range.max) && range.min <= range.max,
@@ -46,7 +77,10 @@ export function checkRateLimit(perSecond: number | undefined): void {
 
 /** Throws unless chaos is a share from 0 to 1. */
 export function checkChaos(rate: number | undefined): void {
-  check(rate === undefined || (rate >= 0 && rate <= 1), 'chaos must be a number from 0 to 1');
+  check(
+    rate === undefined || (typeof rate === 'number' && rate >= 0 && rate <= 1),
+    'chaos must be a number from 0 to 1',
+  );
 }
 
 /** Throws unless the journal size is 0..100000. */
@@ -65,7 +99,7 @@ export function checkJournalBytes(bytes: number | undefined): void {
   );
 }
 
-/** `250` or `100-500` as a {@link Latency}; throws MockOptionsError on anything else. */
+/** `250` or `100-500` as a {@link Latency}; throws a PetstoreMockError (`PETSTORE_MOCK_BAD_OPTION`) on anything else. */
 export function parseLatency(text: string): Latency {
   const match = /^\s*([0-9]{1,6})\s*(?:-\s*([0-9]{1,6})\s*)?$/.exec(text);
   check(match !== null, `latency must be MS or MIN-MAX (like 200 or 100-500), got ${JSON.stringify(text)}`);

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { MockInputError } from './scenarios.ts';
+import { PetstoreMockError } from './errors.ts';
 import { AUTH, CONTROL_JSON, expectError, JSON_HEADERS, json, setupMock } from './test-support.ts';
 
 afterEach(() => void vi.useRealTimers());
@@ -188,13 +188,13 @@ describe('scenarios', () => {
     expect(mock.scenarios.list()).toEqual([]);
   });
 
-  it('in process: add throws a MockInputError with a stable code', () => {
+  it('in process: add throws a PetstoreMockError with a stable code', () => {
     const { mock } = setupMock();
-    expect(() => mock.scenarios.add({ status: 999 })).toThrow(MockInputError);
+    expect(() => mock.scenarios.add({ status: 999 })).toThrow(PetstoreMockError);
     try {
       mock.scenarios.add({ status: 999 });
     } catch (error) {
-      expect((error as MockInputError).code).toBe('PETSTORE_MOCK_INVALID_SCENARIO');
+      expect((error as PetstoreMockError).code).toBe('PETSTORE_MOCK_INVALID_SCENARIO');
     }
     expect(mock.scenarios.add({ status: 503 }).id).toBe('1');
     expect(mock.scenarios.remove('1')).toBe(true);

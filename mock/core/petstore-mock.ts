@@ -38,6 +38,8 @@ export interface PetstoreMock {
   replacePets(pets: readonly Pet[]): void;
   /** Back to the seeded pets, with no scenarios and an empty journal. */
   reset(): void;
+  /** Resolves once the pets are seeded: at once, unless faker has to load (a dynamic import) for another seed or count; requests wait for it. */
+  readonly ready: Promise<void>;
   /** Stops answering: a port stops listening; MSW handlers and the dispatcher fail later requests. Resolves once done. */
   close(): Promise<void>;
 }
@@ -65,6 +67,7 @@ export function controlsOf(mock: Mock, url: string, close: () => Promise<void>):
     clearRequests: mock.clearRequests,
     replacePets: mock.replacePets,
     reset: mock.reset,
+    ready: mock.ready,
     close,
   };
 }

@@ -4,15 +4,15 @@
  * schema, with ids unique and every integer kept exactly.
  */
 import { getValidator, type Pet } from '../../spec/index.ts';
-import { MockInputError } from './scenarios.ts';
+import { PetstoreMockError } from './errors.ts';
 
 const validatePet = getValidator('Pet');
 
-function invalid(message: string): MockInputError {
-  return new MockInputError('PETSTORE_MOCK_INVALID_PETS', message);
+function invalid(message: string): PetstoreMockError {
+  return new PetstoreMockError('PETSTORE_MOCK_INVALID_PETS', message);
 }
 
-/** Throws a {@link MockInputError} naming the first bad item's index and field; returns the pets otherwise. */
+/** Throws a {@link PetstoreMockError} naming the first bad item's index and field; returns the pets otherwise. */
 export function validatePets(input: unknown): Pet[] {
   if (!Array.isArray(input)) throw invalid('the body must be a JSON array of Pets');
   const ids = new Set<number>();

@@ -5,6 +5,7 @@
  * `times`.
  * @see ../../docs/mock.md "Scenarios"
  */
+import { PetstoreMockError } from './errors.ts';
 import { FORCEABLE_STATUSES } from './forced.ts';
 import { MAX_DELAY_MS } from './prefer.ts';
 import { FAULTS, type Fault } from './responses.ts';
@@ -31,19 +32,9 @@ export interface Scenario extends ScenarioInput {
   matched: number;
 }
 
-/** A scenario or a set of pets was refused: `field` names what is wrong. */
-export class MockInputError extends Error {
-  readonly code: 'PETSTORE_MOCK_INVALID_SCENARIO' | 'PETSTORE_MOCK_INVALID_PETS';
-  constructor(code: MockInputError['code'], message: string) {
-    super(message);
-    this.name = 'MockInputError';
-    this.code = code;
-  }
-}
-
 /** The scenarios of one mock. */
 export interface ScenarioStore {
-  /** Validates and adds one; throws {@link MockInputError} naming the bad field. */
+  /** Validates and adds one; throws a {@link PetstoreMockError} naming the bad field. */
   add(input: ScenarioInput): Scenario;
   /** Removes one by id; false when there was none. */
   remove(id: string): boolean;
@@ -56,8 +47,8 @@ export interface ScenarioStore {
 const FIELDS = ['method', 'path', 'times', 'status', 'delayMs', 'fault'];
 const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
 
-function invalid(message: string): MockInputError {
-  return new MockInputError('PETSTORE_MOCK_INVALID_SCENARIO', `invalid scenario: ${message}`);
+function invalid(message: string): PetstoreMockError {
+  return new PetstoreMockError('PETSTORE_MOCK_INVALID_SCENARIO', `invalid scenario: ${message}`);
 }
 
 function integerIn(value: unknown, min: number, max: number): boolean {

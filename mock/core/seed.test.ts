@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { getValidator } from '../../spec/index.ts';
+import { createMock } from './create-mock.ts';
 import { DEFAULT_COUNT, DEFAULT_SEED, loadSeededPets, MAX_COUNT, shippedPets } from './default-pets.ts';
 import { DEFAULT_SEED_PETS } from './generated/default-pets.ts';
 import { seedPets } from './seed.ts';
@@ -20,7 +21,7 @@ describe('seedPets', () => {
   });
 
   it.each([-1, 1.5, 1_000_001])('refuses count %d', (count) => {
-    expect(() => seedPets({ count })).toThrow(RangeError);
+    expect(() => seedPets({ count })).toThrow(expect.objectContaining({ code: 'PETSTORE_MOCK_BAD_OPTION' }));
   });
 
   it('accepts a count of zero', () => {
@@ -43,7 +44,8 @@ describe('the default pets that ship as data (default-pets.ts)', () => {
   it('are not used for another seed or a larger count, and refuse the counts seedPets refuses', () => {
     expect(shippedPets({ seed: 7, count: 3 })).toBeUndefined();
     expect(shippedPets({ count: DEFAULT_COUNT + 1 })).toBeUndefined();
-    for (const count of [-1, 1.5, MAX_COUNT + 1]) expect(() => shippedPets({ count })).toThrow(RangeError);
+    for (const count of [-1, 1.5, MAX_COUNT + 1])
+      expect(() => shippedPets({ count })).toThrow(expect.objectContaining({ code: 'PETSTORE_MOCK_BAD_OPTION' }));
   });
 
   it('are loaded, or else seeded by faker, by loadSeededPets: the same pets as seedPets either way', async () => {
@@ -56,6 +58,33 @@ describe('the default pets that ship as data (default-pets.ts)', () => {
     ]) {
       expect(await loadSeededPets(options)).toEqual(seedPets(options));
     }
-    await expect(loadSeededPets({ count: -1 })).rejects.toThrow(RangeError);
+    await expect(loadSeededPets({ count: -1 })).rejects.toThrow(
+      expect.objectContaining({ code: 'PETSTORE_MOCK_BAD_OPTION' }),
+    );
+  });
+});
+
+describe('createMock with pets that do not ship as data', () => {
+  it('loads faker in the background: requests wait for the pets, and ready resolves once they are there', async () => {
+    const mock = createMock({ seed: 7, count: 3, apiKeys: ['k'] });
+    const answer = await mock.handle({ method: 'GET', url: '/v1/pets', headers: { authorization: 'Bearer k' } });
+    expect(JSON.parse(answer.body)).toEqual(seedPets({ seed: 7, count: 3 }));
+    await mock.ready;
+    expect(mock.store.all()).toEqual(seedPets({ seed: 7, count: 3 }));
+  });
+
+  it('keeps pets replaced before faker loaded, and reset then returns to the seeded pets', async () => {
+    const mock = createMock({ seed: 7, count: 3 });
+    mock.replacePets([{ id: 9, name: 'Only', categoryId: 1 }]);
+    await mock.ready;
+    expect(mock.store.all()).toEqual([{ id: 9, name: 'Only', categoryId: 1 }]);
+    mock.reset();
+    expect(mock.store.all()).toEqual(seedPets({ seed: 7, count: 3 }));
+  });
+
+  it('is ready at once for the pets that ship', async () => {
+    const mock = createMock({ count: 3 });
+    expect(mock.store.size).toBe(3);
+    await mock.ready;
   });
 });

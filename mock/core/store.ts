@@ -57,6 +57,8 @@ export interface PetStore {
   reset(): void;
   /** Holds exactly `pets` instead (ids must be unique safe integers); the next id follows the largest. */
   replace(pets: readonly Pet[]): void;
+  /** Makes `pets` the seeded pets, what {@link PetStore.reset} returns to; holds them too unless `keepState`. */
+  reseed(pets: readonly Pet[], keepState?: boolean): void;
 }
 
 const STATUSES = petStatuses();
@@ -138,7 +140,7 @@ function grown<T extends Float64Array | Uint32Array>(array: T, length: number): 
 
 /** Makes a store holding `initial` (in any order; ids must be unique safe integers). */
 export function createPetStore(initial: readonly Pet[]): PetStore {
-  const seeded = columnsOf(initial);
+  let seeded = columnsOf(initial);
   let c = copyOf(seeded);
   let nextId = 1;
   // Listings asked for since the last change, by status and limit: a repeated listing is one lookup.
@@ -216,6 +218,10 @@ export function createPetStore(initial: readonly Pet[]): PetStore {
     allJson: () => `[${c.jsons.slice(0, c.count).join(',')}]`,
     reset: () => load(copyOf(seeded)),
     replace: (pets) => load(columnsOf(pets)),
+    reseed(pets, keepState = false) {
+      seeded = columnsOf(pets);
+      if (!keepState) load(copyOf(seeded));
+    },
   };
 }
 

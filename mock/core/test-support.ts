@@ -7,6 +7,7 @@ import { getValidator } from '../../spec/index.ts';
 import { createMock } from './create-mock.ts';
 import type { MockOptions } from './mock.ts';
 import type { ApiRequest, ApiResponse } from './responses.ts';
+import { seedPets } from './seed.ts';
 
 /** The key the test mocks accept. */
 export const KEY = 'test-key-0123456789';
@@ -20,7 +21,9 @@ export const CONTROL_JSON = { 'content-type': 'application/json' };
 
 /** A mock over three seeded pets (unless told otherwise), and a way to call it. */
 export function setupMock(options: MockOptions = {}) {
-  const mock = createMock({ seed: 1, count: 3, apiKeys: [KEY], ...options });
+  // Seeded here, with faker, so the mock holds its pets from the start (createMock would load faker in the background).
+  const seeding = { seed: options.seed ?? 1, count: options.count ?? 3 };
+  const mock = createMock({ apiKeys: [KEY], ...options, seed: seeding.seed, pets: options.pets ?? seedPets(seeding) });
   const call = (method: string, url: string, headers: ApiRequest['headers'] = AUTH, body?: string) =>
     mock.handle({ method, url, headers, ...(body === undefined ? {} : { body }) });
   return { mock, call };

@@ -7,6 +7,7 @@ import { type HttpHandler, http } from 'msw';
 import { answer, BODY_LIMIT, bodyless, type Mount, mountOf, pathInMount } from '../core/adapter.ts';
 import { createMock } from '../core/create-mock.ts';
 import type { MockOptions } from '../core/mock.ts';
+import { checkMockOptions } from '../core/options.ts';
 import { controlsOf, type PetstoreMock } from '../core/petstore-mock.ts';
 import type { ApiRequest, ApiResponse } from '../core/responses.ts';
 
@@ -24,9 +25,10 @@ export interface MswPetstore extends PetstoreMock {
 
 /** Builds the mock and MSW handlers for its API (`{baseUrl}/*`) and its control endpoints (`/__control/*` beside `/v1`). */
 export function createMswHandlers(options: MswHandlersOptions = {}): MswPetstore {
+  checkMockOptions(options);
   const { baseUrl, ...mockOptions } = options;
   const mount = mountOf(baseUrl);
-  const mock = createMock(mockOptions);
+  const mock = createMock(mockOptions, mount);
   let closed = false;
   const resolve = async ({ request }: { request: Request }): Promise<Response> => {
     // As the dispatcher fails a request after close: the handlers stay mounted, the mock no longer answers.

@@ -10,9 +10,10 @@ import type { Pet } from '../../spec/index.ts';
 import { corsPolicy } from '../core/cors.ts';
 // Each from its own module, not from index.ts, whose seedPets would load faker for every start.
 import { DEFAULT_COUNT, DEFAULT_SEED, MAX_COUNT } from '../core/default-pets.ts';
+import { PetstoreMockError } from '../core/errors.ts';
 import { DEFAULT_JOURNAL_BYTES, DEFAULT_JOURNAL_SIZE, MAX_JOURNAL_BYTES, MAX_JOURNAL_SIZE } from '../core/journal.ts';
 import { DEFAULT_API_KEY } from '../core/mock.ts';
-import { type Latency, type MockOptionsError, parseLatency } from '../core/options.ts';
+import { type Latency, parseLatency } from '../core/options.ts';
 import { loadPetsFile } from './fixtures.ts';
 import { hostCheck } from './hosts.ts';
 import type { RequestLogEntry } from './server.ts';
@@ -30,6 +31,8 @@ Options (environment variable in brackets):
   --api-key KEY     accepted bearer key; repeat for more     [PETSTORE_API_KEYS, comma-separated]
                     (replaces the development key "${DEFAULT_API_KEY}")
   --fixtures FILE   start from a JSON array of pets instead  [PETSTORE_FIXTURES]
+  --base-path PATH  serve the API at PATH, ending in /v1;     [PETSTORE_BASE_PATH] default /v1
+                    the controls beside it (/api/__control)
   --no-cors         no CORS headers or preflight answers     [PETSTORE_CORS=off]
   --cors-origin O   grant CORS to origin O (http://host:port) [PETSTORE_CORS_ORIGINS, comma-separated]
                     for the API and the control endpoints; repeat for more, * for any
@@ -84,6 +87,7 @@ function parseOptions(argv: string[], env: NodeJS.ProcessEnv) {
       count: { type: 'string' },
       'api-key': { type: 'string', multiple: true },
       fixtures: { type: 'string' },
+      'base-path': { type: 'string' },
       'no-cors': { type: 'boolean' },
       'cors-origin': { type: 'string', multiple: true },
       'allowed-hosts': { type: 'string', multiple: true },
@@ -114,12 +118,21 @@ function parseOptions(argv: string[], env: NodeJS.ProcessEnv) {
     seed: integer('seed', values.seed ?? (env.PETSTORE_SEED || undefined), DEFAULT_SEED, -(2 ** 31), 2 ** 32),
     count: integer('count', values.count ?? (env.PETSTORE_COUNT || undefined), DEFAULT_COUNT, 0, MAX_COUNT),
     fixtures: values.fixtures ?? env.PETSTORE_FIXTURES,
+    basePath: basePath(values['base-path'] ?? (env.PETSTORE_BASE_PATH || undefined)),
     apiKeys,
     cors: values['no-cors'] !== true && env.PETSTORE_CORS !== 'off',
     ...browserAccess(values, env),
     quiet: values.quiet === true || env.PETSTORE_QUIET === '1',
     ...behaviour(values, env),
   };
+}
+
+/** --base-path: a path ending in /v1, as startMockServer takes it. */
+function basePath(raw: string | undefined): string | undefined {
+  if (raw === undefined) return undefined;
+  if (!/^(\/[A-Za-z0-9._~-]+)*\/v1\/?$/.test(raw))
+    throw new UsageError(`--base-path must be a path ending in /v1 (like /api/v1), got ${JSON.stringify(raw)}`);
+  return raw.replace(/\/$/, '');
 }
 
 /** --latency, --rate-limit, --chaos and --journal-size, each with its PETSTORE_* variable. */
@@ -130,7 +143,7 @@ function behaviour(values: Record<string, unknown>, env: NodeJS.ProcessEnv) {
   try {
     latency = latencyText === undefined ? undefined : parseLatency(latencyText);
   } catch (error) {
-    throw new UsageError(`--${(error as MockOptionsError).message}`);
+    throw new UsageError(`--${(error as PetstoreMockError).message}`);
   }
   const rateText = pick('rate-limit', 'PETSTORE_RATE_LIMIT');
   const chaosText = pick('chaos', 'PETSTORE_CHAOS');
@@ -213,7 +226,9 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
   const onWarning = (message: string) => process.stderr.write(`warning: ${message}.\n`);
   const mock = await startMockServer({ ...options, pets, onWarning, log: options.quiet ? undefined : logLine }).catch(
     (error: Error) => {
-      process.stderr.write(`petstore-mock: cannot listen on ${options.host}:${options.port}: ${error.message}\n`);
+      // A bad option is told as such; anything else is the socket's (in use, no such interface).
+      const told = error instanceof PetstoreMockError ? '' : `cannot listen on ${options.host}:${options.port}: `;
+      process.stderr.write(`petstore-mock: ${told}${error.message}\n`);
       return undefined;
     },
   );

@@ -4,21 +4,24 @@
  */
 import { readFileSync } from 'node:fs';
 import { describeSchemaErrors, getValidator, type Pet } from '../../spec/index.ts';
+import { PetstoreMockError } from '../core/errors.ts';
+
+const invalid = (message: string) => new PetstoreMockError('PETSTORE_MOCK_INVALID_PETS', message);
 
 /** The largest id a fixtures file may hold: 2^50. */
 export const MAX_FIXTURE_ID = 2 ** 50;
 
-/** Reads and validates a JSON array of pets; throws an Error naming the first problem. */
+/** Reads and validates a JSON array of pets; throws a PetstoreMockError (`PETSTORE_MOCK_INVALID_PETS`) naming the first problem. */
 export function loadPetsFile(path: string): Pet[] {
   let data: unknown;
   try {
     data = JSON.parse(readFileSync(path, 'utf8'));
   } catch (error) {
-    throw new Error(`cannot read pets from ${path}: ${(error as Error).message}`);
+    throw invalid(`cannot read pets from ${path}: ${(error as Error).message}`);
   }
   const validate = getValidator('Pets');
   if (!validate(data))
-    throw new Error(
+    throw invalid(
       `${path} is not a JSON array of pets: ${describeSchemaErrors(validate.errors).slice(0, 3).join('; ')}`,
     );
   const pets = data as Pet[];
@@ -31,9 +34,9 @@ export function loadPetsFile(path: string): Pet[] {
       pet.id > MAX_FIXTURE_ID ||
       !Number.isSafeInteger(pet.categoryId)
     ) {
-      throw new Error(`${path}: pet at index ${index} has an id outside 1..2^50 or a categoryId beyond 2^53`);
+      throw invalid(`${path}: pet at index ${index} has an id outside 1..2^50 or a categoryId beyond 2^53`);
     }
-    if (seen.has(pet.id)) throw new Error(`${path}: pet id ${pet.id} appears twice`);
+    if (seen.has(pet.id)) throw invalid(`${path}: pet id ${pet.id} appears twice`);
     seen.add(pet.id);
   }
   return pets;

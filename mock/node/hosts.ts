@@ -8,7 +8,7 @@
  * @see ../../docs/mock.md "Security"
  */
 import { isIP } from 'node:net';
-import { MockOptionsError } from '../core/options.ts';
+import { badOption } from '../core/errors.ts';
 import { type ApiResponse, ErrorCode, errorResponse } from '../core/responses.ts';
 
 /** Decides, per `Host` header, whether the mock answers. */
@@ -16,18 +16,18 @@ export type HostCheck = (host: string | undefined) => boolean;
 
 /**
  * The check for `allowed` (names; `.example.com` also allows its subdomains, as in Vite; `true` or `'*'`
- * allows any) plus the defaults; throws a MockOptionsError naming an entry that is not a host name.
+ * allows any) plus the defaults; throws a PetstoreMockError (`PETSTORE_MOCK_BAD_OPTION`) naming an entry that is not a host name.
  */
 export function hostCheck(allowed: readonly string[] | true | undefined, boundHost?: string): HostCheck {
   if (allowed === true || (Array.isArray(allowed) && allowed.includes('*'))) return () => true;
   if (allowed !== undefined && !Array.isArray(allowed))
-    throw new MockOptionsError('allowedHosts must be an array of host names, or true for any');
+    throw badOption('allowedHosts must be an array of host names, or true for any');
   const exact = new Set<string>();
   const suffixes: string[] = [];
   for (const entry of allowed ?? []) {
     const name = typeof entry === 'string' ? entry.trim().toLowerCase().replace(/\.$/, '') : '';
     if (!/^\.?[a-z0-9_]([a-z0-9_.-]*[a-z0-9_])?$|^\[[0-9a-f:.]+\]$/.test(name))
-      throw new MockOptionsError(
+      throw badOption(
         `allowedHosts: ${JSON.stringify(entry)} is not a host name (give names like app.test or .example.com, no port)`,
       );
     if (name.startsWith('.')) {

@@ -1,15 +1,9 @@
 /**
  * The mock in Node (`petstore-toolkit/mock`): start a seeded, stateful Petstore on a port
- * (0 picks a free one) and get back its URL, keys, store and its typed controls (scenarios,
- * the request journal, the state), the same as the control endpoints.
+ * (0 picks a free one) and get back its control interface (a {@link PetstoreMock} plus `origin`).
+ * Faker is not loaded unless another seed or count asks for it.
  */
-export * from '../core/index.ts';
+export * from '../core/public.ts';
 export { loadPetsFile } from './fixtures.ts';
-export {
-  createHttpServer,
-  DEFAULT_TIMEOUTS,
-  type RequestLogEntry,
-  type ServerHandler,
-  type ServerTimeouts,
-} from './server.ts';
-export { LOOPBACK_HOSTS, type MockServer, type MockServerOptions, startMockServer } from './start.ts';
+export type { RequestLogEntry, ServerTimeouts } from './server.ts';
+export { type MockServer, type MockServerOptions, startMockServer } from './start.ts';

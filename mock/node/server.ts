@@ -7,6 +7,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { BODY_LIMIT } from '../core/adapter.ts';
+import { redactKeys } from '../core/redact.ts';
 import { type ApiRequest, type ApiResponse, ErrorCode, errorResponse } from '../core/responses.ts';
 import { type HostCheck, hostRefusal } from './hosts.ts';
 
@@ -78,7 +79,7 @@ export function createHttpServer({
     if (log)
       log({
         method: req.method ?? '',
-        path: redact(req.url ?? '', secrets),
+        path: redactKeys(req.url ?? '', secrets),
         status: response.fault && response.fault !== 'truncated' ? 0 : response.status,
         ...(response.fault ? { fault: response.fault } : {}),
         ms: performance.now() - started,
@@ -257,51 +258,4 @@ function carryOut(res: ServerResponse, response: ApiResponse, hangMs: number): v
       return;
     }
   }
-}
-
-function redact(text: string, secrets: readonly string[]): string {
-  let out = text;
-  for (const secret of secrets) {
-    if (secret !== '' && out.includes(secret)) out = out.split(secret).join('[REDACTED]');
-  }
-  return out.includes('%') ? redactEncoded(out, secrets) : out;
-}
-
-/**
- * Redacts secrets however they are percent-encoded (`%2F` or `%2f`, whole or
- * in part): matches on the decoded bytes, replaces the raw spelling. The
- * text logged stays encoded, so decoding cannot inject line breaks.
- */
-function redactEncoded(text: string, secrets: readonly string[]): string {
-  // A target is ASCII (node refuses other bytes), so each %XX decodes to one latin1 character.
-  let decoded = '';
-  const rawAt: number[] = [];
-  for (let i = 0; i < text.length; ) {
-    rawAt.push(i);
-    const escaped = text[i] === '%' && /^[0-9a-f]{2}$/i.test(text.slice(i + 1, i + 3));
-    decoded += escaped ? String.fromCharCode(parseInt(text.slice(i + 1, i + 3), 16)) : text[i];
-    i += escaped ? 3 : 1;
-  }
-  rawAt.push(text.length);
-  const spans: [number, number][] = [];
-  for (const secret of secrets) {
-    const needle = Buffer.from(secret, 'utf8').toString('latin1');
-    for (
-      let at = needle === '' ? -1 : decoded.indexOf(needle);
-      at !== -1;
-      at = decoded.indexOf(needle, at + needle.length)
-    ) {
-      spans.push([rawAt[at]!, rawAt[at + needle.length]!]);
-    }
-  }
-  if (spans.length === 0) return text;
-  spans.sort((a, b) => a[0] - b[0]);
-  let out = '';
-  let from = 0;
-  for (const [start, end] of spans) {
-    if (start < from) continue;
-    out += `${text.slice(from, start)}[REDACTED]`;
-    from = end;
-  }
-  return out + text.slice(from);
 }

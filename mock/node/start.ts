@@ -6,8 +6,11 @@
  */
 import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
+import { mounted, mountOf } from '../core/adapter.ts';
 import { loadSeededPets } from '../core/default-pets.ts';
+import { badOption } from '../core/errors.ts';
 import { assembleMock, type MockOptions } from '../core/mock.ts';
+import { checkMockOptions, checkType } from '../core/options.ts';
 import { controlsOf, type PetstoreMock } from '../core/petstore-mock.ts';
 import { hostCheck } from './hosts.ts';
 import { createHttpServer, type RequestLogEntry, type ServerTimeouts } from './server.ts';
@@ -19,6 +22,8 @@ export const LOOPBACK_HOSTS: readonly string[] = ['127.0.0.1', 'localhost', '::1
 export interface MockServerOptions extends MockOptions {
   /** Port to listen on; 0 (the default) picks a free one. */
   port?: number;
+  /** Path of the API, ending in `/v1` (default `/v1`): `/api/v1` serves it there and the controls at `/api/__control`. */
+  basePath?: string;
   /** Interface to bind; 127.0.0.1 by default. */
   host?: string;
   /** Told when the mock is bound to an address other than loopback (default: process.emitWarning). */
@@ -40,14 +45,38 @@ export interface MockServer extends PetstoreMock {
   readonly origin: string;
 }
 
+/** Throws a PetstoreMockError (`PETSTORE_MOCK_BAD_OPTION`) naming the first option the server cannot use. */
+function checkServerOptions(options: MockServerOptions): void {
+  checkMockOptions(options);
+  const { port, host, timeouts } = options;
+  if (port !== undefined && !(Number.isSafeInteger(port) && port >= 0 && port <= 65535))
+    throw badOption(`port must be an integer from 0 to 65535, got ${String(port)}`);
+  if (host !== undefined && (typeof host !== 'string' || host === ''))
+    throw badOption('host must be a non-empty string (an address or a name)');
+  checkType('log', options.log, 'function');
+  checkType('onWarning', options.onWarning, 'function');
+  checkType('timeouts', timeouts, 'object');
+  if (options.basePath !== undefined && (typeof options.basePath !== 'string' || !options.basePath.startsWith('/')))
+    throw badOption(`basePath must be a path ending in /v1 (/v1, /api/v1), got ${JSON.stringify(options.basePath)}`);
+  mountOf(options.basePath);
+  for (const [name, ms] of Object.entries(timeouts ?? {}))
+    if (
+      !['headersMs', 'requestMs', 'keepAliveMs'].includes(name) ||
+      !(Number.isSafeInteger(ms) && ms >= 1 && ms <= 3_600_000)
+    )
+      throw badOption(`timeouts.${name} must be headersMs, requestMs or keepAliveMs, whole ms from 1 to 3600000`);
+}
+
 /** Seeds a store and serves it over HTTP; resolves once listening. */
 export async function startMockServer(options: MockServerOptions = {}): Promise<MockServer> {
+  checkServerOptions(options);
   const { port = 0, host = '127.0.0.1', log } = options;
   const hostAllowed = hostCheck(options.allowedHosts, host);
+  const mount = mountOf(options.basePath ?? '/v1');
   // On a port, corsOrigins defaults to none beyond loopback (assembleMock's default), unlike in process.
-  const mock = assembleMock(options, options.pets ?? (await loadSeededPets(options)));
+  const mock = assembleMock(options, options.pets ?? (await loadSeededPets(options)), mount);
   const server = createHttpServer({
-    handler: mock.respond,
+    handler: mounted(mount, mock.respond),
     log,
     secrets: mock.apiKeys,
     timeouts: options.timeouts,
@@ -70,5 +99,5 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
       server.close((error) => (error ? reject(error) : resolve()));
       server.closeAllConnections();
     }));
-  return { ...controlsOf(mock, `${origin}/v1`, close), origin };
+  return { ...controlsOf(mock, `${origin}${mount.prefix}/v1`, close), origin };
 }

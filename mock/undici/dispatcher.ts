@@ -6,10 +6,12 @@
  */
 import { Dispatcher, errors } from 'undici';
 import type { Pet } from '../../spec/index.ts';
-import { answer, bodyless, type Mount, mountOf, pathInMount } from '../core/adapter.ts';
+import { answer, bodyless, type Mount, mounted, mountOf } from '../core/adapter.ts';
 import { createMock } from '../core/create-mock.ts';
+import { badOption, PetstoreMockError } from '../core/errors.ts';
 import type { JournalEntry, JournalFilter } from '../core/journal.ts';
 import type { Mock, MockOptions, ScenarioControls } from '../core/mock.ts';
+import { checkMockOptions } from '../core/options.ts';
 import { type PetstoreMock, type PetsView, petsView } from '../core/petstore-mock.ts';
 import type { ApiRequest } from '../core/responses.ts';
 import { closedByPeer, headerRecord, portFor, readBody, type WireResponse } from './wire.ts';
@@ -22,16 +24,6 @@ export interface MockDispatcherOptions extends MockOptions {
   fallback?: Dispatcher;
 }
 
-/** Error given to a request the dispatcher cannot take; `code` is stable. */
-export class MockDispatchError extends Error {
-  readonly code: 'PETSTORE_MOCK_UNKNOWN_ORIGIN' | 'PETSTORE_MOCK_CLOSED' | 'PETSTORE_MOCK_UNSUPPORTED_RUNTIME';
-  constructor(code: MockDispatchError['code'], message: string) {
-    super(message);
-    this.name = 'MockDispatchError';
-    this.code = code;
-  }
-}
-
 /**
  * The mock as an undici Dispatcher that is also its {@link PetstoreMock}: the object given to
  * `setGlobalDispatcher` or `{ dispatcher }` is the one whose controls a test calls, as with undici's MockAgent.
@@ -42,8 +34,10 @@ export class MockDispatcher extends Dispatcher implements PetstoreMock {
   readonly apiKeys: readonly string[];
   readonly pets: PetsView;
   readonly scenarios: ScenarioControls;
+  readonly ready: Promise<void>;
   readonly #mount: Mount;
   readonly #fallback: Dispatcher | undefined;
+  readonly #answer: Mock['respond'];
   #closed = false;
 
   constructor(options: MockDispatcherOptions = {}) {
@@ -51,19 +45,24 @@ export class MockDispatcher extends Dispatcher implements PetstoreMock {
     // Bun's stand-in for undici has no request(), and Bun's fetch ignores `dispatcher`: a request would
     // leave for the made-up host and fail on DNS, so the dispatcher is refused before anything is sent.
     if (typeof Dispatcher.prototype.request !== 'function')
-      throw new MockDispatchError(
+      throw new PetstoreMockError(
         'PETSTORE_MOCK_UNSUPPORTED_RUNTIME',
         "this runtime's undici cannot carry a dispatcher (Bun's fetch ignores it): start the mock on a port with startMockServer (petstore-toolkit/mock), or use MSW's setupServer with createMswHandlers (petstore-toolkit/msw)",
       );
+    checkMockOptions(options);
     const { baseUrl, fallback, ...mockOptions } = options;
     this.#mount = mountOf(baseUrl);
-    if (this.#mount.origin === '') throw new errors.InvalidArgumentError('baseUrl must be absolute (http://host/v1)');
+    if (this.#mount.origin === '') throw badOption('baseUrl must be absolute (http://host/v1) for the dispatcher');
+    if (fallback !== undefined && typeof (fallback as { dispatch?: unknown } | null)?.dispatch !== 'function')
+      throw badOption('fallback must be an undici Dispatcher (an object with dispatch())');
     this.#fallback = fallback;
-    this.#mock = createMock(mockOptions);
+    this.#mock = createMock(mockOptions, this.#mount);
+    this.#answer = mounted(this.#mount, this.#mock.respond);
     this.url = this.#mount.baseUrl;
     this.apiKeys = this.#mock.apiKeys;
     this.pets = petsView(this.#mock);
     this.scenarios = this.#mock.scenarios;
+    this.ready = this.#mock.ready;
   }
 
   requests(filter?: JournalFilter): JournalEntry[] {
@@ -117,10 +116,10 @@ export class MockDispatcher extends Dispatcher implements PetstoreMock {
     this.#closed = true;
   }
 
-  #refusal(origin: string): MockDispatchError | undefined {
-    if (this.#closed) return new MockDispatchError('PETSTORE_MOCK_CLOSED', 'the mock dispatcher is closed');
+  #refusal(origin: string): PetstoreMockError | undefined {
+    if (this.#closed) return new PetstoreMockError('PETSTORE_MOCK_CLOSED', 'the mock dispatcher is closed');
     if (origin === this.#mount.origin) return undefined;
-    return new MockDispatchError(
+    return new PetstoreMockError(
       'PETSTORE_MOCK_UNKNOWN_ORIGIN',
       `the mock answers ${this.#mount.origin}, not ${origin || 'a request with no origin'} (give a fallback dispatcher for other origins)`,
     );
@@ -129,13 +128,13 @@ export class MockDispatcher extends Dispatcher implements PetstoreMock {
   async #respond(options: Dispatcher.DispatchOptions): Promise<WireResponse> {
     const query = options.query ? `${options.path.includes('?') ? '&' : '?'}${new URLSearchParams(options.query)}` : '';
     const path = options.path + query;
-    const request: ApiRequest = { method: options.method, url: pathInMount(this.#mount, path) ?? path, headers: {} };
+    const request: ApiRequest = { method: options.method, url: path, headers: {} };
     request.headers = headerRecord(options.headers);
     const { bytes, tooLarge } = await readBody(options.body);
     if (tooLarge) request.bodyTooLarge = true;
     else if (bytes) request.body = bytes;
     // respond, not handle: the request's headers are already a fresh object, so handle's copy would be a second one.
-    const response = await answer(this.#mock.respond, request);
+    const response = await answer(this.#answer, request);
     // Transport faults (see ApiResponse): a hang never answers (the caller's timeout or signal ends it).
     if (response.fault === 'hang') return new Promise<never>(() => {});
     if (response.fault === 'reset' || response.fault === 'close') throw closedByPeer();

@@ -12,24 +12,16 @@ export const document: OpenApiDocument = {
   },
   "servers": [
     {
-      "url": "https://{productionHost}/v1",
-      "description": "Production. The interface gives the base address only as a placeholder, so the host is a server variable; the base address ends in `/v1`.",
-      "variables": {
-        "productionHost": {
-          "default": "petstore.example.com",
-          "description": "Placeholder host of the production base address (not given by the interface)."
-        }
-      }
+      "url": "http://127.0.0.1:4010/v1",
+      "description": "The reference mock on its default port (npx petstore-mock), first so that a generated client's default base address is one that answers. Not part of the interface."
     },
     {
-      "url": "https://{stagingHost}/v1",
-      "description": "Staging. The interface gives the base address only as a placeholder, so the host is a server variable; the base address ends in `/v1`.",
-      "variables": {
-        "stagingHost": {
-          "default": "staging.petstore.example.com",
-          "description": "Placeholder host of the staging base address (not given by the interface)."
-        }
-      }
+      "url": "https://petstore.example.com/v1",
+      "description": "Production. The interface gives the base address only as a placeholder: the host is one (example.com is reserved, RFC 2606); put the real host in its place. The base address ends in `/v1`."
+    },
+    {
+      "url": "https://staging.petstore.example.com/v1",
+      "description": "Staging. The interface gives the base address only as a placeholder: the host is one (example.com is reserved, RFC 2606); put the real host in its place. The base address ends in `/v1`."
     }
   ],
   "tags": [

@@ -476,11 +476,12 @@ export const profile: OpenApiDocument = {
         "name": "Prefer",
         "in": "header",
         "required": false,
-        "description": "RFC 7240 preferences the mock honours: code=NNN (a documented error status of the operation, or 429, 500, 502, 503, 504), delay=MS (0 to 60000) and fault=reset|close|truncated|malformed|hang. Others are ignored.",
+        "description": "RFC 7240 preferences. The schema admits only those that never force an error (delay=MS below a second; return, respond-async and handling, which the mock ignores), so a tool generating requests from this document never makes the mock fail. For testing a client's error handling the mock also honours code=NNN (a documented error status of the operation, or 429, 500, 502, 503, 504), delay=MS up to 60000 and fault=reset|close|truncated|malformed|hang (docs/mock.md, \"Forcing answers per request\").",
         "schema": {
-          "type": "string"
+          "type": "string",
+          "pattern": "^(delay=[0-9]{1,3}|return=(minimal|representation)|respond-async|handling=(lenient|strict))(, ?(delay=[0-9]{1,3}|return=(minimal|representation)|respond-async|handling=(lenient|strict)))*$"
         },
-        "example": "code=503, delay=2000"
+        "example": "delay=100"
       }
     },
     "headers": {

@@ -16,6 +16,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT, runProcess, spawnProcess, stopAllProcesses } from '../support/processes.ts';
+import { readmeExamples } from '../support/readme-examples.ts';
 
 const NODE_VERSIONS: Record<string, string> = { '22': '22.23.3', '24': '24.21.0' };
 const NODE_CACHE = join(ROOT, 'node_modules', '.cache', 'petstore-toolkit');
@@ -63,6 +64,13 @@ beforeAll(async () => {
   project = join(work, 'consumer');
   cpSync(CONSUMER, project, { recursive: true });
   writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'consumer', private: true }));
+  // The README's port and dispatcher examples, as written, each in a folder of its own (the MSW one runs in Chromium:
+  // test/browser-example.test.ts).
+  const readme = readmeExamples();
+  mkdirSync(join(project, 'readme-vitest'));
+  writeFileSync(join(project, 'readme-vitest', 'readme-port.test.ts'), readme.port);
+  mkdirSync(join(project, 'readme-jest'));
+  writeFileSync(join(project, 'readme-jest', 'readme-dispatcher.test.js'), readme.dispatcher);
   // msw is the optional peer a user adds for the ./msw entry: the major this repository develops against.
   const msw = `msw@${(await import('../../package.json', { with: { type: 'json' } })).default.devDependencies.msw}`;
   installOutput = await npm(['install', '--no-audit', '--no-fund', '--prefer-offline', tarball, msw], project);
@@ -138,12 +146,65 @@ describe('the tarball', () => {
   }, 120_000);
 });
 
+/** The run-time names each mock entry exports (types aside): the adapter, the error class, the development key. */
+const SHARED = ['DEFAULT_API_KEY', 'PetstoreMockError'];
+const EXPORTS = {
+  mock: [...SHARED, 'loadPetsFile', 'startMockServer'].sort(),
+  'mock/core': [
+    'BODY_LIMIT',
+    'DEFAULT_BASE_URL',
+    'PETSTORE_MOCK_ERROR_CODES',
+    'PetstoreMockError',
+    'answer',
+    'bodyless',
+    'controlsOf',
+    'createAuthenticator',
+    'createHandler',
+    'createKeyRedactor',
+    'createMock',
+    'createPetStore',
+    'loadSeededPets',
+    'mountOf',
+    'mounted',
+  ].sort(),
+  msw: [...SHARED, 'createMswHandlers'].sort(),
+  undici: [...SHARED, 'MockDispatcher', 'createMockDispatcher'].sort(),
+};
+
 describe.each(['20', '22', '24'])('installed, on Node %s', (major) => {
   const env = () => ({ ...process.env, PATH: `${join(nodes[major]!, '..')}:${process.env.PATH}`, NO_COLOR: '1' });
 
   it('runs that Node', async () => {
     const run = await runProcess([nodes[major]!, '--version'], { cwd: project });
     expect(run.stdout).toMatch(new RegExp(`^v${major}\\.`));
+  });
+
+  it('loads faker only when another seed or count asks for it', async () => {
+    const logLoads = ['--import', join(ROOT, 'test', 'support', 'log-loads.mjs')];
+    const plain = await runProcess(
+      [
+        nodes[major]!,
+        ...logLoads,
+        '--input-type=module',
+        '-e',
+        "const m = await import('petstore-toolkit/mock'); await import('petstore-toolkit/msw'); await import('petstore-toolkit/undici'); const s = await m.startMockServer({ count: 5 }); await s.close();",
+      ],
+      { cwd: project, env: env() },
+    );
+    expect(plain.code).toBe(0);
+    expect(plain.stderr).not.toContain('@faker-js/faker');
+    const seeded = await runProcess(
+      [
+        nodes[major]!,
+        ...logLoads,
+        '--input-type=module',
+        '-e',
+        "const { createMockDispatcher } = await import('petstore-toolkit/undici'); const d = createMockDispatcher({ seed: 7, count: 3 }); await d.ready; console.log(d.pets.size);",
+      ],
+      { cwd: project, env: env() },
+    );
+    expect(seeded.stdout.trim()).toBe('3');
+    expect(seeded.stderr).toContain('loaded @faker-js/faker');
   });
 
   it.each(['esm.mjs', 'cjs.cjs'])(
@@ -162,7 +223,7 @@ describe.each(['20', '22', '24'])('installed, on Node %s', (major) => {
     async (file) => {
       const run = await runProcess([nodes[major]!, file], { cwd: project, env: env() });
       expect(run.stderr).toBe('');
-      expect(JSON.parse(run.stdout)).toEqual({ handlers: 3, size: 3, status: 200, pets: 3 });
+      expect(JSON.parse(run.stdout)).toEqual({ handlers: 3, size: 3, status: 200, pets: 3, exports: EXPORTS });
     },
   );
 
@@ -194,6 +255,21 @@ describe.each(['20', '22', '24'])('installed, on Node %s', (major) => {
     });
     expect(run.stderr).toMatch(/Tests:\s+3 passed, 3 total/);
     expect(run.code).toBe(0);
+  });
+
+  it("runs the README's examples as written: the port under vitest, the dispatcher under Jest", async () => {
+    const vitest = await runProcess(
+      [nodes[major]!, BIN('vitest/vitest.mjs'), 'run', '--globals', '--dir', 'readme-vitest'],
+      { cwd: project, env: env() },
+    );
+    expect(vitest.stdout).toMatch(/Tests\s+1 passed \(1\)/);
+    expect(vitest.code).toBe(0);
+    const jest = await runProcess([nodes[major]!, BIN('jest/bin/jest.js'), '--rootDir', 'readme-jest', '--ci'], {
+      cwd: project,
+      env: env(),
+    });
+    expect(jest.stderr).toMatch(/Tests:\s+1 passed, 1 total/);
+    expect(jest.code).toBe(0);
   });
 
   it('runs a vitest test', async () => {

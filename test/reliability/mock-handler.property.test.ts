@@ -6,7 +6,9 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { type ApiRequest, type ApiResponse, createMock, seedPets } from '../../mock/node/index.ts';
+import { createMock } from '../../mock/core/create-mock.ts';
+import type { ApiRequest, ApiResponse } from '../../mock/core/responses.ts';
+import { seedPets } from '../../mock/core/seed.ts';
 import { type GeneratedRequest, requestArbitrary } from './support/arbitraries.ts';
 import { checkExchange, PetModel } from './support/oracle.ts';
 

@@ -7,14 +7,10 @@ import { once } from 'node:events';
 import type { AddressInfo, Socket } from 'node:net';
 import { Pool } from 'undici';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import {
-  createHandler,
-  createHttpServer,
-  createPetStore,
-  DEFAULT_TIMEOUTS,
-  type MockServer,
-  startMockServer,
-} from '../../mock/node/index.ts';
+import { createHandler } from '../../mock/core/handler.ts';
+import { createPetStore } from '../../mock/core/store.ts';
+import { type MockServer, startMockServer } from '../../mock/node/index.ts';
+import { createHttpServer, DEFAULT_TIMEOUTS } from '../../mock/node/server.ts';
 import { getValidator } from '../../spec/index.ts';
 import { openSocket, parseResponse, readToEnd, sleep } from './support/raw-http.ts';
 

@@ -10,7 +10,7 @@ import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import { Pool } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { JournalEntry } from '../../mock/core/index.ts';
+import type { JournalEntry } from '../../mock/core/journal.ts';
 import type { ChildRequest } from './support/mock-child.ts';
 
 const CONNECTIONS = 64;

@@ -5,7 +5,8 @@
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BODY_LIMIT, type MockServer, startMockServer } from '../../mock/node/index.ts';
+import { BODY_LIMIT } from '../../mock/core/adapter.ts';
+import { type MockServer, startMockServer } from '../../mock/node/index.ts';
 import { getValidator } from '../../spec/index.ts';
 import { type GeneratedRequest, requestArbitrary } from './support/arbitraries.ts';
 import { checkExchange, PetModel } from './support/oracle.ts';

@@ -13,6 +13,14 @@ const { createMockDispatcher } = require('petstore-toolkit/undici');
       size: petstore.pets.size,
       status: response.status,
       pets: pets.length,
+      exports: Object.fromEntries(
+        ['mock', 'mock/core', 'msw', 'undici'].map((entry) => [
+          entry,
+          Object.keys(require(`petstore-toolkit/${entry}`))
+            .filter((name) => name !== '__esModule')
+            .sort(),
+        ]),
+      ),
     }),
   );
 })();

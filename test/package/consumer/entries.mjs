@@ -12,5 +12,13 @@ console.log(
     size: petstore.pets.size,
     status: response.status,
     pets: pets.length,
+    exports: Object.fromEntries(
+      await Promise.all(
+        ['mock', 'mock/core', 'msw', 'undici'].map(async (entry) => [
+          entry,
+          Object.keys(await import(`petstore-toolkit/${entry}`)).sort(),
+        ]),
+      ),
+    ),
   }),
 );

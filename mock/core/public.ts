@@ -1,0 +1,12 @@
+/**
+ * What every adapter's entry exports besides its own factory: the control
+ * interface, the option and data types, and the error class. One list, so
+ * the three entries stay alike.
+ */
+
+export { PetstoreMockError, type PetstoreMockErrorCode } from './errors.ts';
+export type { JournalEntry, JournalFilter } from './journal.ts';
+export { DEFAULT_API_KEY, type MockOptions, type ScenarioControls } from './mock.ts';
+export type { Latency } from './options.ts';
+export type { PetstoreMock, PetsView } from './petstore-mock.ts';
+export type { Scenario, ScenarioInput } from './scenarios.ts';
