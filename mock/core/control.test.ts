@@ -212,6 +212,14 @@ describe('rate limit, chaos, latency options', () => {
     expect((await call('GET', '/v1/pets')).status).toBe(200);
   });
 
+  it('--rate-limit: one key is one bucket however Authorization spells it (scheme case, spaces)', async () => {
+    const { call } = setupMock({ rateLimit: 3, now: () => 20_000 });
+    for (const authorization of [`Bearer ${KEY}`, `bearer ${KEY}`, `BEARER   ${KEY}  `])
+      expect((await call('GET', '/v1/pets', { authorization })).status).toBe(200);
+    expect((await call('GET', '/v1/pets', { authorization: ` Bearer\t${KEY}` })).status).toBe(429);
+    expect((await call('GET', '/v1/pets', { authorization: 'Bearer another-key' })).status).toBe(401);
+  });
+
   it('--chaos: the same seed fails the same requests with service failures; 1 fails every API request', async () => {
     const statuses = async (seed: number) => {
       const { call } = setupMock({ chaos: 0.5, seed });

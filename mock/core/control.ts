@@ -5,6 +5,7 @@
  * @see ../../docs/mock.md "Control endpoints"
  */
 import { PetstoreMockError } from './errors.ts';
+import { describePath, findInexactInteger } from './exact-numbers.ts';
 import type { Journal } from './journal.ts';
 import type { Layer, RequestContext } from './layers.ts';
 import { type ApiResponse, ErrorCode, errorResponse, isJsonMediaType, jsonResponse } from './responses.ts';
@@ -37,7 +38,18 @@ function routes(t: ControlTargets): Record<string, Record<string, Run>> {
     reset: { POST: () => (t.reset(), ok({ reset: true, pets: t.store.size })) },
     pets: {
       GET: () => jsonResponse(200, t.store.allJson()),
-      PUT: (c) => withJson(c, (pets) => (t.replacePets(pets), ok({ replaced: true, pets: t.store.size }))),
+      PUT: (c) =>
+        withJson(c, (pets, text) => {
+          const inexact = findInexactInteger(text, (p) => p.length === 2 && (p[1] === 'id' || p[1] === 'categoryId'));
+          if (inexact && Array.isArray(pets))
+            return errorResponse(
+              400,
+              ErrorCode.invalidBody,
+              `${describePath('pets', inexact.path)} must be kept exactly: write an integer from ${Number.MIN_SAFE_INTEGER} to ${Number.MAX_SAFE_INTEGER} (got ${inexact.text})`,
+            );
+          t.replacePets(pets);
+          return ok({ replaced: true, pets: t.store.size });
+        }),
     },
     health: { GET: () => jsonResponse(200, '{"status":"ok"}') },
     scenarios: {
@@ -139,7 +151,7 @@ function dispatch(methods: Record<string, Run>, context: RequestContext): ApiRes
  * `application/json` is taken (415 otherwise), so a page on another origin cannot send one without a
  * preflight, which the CORS layer refuses.
  */
-function withJson(context: RequestContext, use: (value: unknown) => ApiResponse): ApiResponse {
+function withJson(context: RequestContext, use: (value: unknown, text: string) => ApiResponse): ApiResponse {
   const { body, headers } = context.request;
   if (context.request.bodyTooLarge)
     return errorResponse(413, ErrorCode.payloadTooLarge, 'request body is larger than the limit');
@@ -160,10 +172,12 @@ function withJson(context: RequestContext, use: (value: unknown) => ApiResponse)
   if (body === undefined || body.length === 0)
     return errorResponse(400, ErrorCode.invalidBody, 'a JSON body is required');
   let value: unknown;
+  let text: string;
   try {
-    value = JSON.parse(typeof body === 'string' ? body : new TextDecoder('utf-8', { fatal: true }).decode(body));
+    text = typeof body === 'string' ? body : new TextDecoder('utf-8', { fatal: true }).decode(body);
+    value = JSON.parse(text);
   } catch (error) {
     return errorResponse(400, ErrorCode.malformedJson, `request body is not valid JSON: ${(error as Error).message}`);
   }
-  return use(value);
+  return use(value, text);
 }

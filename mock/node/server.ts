@@ -144,10 +144,15 @@ const CLIENT_ERRORS: Record<string, [number, string, string, string]> = {
 
 /** Requests node:http cannot parse, or that time out, still get an Error body rather than a bare close. */
 function answerClientError(error: Error & { code?: string }, socket: Duplex): void {
-  if (!socket.writable || (socket as Duplex & { _httpMessage?: unknown })._httpMessage) {
+  const pending = (socket as Duplex & { _httpMessage?: ServerResponse })._httpMessage;
+  // A body that never ends (or drips) times out after its request was handed over: it still gets its 408,
+  // as long as nothing of an answer has gone out.
+  const unanswered = pending === undefined || (!pending.headersSent && error.code === 'ERR_HTTP_REQUEST_TIMEOUT');
+  if (!socket.writable || !unanswered) {
     socket.destroy();
     return;
   }
+  if (pending !== undefined) (pending as ServerResponse & { [TIMED_OUT]?: boolean })[TIMED_OUT] = true;
   const [status, reason, code, message] = CLIENT_ERRORS[error.code ?? ''] ?? CLIENT_ERRORS.default!;
   const body = JSON.stringify({ code, message, status });
   socket.end(
@@ -223,8 +228,11 @@ function readBody(req: IncomingMessage, limit: number, done: (body: Buffer, tooL
   });
 }
 
+/** Marks a response whose request timed out and was answered 408 on the socket: nothing more is written. */
+const TIMED_OUT = Symbol('timed out');
+
 function send(res: ServerResponse, response: ApiResponse, closeAfter: boolean): void {
-  if (res.destroyed) return;
+  if (res.destroyed || (res as ServerResponse & { [TIMED_OUT]?: boolean })[TIMED_OUT]) return;
   const headers: Record<string, string | number> = response.headers;
   if (response.body.length > 0) headers['content-length'] = Buffer.byteLength(response.body);
   // The rest of an over-limit body is never read, so the connection cannot be reused.

@@ -5,6 +5,7 @@
  * what the state must be afterwards.
  * @see docs/mock.md "Where the interface is silent: what the mock does" (the mock's side; the suite accepts the other allowed choices, docs/conformance.md)
  */
+import { findInexactInteger } from '../../../mock/core/exact-numbers.ts';
 import { getValidator, listOperations, type Pet } from '../../../spec/index.ts';
 
 /** Statuses the interface documents plus those the ARCHITECTURE table allows the mock. */
@@ -311,6 +312,9 @@ function acceptableNewPet(req: SentRequest): Record<string, unknown> | undefined
   }
   if (!validateNewPet(value)) return undefined;
   const pet = value as Record<string, unknown>;
+  // A categoryId whose text is not exactly a safe integer (1e-400, 1.0000000000000001) is refused, not rounded.
+  // The text check is the mock's own (unit-tested on its own cases): JSON.parse cannot show the text.
+  if (findInexactInteger(text, (path) => path.length === 1 && path[0] === 'categoryId')) return undefined;
   return Number.isSafeInteger(pet.categoryId) ? pet : undefined;
 }
 
