@@ -24,8 +24,8 @@ export interface BundleFigures {
   /** What the page loads first: the entry's chunk and the chunks it imports statically. */
   minifiedBytes: number;
   gzippedBytes: number;
-  /** What only a dynamic `import()` loads (faker, for another seed or count), minified; 0 when nothing is split off. */
-  lazyMinifiedBytes: number;
+  /** What only a dynamic `import()` loads (faker, for another seed or count), minified; 0 when nothing is split off; absent in runs from before the bundle was split. */
+  lazyMinifiedBytes?: number;
   /** faker locale folders among the bundle's inputs (`base`, `en`...): the full set is 77 locales. */
   fakerLocales: string[];
   /** The five largest inputs of the first load, bytes in the output, for a reader hunting weight. */

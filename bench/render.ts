@@ -79,18 +79,25 @@ function startupTable(r: BenchResults): string {
 function bundleTable(r: BenchResults): string {
   if (!r.bundle) return notMeasured('Browser bundle');
   const kB = (bytes: number) => num(bytes / 1000, 1);
+  // Runs before dynamic imports were split off have no on-demand figure: they render as they were published.
+  const split = r.bundle.some((b) => b.lazyMinifiedBytes !== undefined);
   const rows = r.bundle.map((b) => [
     `\`${b.entry}\``,
     kB(b.minifiedBytes),
     kB(b.gzippedBytes),
-    // Older runs bundled everything into one file: nothing was split off.
-    kB(b.lazyMinifiedBytes ?? 0),
+    ...(split ? [kB(b.lazyMinifiedBytes ?? 0)] : []),
     b.fakerLocales.join(', '),
     b.largest
       .slice(0, 3)
       .map((input) => `${input.path.replace(/^.*node_modules\//, '')} ${kB(input.bytes)}`)
       .join(', '),
   ]);
+  if (!split)
+    return [
+      "Browser bundle: what a browser app carries for each of the installed package's entries (esbuild: platform browser, ESM, minified, tree-shaken; msw left to the app), in kB",
+      '',
+      table(['entry', 'minified', 'gzipped', 'faker locales', 'largest inputs, minified'], rows, [0, 3, 4]),
+    ].join('\n');
   return [
     "Browser bundle: what a browser app carries for each of the installed package's entries (esbuild: platform browser, ESM, minified, tree-shaken, dynamic imports split off as an app's bundler does; msw left to the app), in kB: the first load, and what only another seed or count loads (faker)",
     '',

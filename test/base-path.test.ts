@@ -80,6 +80,8 @@ describe.each(ADAPTERS)('%s', (_name, open) => {
       // Journal paths and scenario paths stay below the mount, so the same test code runs under any base path.
       expect(mock.requests({ method: 'POST', path: '/v1/pets' })).toHaveLength(1);
       // The controls sit beside /v1, under the same prefix.
+      const profile = await reach.fetch(new URL(`${path.slice(0, -3)}/__control/openapi.json`, mock.url).href);
+      expect(((await profile.json()) as { servers: { url: string }[] }).servers.map((s) => s.url)).toEqual([path]);
       const reset = await reach.fetch(new URL(`${path.slice(0, -3)}/__control/reset`, mock.url).href, {
         method: 'POST',
       });

@@ -93,6 +93,10 @@ describe.each(ADAPTERS)('%s', (name, make) => {
       expect(() => mock.replacePets('nope' as never)).toThrow(
         expect.objectContaining({ code: 'PETSTORE_MOCK_INVALID_PETS' }),
       );
+      for (const filter of [null, 'GET', { method: 5 }, { path: ['/v1/pets'] }])
+        expect(() => mock.requests(filter as never)).toThrow(
+          expect.objectContaining({ code: 'PETSTORE_MOCK_BAD_OPTION' }),
+        );
       expect(mock.pets.size).toBe(3);
       expect(mock.scenarios.list()).toEqual([]);
     } finally {

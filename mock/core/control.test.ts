@@ -132,7 +132,10 @@ describe('control endpoints: state', () => {
     expectError(wrong, 405, 'method_not_allowed');
     expect(wrong.headers.allow).toBe('GET, HEAD, DELETE');
     const profile = await call('GET', '/__control/openapi.json', {});
-    expect(json(profile)).toEqual(loadProfile());
+    // The profile, with the servers block naming this mock's own base path (relative: any host, any port).
+    const { servers } = json(profile);
+    expect({ ...loadProfile(), servers }).toEqual(json(profile));
+    expect(servers.map((s: { url: string }) => s.url)).toEqual(['/v1']);
   });
 });
 

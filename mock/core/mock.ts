@@ -11,6 +11,7 @@ import { loadProfile, type Pet } from '../../spec/index.ts';
 import { controlLayer } from './control.ts';
 import { corsLayer, corsPolicy } from './cors.ts';
 import { DEFAULT_SEED } from './default-pets.ts';
+import { badOption } from './errors.ts';
 import { createHandler } from './handler.ts';
 import { createJournal, type JournalEntry, type JournalFilter, journalLayer } from './journal.ts';
 import { type AsyncHandler, compose, type Layer, type Responder } from './layers.ts';
@@ -127,7 +128,15 @@ export function assembleMock(options: MockOptions, pets: readonly Pet[], mount: 
   const journal = createJournal({ capacity: options.journalSize, maxBytes: options.journalBytes, keys: apiKeys });
   const reset = () => (store.reset(), scenarios.clear(), journal.clear());
   const replacePets = (input: unknown) => store.replace(validatePets(input));
-  const profile = () => JSON.stringify(loadProfile());
+  // The served profile names this mock's own base path, relative to where it is read from (any host, any port),
+  // not the default address the profile document carries.
+  const profile = () =>
+    JSON.stringify({
+      ...loadProfile(),
+      servers: [
+        { url: `${mount.prefix ?? ''}${BASE_PATH}`, description: 'This mock, where this document was read from.' },
+      ],
+    });
   const latencyRandom = seededRandom(seed);
   const draw = () => latency.min + Math.floor(latencyRandom() * (latency.max - latency.min + 1));
   const layers: Layer[] = [
@@ -148,12 +157,24 @@ export function assembleMock(options: MockOptions, pets: readonly Pet[], mount: 
     store,
     apiKeys,
     scenarios: { add: scenarios.add, remove: scenarios.remove, clear: scenarios.clear, list: scenarios.list },
-    requests: (filter) => journal.list(filter),
+    requests: (filter) => journal.list(checkFilter(filter)),
     clearRequests: () => journal.clear(),
     replacePets,
     reset,
     ready: Promise.resolve(),
   };
+}
+
+/** `filter` when it is one {@link Mock.requests} can use; a PetstoreMockError (`PETSTORE_MOCK_BAD_OPTION`) otherwise. */
+function checkFilter(filter: JournalFilter | undefined): JournalFilter | undefined {
+  if (filter === undefined) return filter;
+  const ok =
+    typeof filter === 'object' &&
+    filter !== null &&
+    (filter.method === undefined || typeof filter.method === 'string') &&
+    (filter.path === undefined || typeof filter.path === 'string');
+  if (!ok) throw badOption('requests(filter): filter must be { method?: string, path?: string }');
+  return filter;
 }
 
 /** A copy of `headers` nothing outside can change (a repeated header's array included). */

@@ -499,7 +499,7 @@ export const profile: OpenApiDocument = {
     },
     "headers": {
       "Location": {
-        "description": "Path of the created animal (/v1/pets/{id}).",
+        "description": "Path of the created animal, under the mock's base path (/v1/pets/{id} by default, /api/v1/pets/{id} under /api/v1).",
         "schema": {
           "type": "string"
         }
@@ -517,7 +517,7 @@ export const profile: OpenApiDocument = {
         }
       },
       "Link": {
-        "description": "The successor, `</v1/pets>; rel=\"successor-version\"`.",
+        "description": "The successor, under the mock's base path (`</v1/pets>; rel=\"successor-version\"` by default).",
         "schema": {
           "type": "string"
         }
