@@ -331,6 +331,13 @@ function checkCreate(
     if (res.status !== 413) fail('over-limit body not answered 413');
     return undefined;
   }
+  // A compressed body (any Content-Encoding but identity) is refused, unless there is no body to refuse.
+  const encodings = (req.extraHeaders ?? []).filter(([n]) => n === 'content-encoding').map(([, v]) => v.trim());
+  const encoded = encodings.length > 0 && !(encodings.length === 1 && encodings[0]!.toLowerCase() === 'identity');
+  if (encoded && !(empty && req.contentType === undefined)) {
+    if (res.status !== 415) fail('a body with a Content-Encoding not answered 415');
+    return undefined;
+  }
   if (!expected) {
     if (res.status === 201) fail('an invalid NewPet was created');
     const json = req.contentTypeJson ?? (isJson(req.contentType) || undefined);
