@@ -43,6 +43,10 @@ describe('CORS layer', () => {
     const got = await call('GET', '/v1/pets/1', AUTH);
     expect(exposedOf(got.headers)).toEqual(['Deprecation', 'Sunset', 'Link', 'RateLimit-Policy', 'RateLimit']);
     expect(exposedOf((await call('GET', '/v1/pets', {})).headers)).toContain('WWW-Authenticate');
+    expect(exposedOf((await call('GET', '/__control/requests?limit=1', {})).headers)).toEqual([
+      'Link',
+      'Journal-Dropped',
+    ]);
     const plain = setupMock();
     const listed = await plain.call('GET', '/v1/pets', AUTH);
     expect(listed.headers['access-control-allow-origin']).toBe('*');

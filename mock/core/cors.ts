@@ -25,6 +25,7 @@ export const EXPOSED_HEADERS = [
   'Preference-Applied',
   'RateLimit-Policy',
   'RateLimit',
+  'Journal-Dropped',
 ];
 
 /** Request headers every preflight allows, before those it asks for. */
