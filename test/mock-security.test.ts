@@ -7,6 +7,7 @@
  */
 import { request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { hostCheck } from '../mock/node/hosts.ts';
 import { type MockServer, startMockServer } from '../mock/node/index.ts';
 
 const KEY = 'security-test-key-27182';
@@ -94,6 +95,30 @@ describe('the Host allow-list (DNS rebinding)', () => {
       expect((await probe(open, 'GET', '/__control/health', { host })).status).toBe(200);
     for (const host of ['evil.example', 'xapp.test', 'app.test.evil.example', 'evildev.example'])
       expect((await probe(open, 'GET', '/__control/health', { host })).status).toBe(403);
+  });
+
+  it('reads Host values as a browser or curl may write them', () => {
+    const allowed = hostCheck(['app.test'], 'mock.internal');
+    for (const host of [
+      'localhost.',
+      'LocalHost:1',
+      'APP.TEST',
+      'app.test.:8080',
+      '[::1]',
+      '[::ffff:127.0.0.1]:1',
+      'mock.internal',
+    ])
+      expect([host, allowed(host)]).toEqual([host, true]);
+    for (const host of [
+      '',
+      ':4010',
+      'evil.example.',
+      'localhost:abc',
+      'app.test@evil.example',
+      'a b',
+      '[evil.example]',
+    ])
+      expect([host, allowed(host)]).toEqual([host, false]);
   });
 
   it('allowedHosts: true answers any Host; a bad entry is refused when the server starts', async () => {
