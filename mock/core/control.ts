@@ -40,7 +40,11 @@ function routes(t: ControlTargets): Record<string, Record<string, Run>> {
       GET: () => jsonResponse(200, t.store.allJson()),
       PUT: (c) =>
         withJson(c, (pets, text) => {
-          const inexact = findInexactInteger(text, (p) => p.length === 2 && (p[1] === 'id' || p[1] === 'categoryId'));
+          const inexact = findInexactInteger(
+            text,
+            2,
+            (p) => p.length === 2 && (p[1] === 'id' || p[1] === 'categoryId'),
+          );
           if (inexact && Array.isArray(pets))
             return errorResponse(
               400,

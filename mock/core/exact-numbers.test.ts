@@ -36,22 +36,26 @@ describe('exact integers in JSON text', () => {
 
   it('finds the first inexact number at a wanted path, and its path', () => {
     const categoryId = (path: readonly (string | number)[]) => path.length === 1 && path[0] === 'categoryId';
-    expect(findInexactInteger('{"name":"Rex","categoryId":3}', categoryId)).toBeUndefined();
-    expect(findInexactInteger('{"name":"1.5e3","pad":2.5,"categoryId":1e-400}', categoryId)).toEqual({
+    expect(findInexactInteger('{"name":"Rex","categoryId":3}', 1, categoryId)).toBeUndefined();
+    expect(findInexactInteger('{"name":"1.5e3","pad":2.5,"categoryId":1e-400}', 1, categoryId)).toEqual({
       path: ['categoryId'],
       text: '1e-400',
     });
-    expect(findInexactInteger('{"x":{"categoryId":1.5},"categoryId":2}', categoryId)).toBeUndefined();
+    expect(findInexactInteger('{"x":{"categoryId":1.5},"categoryId":2}', 1, categoryId)).toBeUndefined();
     // A key given twice: JSON.parse keeps the last, and so does the check.
-    expect(findInexactInteger('{"categoryId":1e-400,"categoryId":2}', categoryId)).toBeUndefined();
-    expect(findInexactInteger('{"categoryId":2,"categoryId":1.5}', categoryId)?.text).toBe('1.5');
+    expect(findInexactInteger('{"categoryId":1e-400,"categoryId":2}', 1, categoryId)).toBeUndefined();
+    expect(findInexactInteger('{"categoryId":2,"categoryId":1.5}', 1, categoryId)?.text).toBe('1.5');
     const pets = (path: readonly (string | number)[]) =>
       path.length === 2 && (path[1] === 'id' || path[1] === 'categoryId');
     const found = findInexactInteger(
       '[{"id":1,"name":"a,b]","categoryId":1},{"id":2,"tags":[1.5,{"id":2.5}],"categoryId":4503599627370496.5}]',
+      2,
       pets,
     );
     expect(found).toEqual({ path: [1, 'categoryId'], text: '4503599627370496.5' });
     expect(describePath('pets', found!.path)).toBe('pets[1].categoryId');
+    // Deep nesting full of fractions is one pass: only numbers at the wanted depth get a path.
+    const deep = `{"name":"a","categoryId":1,"x":${'['.repeat(50_000)}${'1.5,'.repeat(50_000)}1.5${']'.repeat(50_000)}}`;
+    expect(findInexactInteger(deep, 1, categoryId)).toBeUndefined();
   });
 });

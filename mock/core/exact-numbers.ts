@@ -34,10 +34,14 @@ export function isExactSafeInteger(text: string): boolean {
 }
 
 /**
- * The first number in `text` (valid JSON) at a path `wanted` accepts whose text is not exactly a safe
- * integer (of a key given twice, the last, as JSON.parse keeps it), or undefined. It walks the text once, keeping only a stack of where it is: no recursion.
+ * The first number in `text` (valid JSON), `depth` containers deep at a path `wanted` accepts, whose text is
+ * not exactly a safe integer (of a key given twice, the last, as JSON.parse keeps it), or undefined. It walks the text once, keeping only a stack of where it is: no recursion.
  */
-export function findInexactInteger(text: string, wanted: (path: JsonPath) => boolean): InexactNumber | undefined {
+export function findInexactInteger(
+  text: string,
+  depth: number,
+  wanted: (path: JsonPath) => boolean,
+): InexactNumber | undefined {
   // Most bodies hold no fraction, exponent or long number anywhere: nothing to walk.
   if (!/[0-9][.eE]|[0-9]{16}/.test(text)) return undefined;
   // Each open object or array, with where in it the walk is: its current key, or its current index.
@@ -53,7 +57,7 @@ export function findInexactInteger(text: string, wanted: (path: JsonPath) => boo
       while (next < text.length && /\s/.test(text[next]!)) next++;
       if (text[next] === ':') {
         frames.at(-1)!.key = JSON.parse(text.slice(i, end + 1)) as string;
-        if (found.size > 0) found.delete(JSON.stringify(here()));
+        if (found.size > 0 && frames.length === depth) found.delete(JSON.stringify(here()));
       }
       i = end;
     } else if (ch === '{' || ch === '[') frames.push({ array: ch === '[', index: 0, key: '' });
@@ -65,7 +69,9 @@ export function findInexactInteger(text: string, wanted: (path: JsonPath) => boo
       let end = i + 1;
       while (end < text.length && /[0-9.eE+-]/.test(text[end]!)) end++;
       const number = text.slice(i, end);
-      if (!isExactSafeInteger(number)) {
+      // Only numbers at the wanted depth are looked at: a path is built for them alone, so a deeply nested
+      // body full of fractions costs one pass, not one pass per number.
+      if (frames.length === depth && !isExactSafeInteger(number)) {
         const path = here();
         if (wanted(path)) found.set(JSON.stringify(path), { path, text: number.slice(0, 40) });
       }

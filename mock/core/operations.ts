@@ -139,7 +139,7 @@ export function createPet(store: PetStore, request: ApiRequest, basePath: string
     return errorResponse(400, ErrorCode.malformedJson, `request body is not valid JSON: ${parsed.message}`);
   const problem = newPetProblem(parsed);
   if (problem) return errorResponse(400, ErrorCode.invalidBody, problem);
-  const inexact = findInexactInteger(text as string, (path) => path.length === 1 && path[0] === 'categoryId');
+  const inexact = findInexactInteger(text as string, 1, (path) => path.length === 1 && path[0] === 'categoryId');
   if (inexact)
     return errorResponse(
       400,

@@ -314,7 +314,7 @@ function acceptableNewPet(req: SentRequest): Record<string, unknown> | undefined
   const pet = value as Record<string, unknown>;
   // A categoryId whose text is not exactly a safe integer (1e-400, 1.0000000000000001) is refused, not rounded.
   // The text check is the mock's own (unit-tested on its own cases): JSON.parse cannot show the text.
-  if (findInexactInteger(text, (path) => path.length === 1 && path[0] === 'categoryId')) return undefined;
+  if (findInexactInteger(text, 1, (path) => path.length === 1 && path[0] === 'categoryId')) return undefined;
   return Number.isSafeInteger(pet.categoryId) ? pet : undefined;
 }
 
