@@ -78,6 +78,7 @@ describe('the scenario index', () => {
     expect(mock.scenarios.list()).toHaveLength(MAX_SCENARIOS);
     // A request looks up its own path, not the thousand others.
     expect((await call('GET', '/v1/pets/999')).status).toBe(503);
+    expect(() => mock.scenarios.add({ path: `/${'a'.repeat(2_048)}`, status: 503 })).toThrow(/at most 2048 characters/);
     mock.scenarios.remove('1');
     expect((await call('POST', '/__control/scenarios', CONTROL_JSON, '{"status":503}')).status).toBe(201);
   });

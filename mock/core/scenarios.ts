@@ -65,6 +65,9 @@ export function validateScenario(input: unknown): ScenarioInput {
     throw invalid(`method must be one of ${METHODS.join(', ')}`);
   if (s.path !== undefined && !(typeof s.path === 'string' && s.path.startsWith('/') && !s.path.includes('?')))
     throw invalid('path must start with / and hold no query (/v1/pets or /v1/pets/{petId})');
+  // A thousand scenarios of a megabyte each would hold a gigabyte: a path is at most what a request line may be.
+  if (typeof s.path === 'string' && s.path.length > MAX_SCENARIO_PATH)
+    throw invalid(`path must be at most ${MAX_SCENARIO_PATH} characters`);
   if (s.times !== undefined && !integerIn(s.times, 1, 1_000_000_000))
     throw invalid('times must be an integer from 1 to 1000000000');
   if (s.status !== undefined && !FORCEABLE_STATUSES.includes(s.status as number))
@@ -79,6 +82,9 @@ export function validateScenario(input: unknown): ScenarioInput {
   const method = typeof s.method === 'string' ? s.method.toUpperCase() : undefined;
   return { ...(s as ScenarioInput), ...(method === undefined ? {} : { method }) };
 }
+
+/** Characters of a scenario's path. */
+const MAX_SCENARIO_PATH = 2_048;
 
 /** Scenarios held at once; one more is a 400 (each request looks some of them up). */
 export const MAX_SCENARIOS = 1_000;
