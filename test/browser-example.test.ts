@@ -78,7 +78,11 @@ it('lists the seeded pets, adds one, and shows the error a scenario forces', asy
   // mock in its service worker, makes the next list answer 503; the one after is served normally again.
   const added = await page.evaluate(async () => {
     const scenario = { method: 'GET', path: '/v1/pets', status: 503, times: 1 };
-    const response = await fetch('/__control/scenarios', { method: 'POST', body: JSON.stringify(scenario) });
+    const response = await fetch('/__control/scenarios', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(scenario),
+    });
     return response.status;
   });
   expect(added).toBe(201);

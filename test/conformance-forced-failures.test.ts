@@ -47,6 +47,7 @@ async function runWith(scenario: { status?: number; fault?: string }, timeoutMs?
   mock.reset();
   const added = await fetch(`${mock.origin}/__control/scenarios`, {
     method: 'POST',
+    headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ method: 'GET', path: '/v1/pets/{petId}', ...scenario }),
   });
   expect(added.status).toBe(201);

@@ -1,4 +1,5 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
+import { get as httpGet } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -146,6 +147,8 @@ describe('the mock CLI', () => {
     [['--rate-limit', '0'], /--rate-limit must be an integer from 1 to 1000000/],
     [['--chaos', '1.5'], /--chaos must be a number from 0 to 1/],
     [['--journal-size=-1'], /--journal-size must be an integer from 0 to 100000/],
+    [['--cors-origin', 'app.test:5173'], /--cors-origin: "app.test:5173" is not an origin/],
+    [['--allowed-hosts', 'http://app.test/'], /--allowed-hosts: "http:\/\/app.test\/" is not a host name/],
   ])('exits 2 with a clear message for %j', async (args, message) => {
     const { code, stderr } = await runCli(args);
     expect(code).toBe(2);
@@ -156,6 +159,8 @@ describe('the mock CLI', () => {
     const { code, stdout } = await runCli(['--help']);
     expect(code).toBe(0);
     for (const flag of ['--port', '--host', '--seed', '--count', '--api-key', '--fixtures', '--quiet'])
+      expect(stdout).toContain(flag);
+    for (const flag of ['--cors-origin', '--allowed-hosts', '--no-cors', '--journal-bytes'])
       expect(stdout).toContain(flag);
     for (const flag of [
       '--base-path',
@@ -189,4 +194,40 @@ describe('the mock CLI', () => {
     await new Promise((r) => setTimeout(r, 100));
     expect(started.stderr()).toMatch(/GET \/v1\/pets\?limit=1 - fault=close \d/);
   });
+
+  it('takes --cors-origin and --allowed-hosts, or PETSTORE_CORS_ORIGINS and PETSTORE_ALLOWED_HOSTS', async () => {
+    const [flags, env] = await Promise.all([
+      startCli(['--port', '0', '--cors-origin', 'http://app.test:5173', '--allowed-hosts', 'app.test,.dev.example']),
+      startCli(['--port', '0'], {
+        PETSTORE_CORS_ORIGINS: 'http://app.test:5173',
+        PETSTORE_ALLOWED_HOSTS: 'app.test,.dev.example',
+      }),
+    ]);
+    for (const { url } of [flags, env]) {
+      const port = new URL(url).port;
+      const journal = await rawGet(port, '/__control/requests', { host: 'app.test', origin: 'http://app.test:5173' });
+      expect([journal.status, journal.allowOrigin]).toEqual([200, 'http://app.test:5173']);
+      expect((await rawGet(port, '/__control/health', { host: 'x.dev.example' })).status).toBe(200);
+      expect((await rawGet(port, '/__control/health', { host: 'evil.example' })).status).toBe(403);
+      const other = await rawGet(port, '/__control/requests', { origin: 'http://localhost:3000' });
+      expect(other.status).toBe(403);
+    }
+  });
 });
+
+/** A GET with exactly these headers (fetch would not send a Host of our choosing). */
+function rawGet(
+  port: string,
+  path: string,
+  headers: Record<string, string>,
+): Promise<{ status: number; allowOrigin?: string }> {
+  return new Promise((resolve, reject) => {
+    const req = httpGet({ host: '127.0.0.1', port, path, headers }, (res) => {
+      res.resume();
+      res.on('end', () =>
+        resolve({ status: res.statusCode!, allowOrigin: res.headers['access-control-allow-origin'] as string }),
+      );
+    });
+    req.on('error', reject);
+  });
+}

@@ -36,7 +36,7 @@ async function raw(path: string, prefer: string): Promise<{ text: string; ms: nu
   const socket = connect(Number(url.port), url.hostname);
   await once(socket, 'connect');
   const started = performance.now();
-  socket.write(`GET ${path} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${KEY}\r\nPrefer: ${prefer}\r\n\r\n`);
+  socket.write(`GET ${path} HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer ${KEY}\r\nPrefer: ${prefer}\r\n\r\n`);
   const chunks: Buffer[] = [];
   socket.on('data', (chunk: Buffer) => chunks.push(chunk));
   // A reset shows as an error on the socket; the bytes (none) are what is checked.
@@ -116,6 +116,7 @@ describe('scenarios and the journal over a socket, with the typed controls', () 
   it('a scenario added over HTTP answers the next request; the journal shows it, the key never', async () => {
     const added = await fetch(`${mock.origin}/__control/scenarios`, {
       method: 'POST',
+      headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ method: 'POST', path: '/v1/pets', times: 1, status: 503 }),
     });
     expect(added.status).toBe(201);
@@ -140,6 +141,7 @@ describe('scenarios and the journal over a socket, with the typed controls', () 
   it('PUT /__control/pets over HTTP replaces the state (bodies of PUT are read)', async () => {
     const put = await fetch(`${mock.origin}/__control/pets`, {
       method: 'PUT',
+      headers: { 'content-type': 'application/json' },
       body: JSON.stringify([{ id: 9, name: 'Only', categoryId: 1 }]),
     });
     expect(put.status).toBe(200);

@@ -23,6 +23,9 @@ const BAD_MOCK_OPTIONS: [string, unknown][] = [
   ['chaos above 1', { chaos: 1.5 }],
   ['chaos as text', { chaos: '0.5' }],
   ['a negative journal size', { journalSize: -1 }],
+  ['a journal byte budget not an integer', { journalBytes: 1.5 }],
+  ['a CORS origin that is not an origin', { corsOrigins: ['app.test:5173'] }],
+  ['corsOrigins not an array', { corsOrigins: 'http://app.test' }],
   ['apiKeys not an array', { apiKeys: 'k' }],
   ['an empty key', { apiKeys: [''] }],
   ['a key with a space', { apiKeys: ['a b'] }],
@@ -65,6 +68,8 @@ describe.each(ADAPTERS)('%s', (name, make) => {
           ['an empty host', { host: '' }],
           ['an unknown timeout', { timeouts: { bodyMs: 5 } }],
           ['log not a function', { log: true }],
+          ['an allowed host that is a URL', { allowedHosts: ['http://app.test/'] }],
+          ['allowedHosts not an array', { allowedHosts: 'app.test' }],
         ] as [string, unknown][])
       : BAD_BASE_URLS
     ).map(([what, options]) => [what, options, 'PETSTORE_MOCK_BAD_OPTION'] as [string, unknown, PetstoreMockErrorCode]),

@@ -164,7 +164,7 @@ export function mockTraffic(): TrafficItem[] {
       path: '/pets',
       auth: 'none',
       headers: {
-        origin: 'http://app.example',
+        origin: 'http://localhost:5173', // a loopback origin: the mock grants it by default
         'access-control-request-method': 'POST',
         'access-control-request-headers': 'authorization, content-type',
       },

@@ -5,7 +5,7 @@ import { PetstoreMockError } from './errors.ts';
 import { FORCEABLE_STATUSES } from './forced.ts';
 import { parseLatency } from './options.ts';
 import { seedPets } from './seed.ts';
-import { AUTH, expectError, JSON_HEADERS, json, KEY, setupMock } from './test-support.ts';
+import { AUTH, CONTROL_JSON, expectError, JSON_HEADERS, json, KEY, setupMock } from './test-support.ts';
 
 afterEach(() => void vi.useRealTimers());
 
@@ -43,6 +43,10 @@ describe('CORS layer', () => {
     const got = await call('GET', '/v1/pets/1', AUTH);
     expect(exposedOf(got.headers)).toEqual(['Deprecation', 'Sunset', 'Link', 'RateLimit-Policy', 'RateLimit']);
     expect(exposedOf((await call('GET', '/v1/pets', {})).headers)).toContain('WWW-Authenticate');
+    expect(exposedOf((await call('GET', '/__control/requests?limit=1', {})).headers)).toEqual([
+      'Link',
+      'Journal-Dropped',
+    ]);
     const plain = setupMock();
     const listed = await plain.call('GET', '/v1/pets', AUTH);
     expect(listed.headers['access-control-allow-origin']).toBe('*');
@@ -71,7 +75,10 @@ describe('control endpoints: state', () => {
       { id: 40, name: 'B', categoryId: 2, status: 'sold' },
       { id: 7, name: 'A', categoryId: 1, extra: 'dropped' },
     ];
-    expect(json(await call('PUT', '/__control/pets', {}, JSON.stringify(pets)))).toEqual({ replaced: true, pets: 2 });
+    expect(json(await call('PUT', '/__control/pets', CONTROL_JSON, JSON.stringify(pets)))).toEqual({
+      replaced: true,
+      pets: 2,
+    });
     expect(mock.store.all()).toEqual([
       { id: 7, name: 'A', categoryId: 1 },
       { id: 40, name: 'B', categoryId: 2, status: 'sold' },
@@ -95,9 +102,11 @@ describe('control endpoints: state', () => {
   ])('refuses %s with a 400 naming the index and field, and keeps the state', async (body, message) => {
     const { call, mock } = setupMock();
     const before = mock.store.all();
-    expect(expectError(await call('PUT', '/__control/pets', {}, body), 400, 'invalid_body')).toContain(message);
+    expect(expectError(await call('PUT', '/__control/pets', CONTROL_JSON, body), 400, 'invalid_body')).toContain(
+      message,
+    );
     expect(mock.store.all()).toEqual(before);
-    expectError(await call('PUT', '/__control/pets', {}, '[{'), 400, 'malformed_json');
+    expectError(await call('PUT', '/__control/pets', CONTROL_JSON, '[{'), 400, 'malformed_json');
   });
 
   it('in process: replacePets throws a PetstoreMockError with a stable code', () => {
@@ -210,6 +219,14 @@ describe('rate limit, chaos, latency options', () => {
     expect((await call('GET', '/v1/pets')).status).toBe(200);
   });
 
+  it('--rate-limit: one key is one bucket however Authorization spells it (scheme case, spaces)', async () => {
+    const { call } = setupMock({ rateLimit: 3, now: () => 20_000 });
+    for (const authorization of [`Bearer ${KEY}`, `bearer ${KEY}`, `BEARER   ${KEY}  `])
+      expect((await call('GET', '/v1/pets', { authorization })).status).toBe(200);
+    expect((await call('GET', '/v1/pets', { authorization: ` Bearer\t${KEY}` })).status).toBe(429);
+    expect((await call('GET', '/v1/pets', { authorization: 'Bearer another-key' })).status).toBe(401);
+  });
+
   it('--chaos: the same seed fails the same requests with service failures; 1 fails every API request', async () => {
     const statuses = async (seed: number) => {
       const { call } = setupMock({ chaos: 0.5, seed });
@@ -273,7 +290,7 @@ describe('the profile the mock serves', () => {
   const statuses = (path: string, method: string) => Object.keys(profile.paths[path]![method].responses).map(Number);
 
   it('documents every status the mock can answer on each operation, forced ones included', () => {
-    const own: Record<string, number[]> = { listPets: [400], createPet: [413, 415], getPet: [400] };
+    const own: Record<string, number[]> = { listPets: [400], createPet: [413, 415, 507], getPet: [400] };
     for (const op of listOperations()) {
       const documented = statuses(op.path, op.method.toLowerCase());
       const answered = [...op.statuses, ...own[op.operationId]!, ...FORCEABLE_STATUSES.filter((s) => s >= 429)];

@@ -5,9 +5,10 @@
  * @see ../../docs/mock.md "Control endpoints"
  */
 import { PetstoreMockError } from './errors.ts';
+import { describePath, findInexactInteger } from './exact-numbers.ts';
 import type { Journal } from './journal.ts';
 import type { Layer, RequestContext } from './layers.ts';
-import { type ApiResponse, ErrorCode, errorResponse, jsonResponse } from './responses.ts';
+import { type ApiResponse, ErrorCode, errorResponse, isJsonMediaType, jsonResponse } from './responses.ts';
 import type { ScenarioStore } from './scenarios.ts';
 import type { PetStore } from './store.ts';
 
@@ -37,7 +38,22 @@ function routes(t: ControlTargets): Record<string, Record<string, Run>> {
     reset: { POST: () => (t.reset(), ok({ reset: true, pets: t.store.size })) },
     pets: {
       GET: () => jsonResponse(200, t.store.allJson()),
-      PUT: (c) => withJson(c, (pets) => (t.replacePets(pets), ok({ replaced: true, pets: t.store.size }))),
+      PUT: (c) =>
+        withJson(c, (pets, text) => {
+          const inexact = findInexactInteger(
+            text,
+            2,
+            (p) => p.length === 2 && (p[1] === 'id' || p[1] === 'categoryId'),
+          );
+          if (inexact && Array.isArray(pets))
+            return errorResponse(
+              400,
+              ErrorCode.invalidBody,
+              `${describePath('pets', inexact.path)} must be kept exactly: write an integer from ${Number.MIN_SAFE_INTEGER} to ${Number.MAX_SAFE_INTEGER} (got ${inexact.text})`,
+            );
+          t.replacePets(pets);
+          return ok({ replaced: true, pets: t.store.size });
+        }),
     },
     health: { GET: () => jsonResponse(200, '{"status":"ok"}') },
     scenarios: {
@@ -46,10 +62,7 @@ function routes(t: ControlTargets): Record<string, Record<string, Run>> {
       DELETE: () => (t.scenarios.clear(), noContent()),
     },
     requests: {
-      GET: (c) => {
-        const query = new URLSearchParams(c.query);
-        return ok(t.journal.list({ method: query.get('method') ?? undefined, path: query.get('path') ?? undefined }));
-      },
+      GET: (c) => journalPage(t.journal, new URLSearchParams(c.query)),
       DELETE: () => (t.journal.clear(), noContent()),
     },
     'openapi.json': { GET: () => jsonResponse(200, t.profile()) },
@@ -72,6 +85,38 @@ export function controlLayer(targets: ControlTargets): Layer {
     if (!methods || !Object.hasOwn(table, name)) return next(context);
     return dispatch(methods, context);
   };
+}
+
+/**
+ * `GET /__control/requests`: the entries (`?method`, `?path`), a page at a time with `?since=SEQ&limit=N`;
+ * `Link: rel="next"` when more follow, and `Journal-Dropped` says how many entries were dropped to make room.
+ */
+function journalPage(journal: Journal, query: URLSearchParams): ApiResponse {
+  const since = wholeNumber(query.get('since'));
+  const limit = wholeNumber(query.get('limit'));
+  if (Number.isNaN(since) || Number.isNaN(limit) || limit === 0)
+    return errorResponse(
+      400,
+      ErrorCode.invalidParameter,
+      'since must be an integer from 0 (a sequence number), limit an integer from 1',
+    );
+  const filter = { method: query.get('method') ?? undefined, path: query.get('path') ?? undefined, since, limit };
+  const entries = journal.list(filter);
+  const headers: Record<string, string> = { 'journal-dropped': String(journal.dropped) };
+  const last = entries.at(-1);
+  if (limit !== undefined && entries.length === limit && last !== undefined) {
+    const next = new URLSearchParams(query);
+    next.set('since', String(last.seq));
+    // A query-only reference (RFC 3986 §5.2): right under whatever path the adapter mounts the mock.
+    headers.link = `<?${next}>; rel="next"`;
+  }
+  return jsonResponse(200, JSON.stringify(entries), headers);
+}
+
+/** A query parameter as a whole number; undefined when absent, NaN when not one. */
+function wholeNumber(text: string | null): number | undefined {
+  if (text === null) return undefined;
+  return /^[0-9]{1,15}$/.test(text) ? Number(text) : Number.NaN;
 }
 
 function scenarioItem(t: ControlTargets, id: string): Record<string, Run> {
@@ -105,18 +150,38 @@ function dispatch(methods: Record<string, Run>, context: RequestContext): ApiRes
   }
 }
 
-/** Parses the body as JSON and hands it to `use`; a missing or malformed body is a 400 Error. */
-function withJson(context: RequestContext, use: (value: unknown) => ApiResponse): ApiResponse {
-  const { body } = context.request;
+/**
+ * Parses the body as JSON and hands it to `use`; a missing or malformed body is a 400 Error. Only
+ * `application/json` is taken (415 otherwise), so a page on another origin cannot send one without a
+ * preflight, which the CORS layer refuses.
+ */
+function withJson(context: RequestContext, use: (value: unknown, text: string) => ApiResponse): ApiResponse {
+  const { body, headers } = context.request;
   if (context.request.bodyTooLarge)
     return errorResponse(413, ErrorCode.payloadTooLarge, 'request body is larger than the limit');
+  const type = Array.isArray(headers['content-type']) ? headers['content-type'].join(', ') : headers['content-type'];
+  if (!isJsonMediaType(type))
+    return errorResponse(
+      415,
+      ErrorCode.unsupportedMediaType,
+      `the control endpoints take Content-Type: application/json only, got ${JSON.stringify(type ?? '')}`,
+    );
+  const encoding = headers['content-encoding'];
+  if (encoding !== undefined && String(encoding).trim().toLowerCase() !== 'identity')
+    return errorResponse(
+      415,
+      ErrorCode.unsupportedMediaType,
+      `Content-Encoding ${JSON.stringify(String(encoding))} is not supported: send the JSON uncompressed`,
+    );
   if (body === undefined || body.length === 0)
     return errorResponse(400, ErrorCode.invalidBody, 'a JSON body is required');
   let value: unknown;
+  let text: string;
   try {
-    value = JSON.parse(typeof body === 'string' ? body : new TextDecoder('utf-8', { fatal: true }).decode(body));
+    text = typeof body === 'string' ? body : new TextDecoder('utf-8', { fatal: true }).decode(body);
+    value = JSON.parse(text);
   } catch (error) {
     return errorResponse(400, ErrorCode.malformedJson, `request body is not valid JSON: ${(error as Error).message}`);
   }
-  return use(value);
+  return use(value, text);
 }

@@ -13,6 +13,8 @@ import { checkMockOptions } from './options.ts';
 export function createMock(options: MockOptions = {}, mount: MountPrefix = {}): Mock {
   checkMockOptions(options);
   const seeding = { seed: options.seed, count: options.count };
+  // In process no other page can reach the mock, so every origin is granted unless the caller says otherwise.
+  options = { ...options, corsOrigins: options.corsOrigins ?? ['*'] };
   const pets = options.pets ?? shippedPets(seeding);
   if (pets !== undefined) return assembleMock(options, pets, mount);
   const mock = assembleMock(options, [], mount);

@@ -13,6 +13,12 @@ import type { ApiRequest, ApiResponse, Fault } from './responses.ts';
 export const DEFAULT_JOURNAL_SIZE = 1_000;
 /** The largest journal size accepted. */
 export const MAX_JOURNAL_SIZE = 100_000;
+/** Bytes the journal keeps unless told otherwise: 8 MiB, so reading all of it stays quick. */
+export const DEFAULT_JOURNAL_BYTES = 8 * 1024 * 1024;
+/** The largest byte budget accepted: 1 GiB. */
+export const MAX_JOURNAL_BYTES = 1024 * 1024 * 1024;
+/** What an entry costs besides its target, headers and body: its numbers, strings and object headers, roughly. */
+const ENTRY_OVERHEAD = 256;
 /** Characters of a request body kept; the rest is dropped and `bodyTruncated` set. */
 export const JOURNAL_BODY_LIMIT = 64 * 1024;
 export { REDACTED } from './redact.ts';
@@ -43,6 +49,10 @@ export interface JournalEntry {
 export interface JournalFilter {
   method?: string;
   path?: string;
+  /** Only entries after this sequence number (a page's last `seq`, to read the next page). */
+  since?: number;
+  /** At most this many entries (the oldest that match). */
+  limit?: number;
 }
 
 /** One API request as taken in: what {@link JournalEntry} is made of, before redaction. */
@@ -59,6 +69,10 @@ export interface JournalRecord {
 /** A bounded journal. */
 export interface Journal {
   readonly size: number;
+  /** Bytes held, as counted against the budget (characters of target, headers and body, plus a fixed overhead each). */
+  readonly bytes: number;
+  /** Entries dropped to make room (oldest first) since the mock started. */
+  readonly dropped: number;
   record(entry: JournalRecord): void;
   list(filter?: JournalFilter): JournalEntry[];
   clear(): void;
@@ -68,6 +82,8 @@ export interface Journal {
 export interface JournalOptions {
   /** Entries kept, oldest dropped first (0 keeps none). */
   capacity?: number;
+  /** Bytes kept, oldest dropped first (default {@link DEFAULT_JOURNAL_BYTES}). */
+  maxBytes?: number;
   /** The keys replaced by {@link REDACTED} wherever they appear. */
   keys: readonly string[];
 }
@@ -91,9 +107,16 @@ interface Extra {
  * request over must not change it afterwards (every adapter builds a fresh one
  * and calls `Mock.respond`; `Mock.handle` copies first).
  */
-export function createJournal({ capacity = DEFAULT_JOURNAL_SIZE, keys }: JournalOptions): Journal {
+export function createJournal({
+  capacity = DEFAULT_JOURNAL_SIZE,
+  maxBytes = DEFAULT_JOURNAL_BYTES,
+  keys,
+}: JournalOptions): Journal {
   if (!Number.isSafeInteger(capacity) || capacity < 0 || capacity > MAX_JOURNAL_SIZE)
     throw badOption(`journal size must be an integer from 0 to ${MAX_JOURNAL_SIZE}, got ${capacity}`);
+  if (!Number.isSafeInteger(maxBytes) || maxBytes < 0 || maxBytes > MAX_JOURNAL_BYTES)
+    throw badOption(`journal bytes must be an integer from 0 to ${MAX_JOURNAL_BYTES}, got ${maxBytes}`);
+  if (maxBytes === 0) capacity = 0;
   const seqs = new Float64Array(capacity);
   const times = new Float64Array(capacity);
   const durations = new Float64Array(capacity);
@@ -102,9 +125,21 @@ export function createJournal({ capacity = DEFAULT_JOURNAL_SIZE, keys }: Journal
   const targets: string[] = new Array(capacity);
   const headers: ApiRequest['headers'][] = new Array(capacity);
   const extras: (Extra | undefined)[] = new Array(capacity);
+  const costs = new Float64Array(capacity);
   let count = 0;
   let next = 0;
   let seq = 0;
+  let bytes = 0;
+  let dropped = 0;
+  const dropOldest = () => {
+    const slot = (next - count + capacity) % capacity;
+    bytes -= costs[slot]!;
+    targets[slot] = '';
+    headers[slot] = EMPTY;
+    extras[slot] = undefined;
+    count--;
+    dropped++;
+  };
   const entryAt = (slot: number): JournalEntry => {
     const extra = extras[slot];
     const { path, query } = splitTarget(targets[slot]!);
@@ -128,27 +163,41 @@ export function createJournal({ capacity = DEFAULT_JOURNAL_SIZE, keys }: Journal
     get size() {
       return count;
     },
+    get bytes() {
+      return bytes;
+    },
+    get dropped() {
+      return dropped;
+    },
     record({ time, request, status, fault, durationMs, applied }) {
       seq++;
       if (capacity === 0) return;
+      const target = originForm(request.url);
+      const extra = extraOf(request, fault, applied, keys);
+      const cost = ENTRY_OVERHEAD + target.length + headersLength(request.headers) + (extra?.body?.length ?? 0);
+      while (count > 0 && (count === capacity || bytes + cost > maxBytes)) dropOldest();
       const slot = next;
       next = next + 1 === capacity ? 0 : next + 1;
-      if (count < capacity) count++;
+      count++;
+      costs[slot] = cost;
+      bytes += cost;
       seqs[slot] = seq;
       times[slot] = time;
       durations[slot] = durationMs;
       statuses[slot] = status ?? -1;
       methods[slot] = request.method;
-      targets[slot] = originForm(request.url);
+      targets[slot] = target;
       headers[slot] = request.headers;
-      extras[slot] = extraOf(request, fault, applied, keys);
+      extras[slot] = extra;
     },
     list(filter = {}) {
       const method = filter.method?.toUpperCase();
+      const { since = 0, limit = Number.POSITIVE_INFINITY } = filter;
       const entries: JournalEntry[] = [];
-      for (let i = 0; i < count; i++) {
+      // Only the entries asked for are built (redacting is what costs): a page of a full journal stays quick.
+      for (let i = 0; i < count && entries.length < limit; i++) {
         const slot = (next - count + i + capacity) % capacity;
-        if (method !== undefined && methods[slot] !== method) continue;
+        if (seqs[slot]! <= since || (method !== undefined && methods[slot] !== method)) continue;
         const entry = entryAt(slot);
         if (filter.path === undefined || matchesPath(filter.path, entry.path)) entries.push(entry);
       }
@@ -157,6 +206,7 @@ export function createJournal({ capacity = DEFAULT_JOURNAL_SIZE, keys }: Journal
     clear() {
       count = 0;
       next = 0;
+      bytes = 0;
       methods.fill('');
       targets.fill('');
       headers.fill(EMPTY);
@@ -188,7 +238,7 @@ function extraOf(
       // Redacted before it is cut, so a key across the cut cannot leave half of itself behind.
       const whole = redactText(text, keys);
       extra = {
-        body: whole.slice(0, JOURNAL_BODY_LIMIT),
+        body: copyOf(whole.slice(0, JOURNAL_BODY_LIMIT)),
         bodyTruncated: whole.length > JOURNAL_BODY_LIMIT,
         bodyRedacted: true,
       };
@@ -200,6 +250,24 @@ function extraOf(
     break;
   }
   return extra;
+}
+
+/**
+ * A copy of `text` that does not hold on to a longer string: a slice of a 1 MB body is, in V8, a view
+ * that keeps the whole megabyte alive. A JSON round trip makes a new flat string, lone surrogates included.
+ */
+function copyOf(text: string): string {
+  return JSON.parse(JSON.stringify(text)) as string;
+}
+
+/** Characters of header names and values, for the byte budget. */
+function headersLength(headers: ApiRequest['headers']): number {
+  let length = 0;
+  for (const name in headers) {
+    const value = headers[name];
+    length += name.length + (typeof value === 'string' ? value.length : Array.isArray(value) ? value.join().length : 0);
+  }
+  return length;
 }
 
 /** Replaces every key in `text` with {@link REDACTED}, in every form the one redaction knows (mock/core/redact.ts). */

@@ -9,7 +9,7 @@
  */
 import { loadProfile, type Pet } from '../../spec/index.ts';
 import { controlLayer } from './control.ts';
-import { corsLayer } from './cors.ts';
+import { corsLayer, corsPolicy } from './cors.ts';
 import { DEFAULT_SEED } from './default-pets.ts';
 import { badOption } from './errors.ts';
 import { createHandler } from './handler.ts';
@@ -17,6 +17,7 @@ import { createJournal, type JournalEntry, type JournalFilter, journalLayer } fr
 import { type AsyncHandler, compose, type Layer, type Responder } from './layers.ts';
 import {
   checkChaos,
+  checkJournalBytes,
   checkJournalSize,
   checkLatency,
   checkMockOptions,
@@ -48,6 +49,11 @@ export interface MockOptions {
   apiKeys?: readonly string[];
   /** CORS headers and preflights (default on). */
   cors?: boolean;
+  /**
+   * Origins CORS grants besides loopback ones (`http://host:port`), or `['*']` for any. The control endpoints
+   * take only the mock's own origin and these. Default: `['*']` in process (MSW, the dispatcher), none on a port.
+   */
+  corsOrigins?: readonly string[];
   /** Delay on every API answer: ms, or `{ min, max }` drawn from the seed (at most 60000). */
   latency?: Latency;
   /** API requests per second per key; beyond it, 429 with Retry-After (default: no limit). */
@@ -56,6 +62,8 @@ export interface MockOptions {
   chaos?: number;
   /** API requests the journal keeps, oldest dropped first (default 1000; 0 keeps none). */
   journalSize?: number;
+  /** Bytes the journal keeps (bodies cut at 64 KiB), oldest dropped first (default 8 MiB; at most 1 GiB). */
+  journalBytes?: number;
   /** The rate limit's clock in ms (default Date.now), for tests. */
   now?: () => number;
 }
@@ -110,12 +118,14 @@ export function assembleMock(options: MockOptions, pets: readonly Pet[], mount: 
   checkRateLimit(options.rateLimit);
   checkChaos(options.chaos);
   checkJournalSize(options.journalSize);
+  checkJournalBytes(options.journalBytes);
+  const cors = corsPolicy(options.corsOrigins);
   const seed = options.seed ?? DEFAULT_SEED;
   const apiKeys = options.apiKeys && options.apiKeys.length > 0 ? [...options.apiKeys] : [DEFAULT_API_KEY];
   // Given pets are checked as replacePets checks them: a bad one is named, not a TypeError from deep inside.
   const store = createPetStore(options.pets === undefined ? pets : validatePets(options.pets));
   const scenarios = createScenarioStore();
-  const journal = createJournal({ capacity: options.journalSize, keys: apiKeys });
+  const journal = createJournal({ capacity: options.journalSize, maxBytes: options.journalBytes, keys: apiKeys });
   const reset = () => (store.reset(), scenarios.clear(), journal.clear());
   const replacePets = (input: unknown) => store.replace(validatePets(input));
   // The served profile names this mock's own base path, relative to where it is read from (any host, any port),
@@ -130,7 +140,7 @@ export function assembleMock(options: MockOptions, pets: readonly Pet[], mount: 
   const latencyRandom = seededRandom(seed);
   const draw = () => latency.min + Math.floor(latencyRandom() * (latency.max - latency.min + 1));
   const layers: Layer[] = [
-    ...(options.cors === false ? [] : [corsLayer()]),
+    ...(options.cors === false ? [] : [corsLayer(cors)]),
     controlLayer({ store, scenarios, journal, reset, replacePets, profile }),
     journalLayer(journal),
     ...(options.rateLimit === undefined ? [] : [rateLimitLayer({ perSecond: options.rateLimit, now: options.now })]),

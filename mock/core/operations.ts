@@ -5,6 +5,7 @@
  */
 import type { ErrorObject } from 'ajv';
 import { getValidator, listPetsLimit, type NewPet, type PetStatus, petStatuses, sunsetOf } from '../../spec/index.ts';
+import { findInexactInteger } from './exact-numbers.ts';
 import type { QueryParams } from './query.ts';
 import {
   type ApiRequest,
@@ -124,12 +125,33 @@ export function createPet(store: PetStore, request: ApiRequest, basePath: string
       `Content-Type must be application/json, got ${JSON.stringify(contentType ?? '')}`,
     );
   }
+  const encoding = request.headers['content-encoding'];
+  if (encoding !== undefined && String(encoding).trim().toLowerCase() !== 'identity')
+    return errorResponse(
+      415,
+      ErrorCode.unsupportedMediaType,
+      `Content-Encoding ${JSON.stringify(String(encoding).slice(0, 100))} is not supported: send the JSON uncompressed`,
+    );
   if (empty) return errorResponse(400, ErrorCode.invalidBody, 'a JSON request body (NewPet) is required');
-  const parsed = parseJson(request.body!);
+  const text = decodeBody(request.body!);
+  const parsed = text instanceof Error ? text : parseJson(text);
   if (parsed instanceof Error)
     return errorResponse(400, ErrorCode.malformedJson, `request body is not valid JSON: ${parsed.message}`);
   const problem = newPetProblem(parsed);
   if (problem) return errorResponse(400, ErrorCode.invalidBody, problem);
+  const inexact = findInexactInteger(text as string, 1, (path) => path.length === 1 && path[0] === 'categoryId');
+  if (inexact)
+    return errorResponse(
+      400,
+      ErrorCode.invalidBody,
+      `invalid NewPet: categoryId must be kept exactly: write an integer from ${Number.MIN_SAFE_INTEGER} to ${Number.MAX_SAFE_INTEGER} (got ${inexact.text})`,
+    );
+  if (!Number.isSafeInteger(store.nextId))
+    return errorResponse(
+      507,
+      ErrorCode.idsExhausted,
+      `no pet id is left: the largest id held is ${Number.MAX_SAFE_INTEGER} (2^53 - 1); reset or replace the pets (POST /__control/reset)`,
+    );
   const entry = store.add(parsed as NewPet);
   return {
     status: 201,
@@ -138,9 +160,18 @@ export function createPet(store: PetStore, request: ApiRequest, basePath: string
   };
 }
 
-function parseJson(body: Uint8Array | string): unknown {
+/** The body as text; an Error when its bytes are not UTF-8. */
+function decodeBody(body: Uint8Array | string): string | Error {
   try {
-    return JSON.parse(typeof body === 'string' ? body : utf8.decode(body));
+    return typeof body === 'string' ? body : utf8.decode(body);
+  } catch (error) {
+    return error instanceof Error ? error : new Error(String(error));
+  }
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
   } catch (error) {
     return error instanceof Error ? error : new Error(String(error));
   }

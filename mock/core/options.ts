@@ -5,7 +5,7 @@
  */
 import { checkCount, checkSeed } from './default-pets.ts';
 import { badOption } from './errors.ts';
-import { MAX_JOURNAL_SIZE } from './journal.ts';
+import { MAX_JOURNAL_BYTES, MAX_JOURNAL_SIZE } from './journal.ts';
 import { MAX_DELAY_MS } from './prefer.ts';
 
 /** A fixed latency in ms, or a range drawn from (seeded) on every API answer. */
@@ -88,6 +88,14 @@ export function checkJournalSize(size: number | undefined): void {
   check(
     size === undefined || (Number.isSafeInteger(size) && size >= 0 && size <= MAX_JOURNAL_SIZE),
     `journalSize must be an integer from 0 to ${MAX_JOURNAL_SIZE}`,
+  );
+}
+
+/** Throws unless the journal's byte budget is 0..1 GiB. */
+export function checkJournalBytes(bytes: number | undefined): void {
+  check(
+    bytes === undefined || (Number.isSafeInteger(bytes) && bytes >= 0 && bytes <= MAX_JOURNAL_BYTES),
+    `journalBytes must be an integer from 0 to ${MAX_JOURNAL_BYTES}`,
   );
 }
 

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { PetstoreMockError } from './errors.ts';
-import { AUTH, expectError, JSON_HEADERS, json, setupMock } from './test-support.ts';
+import { AUTH, CONTROL_JSON, expectError, JSON_HEADERS, json, setupMock } from './test-support.ts';
 
 afterEach(() => void vi.useRealTimers());
 
@@ -130,7 +130,7 @@ describe('scenarios', () => {
       await call(
         'POST',
         '/__control/scenarios',
-        {},
+        CONTROL_JSON,
         '{"method":"get","path":"/v1/pets/{petId}","times":2,"status":503}',
       ),
     );
@@ -147,8 +147,8 @@ describe('scenarios', () => {
 
   it('without times, lasts until removed; removes one by id, or all', async () => {
     const { call } = setupMock();
-    await call('POST', '/__control/scenarios', {}, '{"path":"/v1/pets","fault":"malformed"}');
-    await call('POST', '/__control/scenarios', {}, '{"status":500}');
+    await call('POST', '/__control/scenarios', CONTROL_JSON, '{"path":"/v1/pets","fault":"malformed"}');
+    await call('POST', '/__control/scenarios', CONTROL_JSON, '{"status":500}');
     for (let i = 0; i < 3; i++) expect((await call('GET', '/v1/pets')).body).not.toMatch(/^\[/);
     expect((await call('DELETE', '/__control/scenarios/1', {})).status).toBe(204);
     expectError(await call('DELETE', '/__control/scenarios/1', {}), 404, 'not_found');
@@ -182,9 +182,9 @@ describe('scenarios', () => {
     ['{"status":503,"fault":"reset"}', 'status and fault cannot be combined'],
   ])('refuses %s with a 400 naming the field', async (body, message) => {
     const { call, mock } = setupMock();
-    expect(expectError(await call('POST', '/__control/scenarios', {}, body), 400, 'invalid_scenario')).toContain(
-      message,
-    );
+    expect(
+      expectError(await call('POST', '/__control/scenarios', CONTROL_JSON, body), 400, 'invalid_scenario'),
+    ).toContain(message);
     expect(mock.scenarios.list()).toEqual([]);
   });
 

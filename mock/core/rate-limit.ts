@@ -29,7 +29,7 @@ export function rateLimitLayer({ perSecond, now = Date.now }: RateLimitOptions):
       window = current;
       counts.clear();
     }
-    const key = headerValue(context.request, 'authorization') ?? '';
+    const key = bucketOf(headerValue(context.request, 'authorization'));
     const used = (counts.get(key) ?? 0) + 1;
     counts.set(key, used);
     const resetSeconds = Math.max(1, Math.ceil(((current + 1) * 1000 - time) / 1000));
@@ -48,4 +48,14 @@ export function rateLimitLayer({ perSecond, now = Date.now }: RateLimitOptions):
     }
     return thenAnswer(next(context), (response) => (Object.assign(response.headers, headers), response));
   };
+}
+
+/**
+ * The bucket of an `Authorization` value: the scheme in lower case and the credentials without the spaces
+ * around them, so `bearer K`, `Bearer  K` and `Bearer K` (one key, as the key check reads them) share one.
+ */
+export function bucketOf(authorization: string | undefined): string {
+  if (authorization === undefined) return '';
+  const match = /^\s*(\S+)\s+(.*?)\s*$/.exec(authorization);
+  return match ? `${match[1]!.toLowerCase()} ${match[2]}` : authorization.trim().toLowerCase();
 }

@@ -68,6 +68,9 @@ export const ErrorCode = {
   gatewayTimeout: 'gateway_timeout',
   invalidPreference: 'invalid_preference',
   invalidScenario: 'invalid_scenario',
+  hostNotAllowed: 'host_not_allowed',
+  originNotAllowed: 'origin_not_allowed',
+  idsExhausted: 'ids_exhausted',
 } as const;
 
 /** One of the mock's error codes. */

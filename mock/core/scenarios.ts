@@ -7,7 +7,6 @@
  */
 import { PetstoreMockError } from './errors.ts';
 import { FORCEABLE_STATUSES } from './forced.ts';
-import { matchesPath } from './layers.ts';
 import { MAX_DELAY_MS } from './prefer.ts';
 import { FAULTS, type Fault } from './responses.ts';
 
@@ -66,6 +65,9 @@ export function validateScenario(input: unknown): ScenarioInput {
     throw invalid(`method must be one of ${METHODS.join(', ')}`);
   if (s.path !== undefined && !(typeof s.path === 'string' && s.path.startsWith('/') && !s.path.includes('?')))
     throw invalid('path must start with / and hold no query (/v1/pets or /v1/pets/{petId})');
+  // A thousand scenarios of a megabyte each would hold a gigabyte: a path is at most what a request line may be.
+  if (typeof s.path === 'string' && s.path.length > MAX_SCENARIO_PATH)
+    throw invalid(`path must be at most ${MAX_SCENARIO_PATH} characters`);
   if (s.times !== undefined && !integerIn(s.times, 1, 1_000_000_000))
     throw invalid('times must be an integer from 1 to 1000000000');
   if (s.status !== undefined && !FORCEABLE_STATUSES.includes(s.status as number))
@@ -81,36 +83,107 @@ export function validateScenario(input: unknown): ScenarioInput {
   return { ...(s as ScenarioInput), ...(method === undefined ? {} : { method }) };
 }
 
-/** An empty set of scenarios; ids count up from 1 and are never reused. */
+/** Characters of a scenario's path. */
+const MAX_SCENARIO_PATH = 2_048;
+
+/** Scenarios held at once; one more is a 400 (each request looks some of them up). */
+export const MAX_SCENARIOS = 1_000;
+
+/** A scenario as held: its numeric id orders matches across the index's buckets; a template is compiled once. */
+interface Held extends Scenario {
+  order: number;
+  template?: RegExp;
+}
+
+/** `/v1/pets/{petId}` as a pattern: a `{name}` segment takes any non-empty segment (as matchesPath does). */
+function compileTemplate(path: string): RegExp {
+  const segments = path
+    .split('/')
+    .map((w) => (/^\{[^/{}]+\}$/.test(w) ? '[^/]+' : w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')));
+  return new RegExp(`^${segments.join('/')}$`);
+}
+
+/** A template's bucket: its depth and its literal start, up to the last `/` before its first `{` (`{3}/v1/pets/`). */
+function templateKey(path: string): string {
+  return `{${depthOf(path)}}${path.slice(0, path.lastIndexOf('/', path.indexOf('{')) + 1)}`;
+}
+
+/** Slashes in `path`: templates are bucketed by it, so a request walks only those of its own depth. */
+function depthOf(path: string): number {
+  let depth = 0;
+  for (let i = path.indexOf('/'); i !== -1; i = path.indexOf('/', i + 1)) depth++;
+  return depth;
+}
+
+/**
+ * An empty set of scenarios; ids count up from 1 and are never reused. They are
+ * indexed by method (or `*`) and path: exact (`GET /v1/pets/7`), a template
+ * by its depth and literal start (`GET {3}/v1/pets/`), or none (`GET *`). A
+ * request looks up a few buckets per segment and walks only the templates that
+ * could match it, each one compiled regular expression; the first added that
+ * matches answers.
+ */
 export function createScenarioStore(): ScenarioStore {
-  let scenarios: Scenario[] = [];
+  const all = new Map<string, Held>();
+  const buckets = new Map<string, Held[]>();
   let lastId = 0;
+  const keyOf = (s: ScenarioInput) =>
+    `${s.method ?? '*'} ${s.path === undefined ? '*' : s.path.includes('{') ? templateKey(s.path) : s.path}`;
+  const drop = (held: Held) => {
+    all.delete(held.id);
+    const key = keyOf(held);
+    const rest = buckets.get(key)!.filter((s) => s !== held);
+    if (rest.length === 0) buckets.delete(key);
+    else buckets.set(key, rest);
+  };
+  const firstIn = (key: string, path: string, best: Held | undefined): Held | undefined => {
+    for (const s of buckets.get(key) ?? []) {
+      if (best !== undefined && s.order > best.order) return best;
+      if (s.template === undefined || s.template.test(path)) return s;
+    }
+    return best;
+  };
+  const view = ({ order: _order, template: _template, ...scenario }: Held): Scenario => scenario;
   return {
     add(input) {
-      const scenario: Scenario = { ...validateScenario(input), id: String(++lastId), matched: 0 };
-      if (scenario.times !== undefined) scenario.remaining = scenario.times;
-      scenarios.push(scenario);
-      return { ...scenario };
+      const valid = validateScenario(input);
+      if (all.size >= MAX_SCENARIOS)
+        throw invalid(`at most ${MAX_SCENARIOS} scenarios at once; remove some (DELETE /__control/scenarios) first`);
+      const order = ++lastId;
+      const held: Held = { ...valid, id: String(order), matched: 0, order };
+      if (valid.path?.includes('{')) held.template = compileTemplate(valid.path);
+      if (held.times !== undefined) held.remaining = held.times;
+      all.set(held.id, held);
+      const key = keyOf(held);
+      buckets.set(key, [...(buckets.get(key) ?? []), held]);
+      return view(held);
     },
     remove(id) {
-      const before = scenarios.length;
-      scenarios = scenarios.filter((s) => s.id !== id);
-      return scenarios.length < before;
+      const held = all.get(id);
+      if (held !== undefined) drop(held);
+      return held !== undefined;
     },
-    clear: () => void (scenarios = []),
-    list: () => scenarios.map((s) => ({ ...s })),
+    clear: () => {
+      all.clear();
+      buckets.clear();
+    },
+    list: () => [...all.values()].map(view),
     take(method, path) {
       // Every API request asks; with no scenario set, that must cost nothing.
-      if (scenarios.length === 0) return undefined;
-      const wanted = method === 'HEAD' ? ['HEAD', 'GET'] : [method];
-      const found = scenarios.find(
-        (s) =>
-          (s.method === undefined || wanted.includes(s.method)) && (s.path === undefined || matchesPath(s.path, path)),
-      );
+      if (all.size === 0) return undefined;
+      let found: Held | undefined;
+      const depth = `{${depthOf(path)}}`;
+      for (const m of method === 'HEAD' ? ['HEAD', 'GET', '*'] : [method, '*']) {
+        found = firstIn(`${m} ${path}`, path, found);
+        found = firstIn(`${m} *`, path, found);
+        // Templates whose literal start is each of the path's prefixes (`/`, `/v1/`, `/v1/pets/`).
+        for (let i = path.indexOf('/'); i !== -1; i = path.indexOf('/', i + 1))
+          found = firstIn(`${m} ${depth}${path.slice(0, i + 1)}`, path, found);
+      }
       if (!found) return undefined;
       found.matched++;
-      if (found.remaining !== undefined && --found.remaining === 0) scenarios = scenarios.filter((s) => s !== found);
-      return { ...found };
+      if (found.remaining !== undefined && --found.remaining === 0) drop(found);
+      return view(found);
     },
   };
 }

@@ -39,6 +39,8 @@ export function petJson(id: number, { name, categoryId, status }: NewPet): strin
 export interface PetStore {
   /** Number of pets stored. */
   readonly size: number;
+  /** The id the next added pet gets; beyond 2^53 - 1 (not a safe integer) when no id is left. */
+  readonly nextId: number;
   /** Stores a new pet with the next id; unknown fields of `input` are not read. */
   add(input: NewPet): StoredPet;
   /** Looks a pet up by id. */
@@ -176,6 +178,9 @@ export function createPetStore(initial: readonly Pet[]): PetStore {
   return {
     get size() {
       return c.count;
+    },
+    get nextId() {
+      return nextId;
     },
     add(input) {
       const id = nextId;

@@ -16,6 +16,9 @@ export const AUTH = { authorization: `Bearer ${KEY}` };
 /** {@link AUTH} and a JSON Content-Type. */
 export const JSON_HEADERS = { ...AUTH, 'content-type': 'application/json' };
 
+/** A JSON Content-Type, as the control endpoints require for a body. */
+export const CONTROL_JSON = { 'content-type': 'application/json' };
+
 /** A mock over three seeded pets (unless told otherwise), and a way to call it. */
 export function setupMock(options: MockOptions = {}) {
   // Seeded here, with faker, so the mock holds its pets from the start (createMock would load faker in the background).

@@ -7,13 +7,15 @@
 import { parseArgs } from 'node:util';
 import { packageVersion } from '../../spec/files.ts';
 import type { Pet } from '../../spec/index.ts';
+import { corsPolicy } from '../core/cors.ts';
 // Each from its own module, not from index.ts, whose seedPets would load faker for every start.
 import { DEFAULT_COUNT, DEFAULT_SEED, MAX_COUNT } from '../core/default-pets.ts';
 import { PetstoreMockError } from '../core/errors.ts';
-import { DEFAULT_JOURNAL_SIZE, MAX_JOURNAL_SIZE } from '../core/journal.ts';
+import { DEFAULT_JOURNAL_BYTES, DEFAULT_JOURNAL_SIZE, MAX_JOURNAL_BYTES, MAX_JOURNAL_SIZE } from '../core/journal.ts';
 import { DEFAULT_API_KEY } from '../core/mock.ts';
 import { type Latency, parseLatency } from '../core/options.ts';
 import { loadPetsFile } from './fixtures.ts';
+import { hostCheck } from './hosts.ts';
 import type { RequestLogEntry } from './server.ts';
 import { startMockServer } from './start.ts';
 
@@ -34,6 +36,11 @@ Options (environment variable in brackets):
   --base-path PATH  serve the API at PATH, ending in /v1;     [PETSTORE_BASE_PATH] default /v1
                     the controls beside it (/api/__control)
   --no-cors         no CORS headers or preflight answers     [PETSTORE_CORS=off]
+  --cors-origin O   grant CORS to origin O (http://host:port) [PETSTORE_CORS_ORIGINS, comma-separated]
+                    for the API and the control endpoints; repeat for more, * for any
+                    (default: loopback origins, API only)
+  --allowed-hosts H answer Host names H too (comma-separated; [PETSTORE_ALLOWED_HOSTS]
+                    .example.com takes subdomains, * any); default: localhost, *.localhost, IP addresses
   --quiet           no request log on stderr                 [PETSTORE_QUIET=1]
   --latency MS      delay every API answer: MS, or MIN-MAX   [PETSTORE_LATENCY]   default none
                     drawn from the seed (at most 60000)
@@ -43,6 +50,8 @@ Options (environment variable in brackets):
                     with a seeded 429, 500, 502, 503 or 504
   --journal-size N  API requests the journal keeps, 0 to     [PETSTORE_JOURNAL_SIZE] default ${DEFAULT_JOURNAL_SIZE}
                     ${MAX_JOURNAL_SIZE} (0: no journal)
+  --journal-bytes N bytes the journal keeps (bodies cut at     [PETSTORE_JOURNAL_BYTES] default ${DEFAULT_JOURNAL_BYTES}
+                    64 KiB), oldest dropped first; 0 to ${MAX_JOURNAL_BYTES}
   -h, --help        show this text
   --version         print the version
 
@@ -83,10 +92,13 @@ function parseOptions(argv: string[], env: NodeJS.ProcessEnv) {
       'pets-from': { type: 'string' },
       'base-path': { type: 'string' },
       'no-cors': { type: 'boolean' },
+      'cors-origin': { type: 'string', multiple: true },
+      'allowed-hosts': { type: 'string', multiple: true },
       latency: { type: 'string' },
       'rate-limit': { type: 'string' },
       chaos: { type: 'string' },
       'journal-size': { type: 'string' },
+      'journal-bytes': { type: 'string' },
       quiet: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
       version: { type: 'boolean' },
@@ -113,6 +125,7 @@ function parseOptions(argv: string[], env: NodeJS.ProcessEnv) {
     basePath: basePath(values['base-path'] ?? (env.PETSTORE_BASE_PATH || undefined)),
     apiKeys,
     cors: values['no-cors'] !== true && env.PETSTORE_CORS !== 'off',
+    ...browserAccess(values, env),
     quiet: values.quiet === true || env.PETSTORE_QUIET === '1',
     ...behaviour(values, env),
   };
@@ -163,6 +176,13 @@ function behaviour(values: Record<string, unknown>, env: NodeJS.ProcessEnv) {
     latency,
     rateLimit: rateText === undefined ? undefined : integer('rate-limit', rateText, 0, 1, 1_000_000),
     chaos,
+    journalBytes: integer(
+      'journal-bytes',
+      pick('journal-bytes', 'PETSTORE_JOURNAL_BYTES'),
+      DEFAULT_JOURNAL_BYTES,
+      0,
+      MAX_JOURNAL_BYTES,
+    ),
     journalSize: integer(
       'journal-size',
       pick('journal-size', 'PETSTORE_JOURNAL_SIZE'),
@@ -171,6 +191,25 @@ function behaviour(values: Record<string, unknown>, env: NodeJS.ProcessEnv) {
       MAX_JOURNAL_SIZE,
     ),
   };
+}
+
+/** --cors-origin and --allowed-hosts (each repeatable, comma-separated), checked as the server checks them. */
+function browserAccess(values: Record<string, unknown>, env: NodeJS.ProcessEnv) {
+  const list = (flag: string, variable: string) => {
+    const given = (values[flag] as string[] | undefined) ?? (env[variable] ? [env[variable]] : undefined);
+    return given?.flatMap((v) => v.split(',')).map((v) => v.trim());
+  };
+  const corsOrigins = list('cors-origin', 'PETSTORE_CORS_ORIGINS');
+  const allowedHosts = list('allowed-hosts', 'PETSTORE_ALLOWED_HOSTS');
+  try {
+    corsPolicy(corsOrigins);
+    hostCheck(allowedHosts);
+  } catch (error) {
+    throw new UsageError(
+      `--${(error as Error).message.replace(/^corsOrigins/, 'cors-origin').replace(/^allowedHosts/, 'allowed-hosts')}`,
+    );
+  }
+  return { corsOrigins, allowedHosts };
 }
 
 function logLine(entry: RequestLogEntry): void {

@@ -65,12 +65,14 @@ describe('the mock over a real socket', () => {
       },
     });
     expect(preflight.response.statusCode).toBe(204);
-    expect(preflight.response.headers['access-control-allow-origin']).toBe('*');
+    // A loopback origin: granted by name (never `*` on a port), with Vary: Origin.
+    expect(preflight.response.headers['access-control-allow-origin']).toBe('http://localhost:5173');
+    expect(preflight.response.headers.vary).toBe('Origin');
     expect(preflight.response.headers['access-control-allow-headers']).toContain('Authorization');
     const actual = await send('/v1/pets/1', {
       headers: { origin: 'http://localhost:5173', authorization: `Bearer ${KEY}` },
     });
-    expect(actual.response.headers['access-control-allow-origin']).toBe('*');
+    expect(actual.response.headers['access-control-allow-origin']).toBe('http://localhost:5173');
     expect(actual.response.headers['access-control-expose-headers']).toContain('Sunset');
   });
 
@@ -87,7 +89,7 @@ describe('the mock over a real socket', () => {
     const socket = connect(Number(new URL(mock.origin).port), '127.0.0.1');
     await once(socket, 'connect');
     socket.write(
-      `POST /v1/pets HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${KEY}\r\nContent-Type: application/json\r\nContent-Length: ${100 * BODY_LIMIT}\r\n\r\n{"name":`,
+      `POST /v1/pets HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer ${KEY}\r\nContent-Type: application/json\r\nContent-Length: ${100 * BODY_LIMIT}\r\n\r\n{"name":`,
     );
     let received = '';
     socket.on('data', (chunk) => (received += chunk));
@@ -133,7 +135,7 @@ describe('requests node:http cannot parse', () => {
     ['a broken request line', 'GARBAGE\r\n\r\n', 400, 'malformed_request'],
     [
       'headers over the limit',
-      `GET /v1/pets HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`,
+      `GET /v1/pets HTTP/1.1\r\nHost: localhost\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`,
       431,
       'headers_too_large',
     ],
@@ -154,7 +156,7 @@ describe('requests node:http cannot parse', () => {
     const socket = connect(Number(new URL(mock.origin).port), '127.0.0.1');
     await once(socket, 'connect');
     socket.write(
-      `GET ${mock.origin}/v1/pets/1 HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${KEY}\r\nConnection: close\r\n\r\n`,
+      `GET ${mock.origin}/v1/pets/1 HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer ${KEY}\r\nConnection: close\r\n\r\n`,
     );
     let received = '';
     socket.on('data', (chunk) => (received += chunk));
@@ -174,7 +176,7 @@ describe('Expect: 100-continue', () => {
         socket.write(body);
     });
     socket.write(
-      `POST /v1/pets HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${KEY}\r\nContent-Type: application/json\r\n` +
+      `POST /v1/pets HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer ${KEY}\r\nContent-Type: application/json\r\n` +
         `Content-Length: ${contentLength}\r\nExpect: 100-continue\r\nConnection: close\r\n\r\n`,
     );
     await once(socket, 'close');

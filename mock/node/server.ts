@@ -9,6 +9,7 @@ import type { Duplex } from 'node:stream';
 import { BODY_LIMIT } from '../core/adapter.ts';
 import { redactKeys } from '../core/redact.ts';
 import { type ApiRequest, type ApiResponse, ErrorCode, errorResponse } from '../core/responses.ts';
+import { type HostCheck, hostRefusal } from './hosts.ts';
 
 // One limit for every adapter: the core holds it.
 export { BODY_LIMIT };
@@ -38,6 +39,8 @@ export interface HttpServerOptions {
   secrets?: readonly string[];
   /** How long a client may take (defaults: {@link DEFAULT_TIMEOUTS}). */
   timeouts?: ServerTimeouts;
+  /** Which `Host` values are answered; others get a 403 Error, unread (default: every one). */
+  hostAllowed?: HostCheck;
 }
 
 /** Milliseconds a client may take to send its headers, its whole request, and to send the next request on an idle keep-alive connection. */
@@ -57,6 +60,7 @@ export function createHttpServer({
   log,
   secrets = [],
   timeouts = {},
+  hostAllowed,
 }: HttpServerOptions): Server {
   const { headersMs, requestMs, keepAliveMs } = { ...DEFAULT_TIMEOUTS, ...timeouts };
   // Slow or idle clients must not hold the server: bound headers, whole requests and idle keep-alive.
@@ -97,6 +101,11 @@ export function createHttpServer({
     { headersTimeout: headersMs, requestTimeout: requestMs, connectionsCheckingInterval: checkEvery },
     (req, res) => {
       const started = log ? performance.now() : 0;
+      if (hostAllowed !== undefined && !hostAllowed(req.headers.host)) {
+        // Nothing of it is read or handled: the answer says why, and the connection closes.
+        deliver(req, res, hostRefusal(req.headers.host ?? ''), true, started);
+        return;
+      }
       if (req.method !== 'POST' && req.method !== 'PUT') {
         // No handler reads a body here; one declared over the limit is not drained either: the connection closes after the answer.
         const overLimit = Number(req.headers['content-length']) > bodyLimit;
@@ -135,10 +144,15 @@ const CLIENT_ERRORS: Record<string, [number, string, string, string]> = {
 
 /** Requests node:http cannot parse, or that time out, still get an Error body rather than a bare close. */
 function answerClientError(error: Error & { code?: string }, socket: Duplex): void {
-  if (!socket.writable || (socket as Duplex & { _httpMessage?: unknown })._httpMessage) {
+  const pending = (socket as Duplex & { _httpMessage?: ServerResponse })._httpMessage;
+  // A body that never ends (or drips) times out after its request was handed over: it still gets its 408,
+  // as long as nothing of an answer has gone out.
+  const unanswered = pending === undefined || (!pending.headersSent && error.code === 'ERR_HTTP_REQUEST_TIMEOUT');
+  if (!socket.writable || !unanswered) {
     socket.destroy();
     return;
   }
+  if (pending !== undefined) (pending as ServerResponse & { [TIMED_OUT]?: boolean })[TIMED_OUT] = true;
   const [status, reason, code, message] = CLIENT_ERRORS[error.code ?? ''] ?? CLIENT_ERRORS.default!;
   const body = JSON.stringify({ code, message, status });
   socket.end(
@@ -214,8 +228,11 @@ function readBody(req: IncomingMessage, limit: number, done: (body: Buffer, tooL
   });
 }
 
+/** Marks a response whose request timed out and was answered 408 on the socket: nothing more is written. */
+const TIMED_OUT = Symbol('timed out');
+
 function send(res: ServerResponse, response: ApiResponse, closeAfter: boolean): void {
-  if (res.destroyed) return;
+  if (res.destroyed || (res as ServerResponse & { [TIMED_OUT]?: boolean })[TIMED_OUT]) return;
   const headers: Record<string, string | number> = response.headers;
   if (response.body.length > 0) headers['content-length'] = Buffer.byteLength(response.body);
   // The rest of an over-limit body is never read, so the connection cannot be reused.

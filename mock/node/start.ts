@@ -12,6 +12,7 @@ import { badOption } from '../core/errors.ts';
 import { assembleMock, type MockOptions } from '../core/mock.ts';
 import { checkMockOptions, checkType } from '../core/options.ts';
 import { controlsOf, type PetstoreMock } from '../core/petstore-mock.ts';
+import { hostCheck } from './hosts.ts';
 import { type PetsSource, readPetsFrom } from './pets-from.ts';
 import { createHttpServer, type RequestLogEntry, type ServerTimeouts } from './server.ts';
 
@@ -39,6 +40,11 @@ export interface MockServerOptions extends MockOptions {
   petsFrom?: PetsSource;
   /** Told what `petsFrom` read: how many pets, and which listings came back full (the source may hold more). */
   onPetsRead?: (read: { count: number; fullListings: string[]; requests: number }) => void;
+  /**
+   * `Host` names answered besides `localhost`, `*.localhost`, IP addresses and `host` (`.example.com` allows its
+   * subdomains too); `true` answers any (DNS rebinding then reaches the mock). Others get a 403 Error.
+   */
+  allowedHosts?: readonly string[] | true;
 }
 
 /** A mock on a port: the {@link PetstoreMock} controls, and the server's origin; `close()` stops listening and closes every connection. */
@@ -80,6 +86,7 @@ function checkServerOptions(options: MockServerOptions): void {
 export async function startMockServer(options: MockServerOptions = {}): Promise<MockServer> {
   checkServerOptions(options);
   const { port = 0, host = '127.0.0.1', log } = options;
+  const hostAllowed = hostCheck(options.allowedHosts, host);
   const mount = mountOf(options.basePath ?? '/v1');
   let pets = options.pets;
   if (options.petsFrom) {
@@ -87,12 +94,14 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
     options.onPetsRead?.({ count: read.pets.length, fullListings: read.fullListings, requests: read.requests });
     pets = read.pets;
   }
+  // On a port, corsOrigins defaults to none beyond loopback (assembleMock's default), unlike in process.
   const mock = assembleMock(options, pets ?? (await loadSeededPets(options)), mount);
   const server = createHttpServer({
     handler: mounted(mount, mock.respond),
     log,
     secrets: mock.apiKeys,
     timeouts: options.timeouts,
+    hostAllowed,
   });
   server.listen(port, host);
   await once(server, 'listening');

@@ -162,6 +162,9 @@ export const profile: OpenApiDocument = {
           },
           "504": {
             "$ref": "#/components/responses/ServiceFailure"
+          },
+          "507": {
+            "$ref": "#/components/responses/InsufficientStorage"
           }
         },
         "parameters": [
@@ -309,7 +312,17 @@ export const profile: OpenApiDocument = {
         }
       },
       "UnsupportedMediaType": {
-        "description": "The body is not JSON (application/json or application/*+json).",
+        "description": "The body is not JSON (application/json or application/*+json), or is sent with a Content-Encoding.",
+        "content": {
+          "application/json": {
+            "schema": {
+              "$ref": "#/components/schemas/Error"
+            }
+          }
+        }
+      },
+      "InsufficientStorage": {
+        "description": "No pet id is left (the largest held is 2^53 - 1); reset or replace the pets.",
         "content": {
           "application/json": {
             "schema": {

@@ -84,7 +84,7 @@ describe('slow and idle clients', () => {
     const slow = await hostileSocket();
     const answer = readToEnd(slow, 5_000);
     const started = performance.now();
-    const head = `GET /v1/pets HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${KEY}\r\nX-Padding: ${'p'.repeat(200)}\r\n\r\n`;
+    const head = `GET /v1/pets HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer ${KEY}\r\nX-Padding: ${'p'.repeat(200)}\r\n\r\n`;
     const [written, slowest] = await Promise.all([trickle(slow, head, 20), serveOthers(20)]);
     const { data } = await answer;
     const cutAfter = performance.now() - started;
@@ -104,7 +104,7 @@ describe('slow and idle clients', () => {
     const started = performance.now();
     const body = JSON.stringify({ name: 'slowpoke', categoryId: 1, padding: 'x'.repeat(200) });
     slow.write(
-      `POST /v1/pets HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${KEY}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n`,
+      `POST /v1/pets HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer ${KEY}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n`,
     );
     const [written, slowest] = await Promise.all([trickle(slow, body, 10), serveOthers(20)]);
     await closed;
@@ -145,7 +145,7 @@ describe('slow and idle clients', () => {
   it('an idle keep-alive connection is closed after the keep-alive timeout', async () => {
     const socket = await hostileSocket();
     const answer = readToEnd(socket, 5_000);
-    socket.write(`GET /v1/pets/1 HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${KEY}\r\n\r\n`);
+    socket.write(`GET /v1/pets/1 HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer ${KEY}\r\n\r\n`);
     const started = performance.now();
     const { data } = await answer;
     expect(parseResponse(data).status).toBe(200);
@@ -188,7 +188,7 @@ describe('bodies over the 1 MiB limit', () => {
   const head = (method: string, framing: string) => {
     const start = '{"name":"big","categoryId":1,"pad":"';
     const first = framing.includes('chunked') ? `${start.length.toString(16)}\r\n${start}\r\n` : start;
-    return `${method} /v1/pets HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${KEY}\r\nContent-Type: application/json\r\n${framing}\r\n\r\n${first}`;
+    return `${method} /v1/pets HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer ${KEY}\r\nContent-Type: application/json\r\n${framing}\r\n\r\n${first}`;
   };
 
   it('a declared 100 MiB body is refused with a 413 Error after a few bytes, and the connection is closed', async () => {

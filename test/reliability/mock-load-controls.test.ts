@@ -59,6 +59,7 @@ async function control(method: string, path: string, body?: unknown): Promise<un
   const response = await pool.request({
     method,
     path: `/__control/${path}`,
+    headers: { 'content-type': 'application/json' },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   const text = await response.body.text();

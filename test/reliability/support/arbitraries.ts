@@ -388,6 +388,7 @@ const extraHeaderName = fc.oneof(
     'constructor',
     'x-api-key',
     'accept-encoding',
+    'content-encoding',
   ),
   fc.stringMatching(/^x-[a-z0-9-]{1,12}$/),
 );

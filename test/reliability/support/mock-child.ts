@@ -10,7 +10,9 @@ import { startMockServer } from '../../../mock/node/index.ts';
 export type ChildRequest = { type: 'memory' } | { type: 'reset' } | { type: 'close' };
 
 const apiKeys = (process.env.RELIABILITY_KEYS ?? 'load-test-key').split(',');
-const mock = await startMockServer({ port: 0, count: 50, apiKeys });
+// More options for one test (journalSize, journalBytes), as JSON.
+const extra = JSON.parse(process.env.RELIABILITY_OPTIONS ?? '{}') as Record<string, unknown>;
+const mock = await startMockServer({ port: 0, count: 50, apiKeys, ...extra });
 process.stdout.write(`${JSON.stringify({ url: mock.url, origin: mock.origin })}\n`);
 
 process.on('message', (message: ChildRequest) => {

@@ -5,6 +5,7 @@
  * what the state must be afterwards.
  * @see docs/mock.md "Where the interface is silent: what the mock does" (the mock's side; the suite accepts the other allowed choices, docs/conformance.md)
  */
+import { findInexactInteger } from '../../../mock/core/exact-numbers.ts';
 import { getValidator, listOperations, type Pet } from '../../../spec/index.ts';
 
 /** Statuses the interface documents plus those the ARCHITECTURE table allows the mock. */
@@ -25,6 +26,8 @@ export interface SentRequest {
   contentTypeJson?: boolean;
   body?: Uint8Array | string;
   bodyTooLarge?: boolean;
+  /** Other headers sent, as name and value. */
+  extraHeaders?: [string, string][];
 }
 
 /** A response as received (header names in lower case). */
@@ -124,6 +127,8 @@ export interface CheckOptions {
   apiKeys: readonly string[];
   /** True over a socket: HEAD responses then carry no body. */
   headStripped: boolean;
+  /** True when the mock grants no origin but loopback ones (a port's default): a control request with an Origin gets 403. */
+  foreignOriginsRefused?: boolean;
 }
 
 /**
@@ -133,7 +138,7 @@ export interface CheckOptions {
 export function checkExchange(
   req: SentRequest,
   res: ReceivedResponse,
-  { model, apiKeys, headStripped }: CheckOptions,
+  { model, apiKeys, headStripped, foreignOriginsRefused = false }: CheckOptions,
 ): Pet | undefined {
   const fail = (why: string): never => {
     const body =
@@ -143,6 +148,19 @@ export function checkExchange(
     );
   };
   if (res.status >= 500) fail(`5xx answer`);
+  const origin = req.extraHeaders?.find(([name]) => name === 'origin')?.[1];
+  const control = originForm(req.url).startsWith('/__control/');
+  if (foreignOriginsRefused && origin !== undefined && control && res.status !== 403)
+    fail('a control request from another origin was not refused');
+  if (res.status === 403) {
+    // Only an origin the mock does not grant is refused: on the control endpoints, or asking for a preflight.
+    const preflight =
+      req.method === 'OPTIONS' && req.extraHeaders?.some(([name]) => name === 'access-control-request-method');
+    if (!foreignOriginsRefused || origin === undefined || !(control || preflight)) fail('403 without a foreign Origin');
+    if (res.body !== '' && (JSON.parse(res.body) as { code?: string }).code !== 'origin_not_allowed')
+      fail('403 not origin_not_allowed');
+    return undefined;
+  }
   if (!ALLOWED_STATUSES.has(res.status))
     fail(`status ${res.status} is neither documented nor in the ARCHITECTURE table`);
   if (res.status === 204 && req.method !== 'OPTIONS') fail('204 outside OPTIONS');
@@ -294,6 +312,9 @@ function acceptableNewPet(req: SentRequest): Record<string, unknown> | undefined
   }
   if (!validateNewPet(value)) return undefined;
   const pet = value as Record<string, unknown>;
+  // A categoryId whose text is not exactly a safe integer (1e-400, 1.0000000000000001) is refused, not rounded.
+  // The text check is the mock's own (unit-tested on its own cases): JSON.parse cannot show the text.
+  if (findInexactInteger(text, 1, (path) => path.length === 1 && path[0] === 'categoryId')) return undefined;
   return Number.isSafeInteger(pet.categoryId) ? pet : undefined;
 }
 
@@ -308,6 +329,13 @@ function checkCreate(
   const empty = req.body === undefined || req.body.length === 0;
   if (req.bodyTooLarge) {
     if (res.status !== 413) fail('over-limit body not answered 413');
+    return undefined;
+  }
+  // A compressed body (any Content-Encoding but identity) is refused, unless there is no body to refuse.
+  const encodings = (req.extraHeaders ?? []).filter(([n]) => n === 'content-encoding').map(([, v]) => v.trim());
+  const encoded = encodings.length > 0 && !(encodings.length === 1 && encodings[0]!.toLowerCase() === 'identity');
+  if (encoded && !(empty && req.contentType === undefined)) {
+    if (res.status !== 415) fail('a body with a Content-Encoding not answered 415');
     return undefined;
   }
   if (!expected) {

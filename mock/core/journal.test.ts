@@ -1,0 +1,69 @@
+import { describe, expect, it } from 'vitest';
+import { createJournal, JOURNAL_BODY_LIMIT } from './journal.ts';
+import { AUTH, expectError, JSON_HEADERS, json, setupMock } from './test-support.ts';
+
+const record = (journal: ReturnType<typeof createJournal>, body: string) =>
+  journal.record({
+    time: 0,
+    request: { method: 'POST', url: '/v1/pets', headers: {}, body },
+    status: 201,
+    durationMs: 0,
+    applied: {},
+  });
+
+describe('the journal, bounded by bytes', () => {
+  it('drops the oldest entries to stay within its byte budget, and counts them', () => {
+    const journal = createJournal({ capacity: 1_000, maxBytes: 100_000, keys: ['k'] });
+    for (let i = 0; i < 20; i++) record(journal, `${i}:`.padEnd(20_000, 'x'));
+    expect(journal.bytes).toBeLessThanOrEqual(100_000);
+    expect(journal.size).toBe(4);
+    expect(journal.dropped).toBe(16);
+    expect(journal.list().map((e) => e.seq)).toEqual([17, 18, 19, 20]);
+    // The entry cap still holds, and what it drops counts too.
+    const small = createJournal({ capacity: 2, keys: [] });
+    for (let i = 0; i < 5; i++) record(small, '{}');
+    expect([small.size, small.dropped]).toEqual([2, 3]);
+  });
+
+  it('keeps at most 64 KiB of a body, as a copy', () => {
+    const journal = createJournal({ keys: ['k'] });
+    record(journal, 'a'.repeat(1_000_000));
+    const [entry] = journal.list();
+    expect(entry!.body!.length).toBe(JOURNAL_BODY_LIMIT);
+    expect(entry!.bodyTruncated).toBe(true);
+    expect(journal.bytes).toBeLessThan(JOURNAL_BODY_LIMIT + 1_000);
+  });
+
+  it('refuses a budget it cannot keep', () => {
+    expect(() => createJournal({ maxBytes: -1, keys: [] })).toThrow(/journal bytes must be an integer/);
+    expect(() => createJournal({ maxBytes: 2 ** 31, keys: [] })).toThrow(/journal bytes/);
+    expect(() => setupMock({ journalBytes: 1.5 })).toThrow(/journalBytes must be an integer/);
+  });
+});
+
+describe('GET /__control/requests, a page at a time', () => {
+  it('?limit and ?since page through the journal; Link names the next page; Journal-Dropped the dropped', async () => {
+    const { call } = setupMock({ journalSize: 8 });
+    for (let i = 0; i < 10; i++) await call('GET', `/v1/pets?limit=${i + 1}`, AUTH);
+    const first = await call('GET', '/__control/requests?limit=3', {});
+    expect(json(first).map((e: { seq: number }) => e.seq)).toEqual([3, 4, 5]);
+    expect(first.headers['journal-dropped']).toBe('2');
+    expect(first.headers.link).toBe('<?limit=3&since=5>; rel="next"');
+    const second = await call('GET', '/__control/requests?limit=3&since=5', {});
+    expect(json(second).map((e: { seq: number }) => e.seq)).toEqual([6, 7, 8]);
+    const last = await call('GET', '/__control/requests?limit=3&since=8', {});
+    expect(json(last).map((e: { seq: number }) => e.seq)).toEqual([9, 10]);
+    expect(last.headers.link).toBeUndefined();
+    expect(json(await call('GET', '/__control/requests?since=10', {}))).toEqual([]);
+    const filtered = await call('GET', '/__control/requests?path=/v1/pets&limit=1&since=9', {});
+    expect(json(filtered).map((e: { seq: number }) => e.seq)).toEqual([10]);
+    for (const bad of ['limit=0', 'limit=x', 'since=-1', 'limit=1.5', 'since=1e3'])
+      expectError(await call('GET', `/__control/requests?${bad}`, {}), 400, 'invalid_parameter');
+  });
+
+  it('in process, requests({ since, limit }) pages the same way', async () => {
+    const { call, mock } = setupMock();
+    for (let i = 0; i < 4; i++) await call('POST', '/v1/pets', JSON_HEADERS, '{"name":"A","categoryId":1}');
+    expect(mock.requests({ since: 1, limit: 2 }).map((e) => e.seq)).toEqual([2, 3]);
+  });
+});
