@@ -144,7 +144,8 @@ const CLIENT_ERRORS: Record<string, [number, string, string, string]> = {
 
 /** Requests node:http cannot parse, or that time out, still get an Error body rather than a bare close. */
 function answerClientError(error: Error & { code?: string }, socket: Duplex): void {
-  const pending = (socket as Duplex & { _httpMessage?: ServerResponse })._httpMessage;
+  // null once a response has been detached from the socket (a finished keep-alive exchange), undefined before any.
+  const pending = (socket as Duplex & { _httpMessage?: ServerResponse | null })._httpMessage ?? undefined;
   // A body that never ends (or drips) times out after its request was handed over: it still gets its 408,
   // as long as nothing of an answer has gone out.
   const unanswered = pending === undefined || (!pending.headersSent && error.code === 'ERR_HTTP_REQUEST_TIMEOUT');

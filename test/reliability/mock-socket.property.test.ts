@@ -134,7 +134,12 @@ describe('mock over a socket under bytes that are not HTTP', () => {
           expect(getValidator('Error')(error)).toBe(true);
         }
       }),
-      { numRuns: GARBAGE_RUNS },
+      {
+        numRuns: GARBAGE_RUNS,
+        // Found by this property: a request, then the start of another cut short by the client's FIN, once threw
+        // inside the server's clientError handler (the finished response had left null on the socket) and took the mock down.
+        examples: [[Buffer.from('GET /v1/pets  HTTP/1.1\r\nHost: localhost\r\n\r\nA')]],
+      },
     );
     expect(JSON.stringify(mock.pets.all())).toBe(before);
     expect((await getPet(1)).status).toBe(200);

@@ -361,7 +361,10 @@ function checkCreate(
   return pet;
 }
 
-/** `PUT /__control/pets`: a valid array of Pets replaces the model; anything else is a 400 or 413 and changes nothing. */
+/**
+ * `PUT /__control/pets`: a valid array of Pets sent as JSON replaces the model; anything else is a 400 or 413 (or a
+ * 415 when the body is not declared JSON: the control endpoints take application/json only) and changes nothing.
+ */
 function checkReplace(
   req: SentRequest,
   res: ReceivedResponse,
@@ -369,6 +372,12 @@ function checkReplace(
   fail: (why: string) => never,
 ): undefined {
   if (res.status === 400 || res.status === 413) return undefined;
+  const json = req.contentTypeJson ?? isJson(req.contentType);
+  if (res.status === 415) {
+    if (json === true) fail('PUT /__control/pets refused a JSON media type');
+    return undefined;
+  }
+  if (!json) fail(`PUT /__control/pets took a body declared ${JSON.stringify(req.contentType)}, not JSON`);
   if (res.status !== 200) fail(`PUT /__control/pets answered ${res.status}`);
   const text = typeof req.body === 'string' ? req.body : utf8.decode(req.body ?? new Uint8Array());
   const pets = (JSON.parse(text) as Pet[]).map((p) => {
