@@ -175,6 +175,8 @@ const CONTROLS: Record<keyof PetstoreMock, string> = {
   replacePets: 'function',
   reset: 'function',
   ready: 'object',
+  coverage: 'function',
+  clearCoverage: 'function',
   close: 'function',
 };
 
@@ -223,5 +225,51 @@ describe.each(TRANSPORTS)('the control interface of %s', (_name, open) => {
     await mock.close();
     await expect(reach.fetch(`${mock.url}/pets/3`, auth)).rejects.toThrow();
     await mock.close();
+  });
+});
+
+describe.each(TRANSPORTS)('client coverage through %s', (_name, open) => {
+  it('gives back exactly the subset a client exercised, counts included; forced answers counted as forced', async () => {
+    reach = await open();
+    const { mock } = reach;
+    await mock.ready;
+    const send = (path: string, init: RequestInit = {}) =>
+      reach!.fetch(`${mock.url}${path}`, {
+        ...init,
+        headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json', ...init.headers },
+      });
+    await send('/pets?limit=1');
+    await send('/pets?limit=1');
+    await send('/pets/3');
+    await send('/pets?limit=0');
+    await send('/pets', { headers: { prefer: 'code=503' } });
+    const created = await send('/pets', { method: 'POST', body: '{"name":"Rex","categoryId":2}' });
+    expect(created.status).toBe(201);
+    mock.reset();
+    const report = mock.coverage();
+    const received = Object.fromEntries(report.responses.filter((r) => r.count > 0).map((r) => [r.id, r.count]));
+    expect(received).toEqual({
+      'listPets 200': 2,
+      'listPets 400': 1,
+      'getPet 200': 1,
+      'listPets 503': 1,
+      'createPet 201': 1,
+    });
+    expect(report.responses.find((r) => r.id === 'listPets 503')?.bySource).toMatchObject({ client: 0, prefer: 1 });
+    expect(report.invalidRequests).toEqual([
+      {
+        kind: 'listPets: limit must be an integer from 1 to 100',
+        count: 1,
+        example: expect.objectContaining({ request: 'GET /v1/pets?limit=0', status: 400 }),
+      },
+    ]);
+    expect(report.deprecated[0]).toMatchObject({ operationId: 'getPet', calls: 1, sunset: '2030-12-05' });
+    expect([...report.neverReceived].sort()).toEqual([
+      'createPet 400',
+      'createPet 401',
+      'getPet 401',
+      'getPet 404',
+      'listPets 401',
+    ]);
   });
 });

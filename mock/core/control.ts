@@ -4,6 +4,7 @@
  * OpenAPI profile. Each mirrors an in-process method of the mock.
  * @see ../../docs/mock.md "Control endpoints"
  */
+import type { Coverage } from './coverage.ts';
 import { PetstoreMockError } from './errors.ts';
 import { describePath, findInexactInteger } from './exact-numbers.ts';
 import type { Journal } from './journal.ts';
@@ -26,6 +27,8 @@ export interface ControlTargets {
   replacePets(input: unknown): void;
   /** The mock's OpenAPI profile, as JSON text. */
   profile(): string;
+  /** What the clients exercised (`GET /__control/coverage`; `DELETE` starts counting anew). */
+  coverage: Coverage;
 }
 
 type Run = (context: RequestContext) => ApiResponse;
@@ -66,6 +69,10 @@ function routes(t: ControlTargets): Record<string, Record<string, Run>> {
       DELETE: () => (t.journal.clear(), noContent()),
     },
     'openapi.json': { GET: () => jsonResponse(200, t.profile()) },
+    coverage: {
+      GET: () => ok(t.coverage.report()),
+      DELETE: () => (t.coverage.clear(), noContent()),
+    },
   };
 }
 

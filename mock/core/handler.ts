@@ -20,6 +20,8 @@ export interface HandlerOptions {
   basePath?: string;
   /** What the URLs the mock writes (`Location`, `Link`) start with: the adapter's base path, such as `/api/v1` (default `basePath`). */
   urlBase?: string;
+  /** Operations past their sunset (`asOf`): not routed, so they answer as an unknown route does. */
+  removed?: ReadonlySet<string>;
 }
 
 /** Handles one request, synchronously; `target` is its URL already split, when the caller has split it. */
@@ -31,7 +33,14 @@ interface Route {
 }
 
 /** Builds the handler for one store and set of keys. */
-export function createHandler({ store, apiKeys, basePath = '/v1', urlBase = basePath }: HandlerOptions): Handler {
+export function createHandler({
+  store,
+  apiKeys,
+  basePath = '/v1',
+  urlBase = basePath,
+  removed,
+}: HandlerOptions): Handler {
+  const getPetGone = removed?.has('getPet') === true;
   const authenticate = createAuthenticator(apiKeys);
   const link = successorLink(urlBase);
   const basePathSegment = basePath.slice(1);
@@ -52,14 +61,14 @@ export function createHandler({ store, apiKeys, basePath = '/v1', urlBase = base
       if (rawPath === collectionPath) return collection;
       if (!rawPath.startsWith(itemPrefix)) return undefined;
       const id = rawPath.slice(itemPrefix.length);
-      return id !== '' && !id.includes('/') ? { route: api.item!, param: id } : undefined;
+      return id !== '' && !id.includes('/') && !getPetGone ? { route: api.item!, param: id } : undefined;
     }
     const segments = decodeSegments(rawPath);
     if (segments === undefined) return undefined;
     const [first, ...rest] = segments;
     if (first === basePathSegment && rest[0] === 'pets') {
       if (rest.length === 1) return { route: api.collection!, param: '' };
-      if (rest.length === 2 && rest[1] !== '') return { route: api.item!, param: rest[1]! };
+      if (rest.length === 2 && rest[1] !== '' && !getPetGone) return { route: api.item!, param: rest[1]! };
     }
     return undefined;
   }

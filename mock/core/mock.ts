@@ -7,15 +7,17 @@
  * mock/node with pets it seeds itself, loading faker only when they do not
  * ship as data.
  */
-import { loadProfile, type Pet } from '../../spec/index.ts';
+import { listOperations, loadProfile, type Pet, sunsetOf } from '../../spec/index.ts';
 import { controlLayer } from './control.ts';
 import { corsLayer, corsPolicy } from './cors.ts';
+import { type CoverageReport, coverageLayer, createCoverage } from './coverage.ts';
 import { DEFAULT_SEED } from './default-pets.ts';
 import { badOption } from './errors.ts';
 import { createHandler } from './handler.ts';
 import { createJournal, type JournalEntry, type JournalFilter, journalLayer } from './journal.ts';
 import { type AsyncHandler, compose, type Layer, type Responder } from './layers.ts';
 import {
+  asOfDate,
   checkChaos,
   checkJournalBytes,
   checkJournalSize,
@@ -66,6 +68,11 @@ export interface MockOptions {
   journalBytes?: number;
   /** The rate limit's clock in ms (default Date.now), for tests. */
   now?: () => number;
+  /**
+   * Serve the interface as it stands on this date (a Date or `2030-12-05`; default: today): from an operation's
+   * sunset on (getPet's, 5 December 2030), it is removed and answers as an unknown route does (404 Error).
+   */
+  asOf?: Date | string;
 }
 
 /** The scenarios of a mock, in process: the same as `/__control/scenarios`. */
@@ -101,6 +108,10 @@ export interface Mock {
   reset(): void;
   /** Resolves once the pets are seeded: at once, unless faker has to load for another seed or count. */
   ready: Promise<void>;
+  /** What the clients' requests exercised of the contract since the start or the last {@link Mock.clearCoverage}. */
+  coverage(): CoverageReport;
+  /** Starts counting anew (`reset()` does not: coverage spans a whole test run). */
+  clearCoverage(): void;
 }
 
 /**
@@ -126,6 +137,8 @@ export function assembleMock(options: MockOptions, pets: readonly Pet[], mount: 
   const store = createPetStore(options.pets === undefined ? pets : validatePets(options.pets));
   const scenarios = createScenarioStore();
   const journal = createJournal({ capacity: options.journalSize, maxBytes: options.journalBytes, keys: apiKeys });
+  const removed = removedOperations(options.asOf);
+  const coverage = createCoverage({ basePath: BASE_PATH, removed });
   const reset = () => (store.reset(), scenarios.clear(), journal.clear());
   const replacePets = (input: unknown) => store.replace(validatePets(input));
   // The served profile names this mock's own base path, relative to where it is read from (any host, any port),
@@ -141,8 +154,9 @@ export function assembleMock(options: MockOptions, pets: readonly Pet[], mount: 
   const draw = () => latency.min + Math.floor(latencyRandom() * (latency.max - latency.min + 1));
   const layers: Layer[] = [
     ...(options.cors === false ? [] : [corsLayer(cors)]),
-    controlLayer({ store, scenarios, journal, reset, replacePets, profile }),
+    controlLayer({ store, scenarios, journal, reset, replacePets, profile, coverage }),
     journalLayer(journal),
+    coverageLayer(coverage),
     ...(options.rateLimit === undefined ? [] : [rateLimitLayer({ perSecond: options.rateLimit, now: options.now })]),
     scenarioLayer(scenarios),
     preferLayer(BASE_PATH),
@@ -150,7 +164,7 @@ export function assembleMock(options: MockOptions, pets: readonly Pet[], mount: 
     answerLayer({ basePath: BASE_PATH, latency: latency.max === 0 ? () => 0 : draw }),
   ];
   const urlBase = `${mount.prefix ?? ''}${BASE_PATH}`;
-  const respond = compose(layers, createHandler({ store, apiKeys, basePath: BASE_PATH, urlBase }), BASE_PATH);
+  const respond = compose(layers, createHandler({ store, apiKeys, basePath: BASE_PATH, urlBase, removed }), BASE_PATH);
   return {
     handle: async (request) => respond({ ...request, headers: copyHeaders(request.headers) }),
     respond,
@@ -162,7 +176,23 @@ export function assembleMock(options: MockOptions, pets: readonly Pet[], mount: 
     replacePets,
     reset,
     ready: Promise.resolve(),
+    coverage: coverage.report,
+    clearCoverage: coverage.clear,
   };
+}
+
+/** The operations whose sunset has come by `asOf` (none without it). */
+function removedOperations(asOf: MockOptions['asOf']): ReadonlySet<string> {
+  if (asOf === undefined) return new Set();
+  const date = asOfDate(asOf);
+  return new Set(
+    listOperations()
+      .map((op) => op.operationId)
+      .filter((id) => {
+        const sunset = sunsetOf(id);
+        return sunset !== undefined && date.getTime() >= sunset.getTime();
+      }),
+  );
 }
 
 /** `filter` when it is one {@link Mock.requests} can use; a PetstoreMockError (`PETSTORE_MOCK_BAD_OPTION`) otherwise. */

@@ -32,6 +32,21 @@ function typeOf(value: unknown): string {
 }
 
 /** Throws unless `options` is an object (or undefined) whose mock options have the types they need. */
+/** `asOf` as a Date: a Date, or an ISO 8601 date (`2030-12-05`) or date-time; a PetstoreMockError (`..._BAD_OPTION`) otherwise. */
+export function asOfDate(value: unknown): Date {
+  const date =
+    value instanceof Date
+      ? value
+      : typeof value === 'string' && /^\d{4}-\d{2}-\d{2}(T[0-9:.]+(Z|[+-]\d{2}:\d{2}))?$/.test(value)
+        ? new Date(value.length === 10 ? `${value}T00:00:00Z` : value)
+        : undefined;
+  const valid = date !== undefined && !Number.isNaN(date.getTime());
+  // A string that parses but is not the date written (2030-02-30 becomes 2 March) is refused too.
+  const exact = !valid || typeof value !== 'string' || value.length !== 10 || date.toISOString().startsWith(value);
+  check(valid && exact, `asOf must be a date such as 2030-12-05, got ${JSON.stringify(value)}`);
+  return date!;
+}
+
 export function checkMockOptions(options: unknown): void {
   check(
     options === undefined || (typeof options === 'object' && options !== null && !Array.isArray(options)),
@@ -42,6 +57,7 @@ export function checkMockOptions(options: unknown): void {
   if (o.count !== undefined) checkCount(o.count as number);
   checkType('cors', o.cors, 'boolean');
   checkType('now', o.now, 'function');
+  if (o.asOf !== undefined) asOfDate(o.asOf);
   check(o.pets === undefined || Array.isArray(o.pets), `pets must be an array of Pets, got ${typeOf(o.pets)}`);
   const keys = o.apiKeys;
   check(keys === undefined || Array.isArray(keys), `apiKeys must be an array of strings, got ${typeOf(keys)}`);

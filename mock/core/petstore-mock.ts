@@ -7,6 +7,7 @@
  * Node, so the same calls run in a browser, Bun, Deno and Playwright.
  */
 import type { Pet } from '../../spec/index.ts';
+import type { CoverageReport } from './coverage.ts';
 import type { JournalEntry, JournalFilter } from './journal.ts';
 import type { Mock, ScenarioControls } from './mock.ts';
 
@@ -40,6 +41,10 @@ export interface PetstoreMock {
   reset(): void;
   /** Resolves once the pets are seeded: at once, unless faker has to load (a dynamic import) for another seed or count; requests wait for it. */
   readonly ready: Promise<void>;
+  /** What the clients' requests exercised of the contract, since the start or the last {@link PetstoreMock.clearCoverage} (`GET /__control/coverage`). */
+  coverage(): CoverageReport;
+  /** Starts counting coverage anew; `reset()` leaves it, so that it spans a whole test run. */
+  clearCoverage(): void;
   /** Stops answering: a port stops listening; MSW handlers and the dispatcher fail later requests. Resolves once done. */
   close(): Promise<void>;
 }
@@ -68,6 +73,8 @@ export function controlsOf(mock: Mock, url: string, close: () => Promise<void>):
     replacePets: mock.replacePets,
     reset: mock.reset,
     ready: mock.ready,
+    coverage: mock.coverage,
+    clearCoverage: mock.clearCoverage,
     close,
   };
 }

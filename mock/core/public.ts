@@ -4,6 +4,20 @@
  * the three entries stay alike.
  */
 
+export type {
+  CoverageReport,
+  CoverageSource,
+  InvalidRequestKind,
+  ResponseCoverage,
+  VariationCoverage,
+} from './coverage.ts';
+export {
+  type CoverageHolder,
+  type CoverageRequirement,
+  expectCoverage,
+  expectNoInvalidRequests,
+  formatCoverage,
+} from './coverage-report.ts';
 export { PetstoreMockError, type PetstoreMockErrorCode } from './errors.ts';
 export type { JournalEntry, JournalFilter } from './journal.ts';
 export { DEFAULT_API_KEY, type MockOptions, type ScenarioControls } from './mock.ts';

@@ -7,6 +7,7 @@
 import { Dispatcher, errors } from 'undici';
 import type { Pet } from '../../spec/index.ts';
 import { answer, bodyless, type Mount, mounted, mountOf } from '../core/adapter.ts';
+import type { CoverageReport } from '../core/coverage.ts';
 import { createMock } from '../core/create-mock.ts';
 import { badOption, PetstoreMockError } from '../core/errors.ts';
 import type { JournalEntry, JournalFilter } from '../core/journal.ts';
@@ -67,6 +68,14 @@ export class MockDispatcher extends Dispatcher implements PetstoreMock {
 
   requests(filter?: JournalFilter): JournalEntry[] {
     return this.#mock.requests(filter);
+  }
+
+  coverage(): CoverageReport {
+    return this.#mock.coverage();
+  }
+
+  clearCoverage(): void {
+    this.#mock.clearCoverage();
   }
 
   clearRequests(): void {

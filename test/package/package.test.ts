@@ -146,8 +146,8 @@ describe('the tarball', () => {
   }, 120_000);
 });
 
-/** The run-time names each mock entry exports (types aside): the adapter, the error class, the development key. */
-const SHARED = ['DEFAULT_API_KEY', 'PetstoreMockError'];
+/** The run-time names each mock entry exports (types aside): the adapter, the error class, the development key, the coverage helpers. */
+const SHARED = ['DEFAULT_API_KEY', 'PetstoreMockError', 'expectCoverage', 'expectNoInvalidRequests', 'formatCoverage'];
 const EXPORTS = {
   mock: [...SHARED, 'loadPetsFile', 'startMockServer'].sort(),
   'mock/core': [

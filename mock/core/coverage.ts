@@ -1,0 +1,314 @@
+/**
+ * Contract coverage of the traffic the mock answered: for each operation, how
+ * many times the client received each documented response and each answer the
+ * mock can be made to give, by who shaped it (the client's own request, a
+ * scenario, `Prefer`, chaos, the rate limit); the request variations that
+ * matter to a client of this interface; the deprecated operation's calls; and
+ * each kind of request the contract refuses that the client sent without a
+ * test forcing it. Counters, not a log: memory stays the same however long the
+ * run. Every adapter counts the same way (a layer beside the journal).
+ */
+import { listOperations, listPetsLimit, petStatuses, sunsetOf } from '../../spec/index.ts';
+import type { Layer, RequestContext } from './layers.ts';
+import type { ApiResponse } from './responses.ts';
+
+/** Who shaped an answer: the request as the client sent it, or what forced it. */
+export type CoverageSource = 'client' | 'scenario' | 'prefer' | 'chaos' | 'rateLimit';
+
+const SOURCES: readonly CoverageSource[] = ['client', 'scenario', 'prefer', 'chaos', 'rateLimit'];
+
+/** Answers the mock can be made to give besides the documented ones (Prefer, scenarios, chaos, the rate limit). */
+export const FORCEABLE_STATUSES: readonly number[] = [429, 500, 502, 503, 504];
+
+/** One operation's answer with one status (or fault) and how often the client received it, by source. */
+export interface ResponseCoverage {
+  /** `getPet 404`, `listPets 503`, `createPet fault=reset`. */
+  id: string;
+  operationId: string;
+  status: number | null;
+  fault?: string;
+  /** The interface documents this status for the operation. */
+  documented: boolean;
+  count: number;
+  bySource: Record<CoverageSource, number>;
+}
+
+/** A request variation that matters to a client of this interface, and how often it was sent. */
+export interface VariationCoverage {
+  id: string;
+  count: number;
+}
+
+/** One kind of request the contract refuses, sent by the client without a test forcing it. */
+export interface InvalidRequestKind {
+  /** `listPets: limit must be an integer from 1 to 100`. */
+  kind: string;
+  count: number;
+  /** The first such request (`GET /v1/pets?limit=0`) and what the mock answered. */
+  example: { request: string; status: number; message: string };
+}
+
+/** What a client's tests exercised, as `GET /__control/coverage` and `coverage()` give it. */
+export interface CoverageReport {
+  /** When counting started (the mock's start, or the last `clearCoverage()`), ISO 8601. */
+  since: string;
+  /** API requests counted. */
+  requests: number;
+  /** Every documented response and every forceable answer of every operation, received or not. */
+  responses: ResponseCoverage[];
+  /** The documented responses never received: `getPet 404`, ... */
+  neverReceived: string[];
+  variations: VariationCoverage[];
+  /** Calls to the deprecated getPet: what replaces it, when it goes, and whether it is gone already (`asOf`). */
+  deprecated: { operationId: string; calls: number; sunset: string; replacement: string; removed: boolean }[];
+  /** Requests the contract refuses that the client sent itself (not forced), by kind. */
+  invalidRequests: InvalidRequestKind[];
+  /** API requests to no operation (an unknown route, a method not allowed, a removed operation). */
+  unknownRoutes: number;
+}
+
+/** Options of {@link createCoverage}. */
+export interface CoverageOptions {
+  /** The API's base path, `/v1`. */
+  basePath: string;
+  /** getPet is gone (`asOf` on or after its sunset): its calls count as calls to a removed operation. */
+  removed?: ReadonlySet<string>;
+}
+
+/** The coverage counters of one mock. */
+export interface Coverage {
+  record(context: RequestContext, response: ApiResponse): void;
+  report(): CoverageReport;
+  clear(): void;
+}
+
+const MAX_INVALID_KINDS = 100;
+const MAX_CREATED_IDS = 10_000;
+
+interface Counter {
+  count: number;
+  bySource: Record<CoverageSource, number>;
+}
+
+function counter(): Counter {
+  return { count: 0, bySource: { client: 0, scenario: 0, prefer: 0, chaos: 0, rateLimit: 0 } };
+}
+
+function sourceOf(context: RequestContext): CoverageSource {
+  const { applied, override } = context;
+  if (applied.rateLimited) return 'rateLimit';
+  if (applied.scenario !== undefined) return 'scenario';
+  if (applied.chaos !== undefined) return 'chaos';
+  if (override && (override.status !== undefined || override.fault !== undefined)) return 'prefer';
+  return 'client';
+}
+
+/** A refusal's kind: its message without the value the client sent (`..., got "0"`), so one rule is one kind. */
+function kindOf(operationId: string, message: string): string {
+  return `${operationId}: ${message.replace(/,? got .*$/s, '').replace(/ \(got [^)]*\)$/, '')}`;
+}
+
+/** Makes the counters; the documented responses come from the spec. */
+export function createCoverage(options: CoverageOptions): Coverage {
+  const operations = listOperations();
+  const documented = new Map(operations.map((op) => [op.operationId, op.statuses]));
+  const limit = listPetsLimit();
+  const statuses = petStatuses();
+  const variationIds = [
+    'listPets limit absent',
+    `listPets limit=${limit.minimum}`,
+    `listPets limit=${limit.maximum}`,
+    'listPets limit out of range',
+    'listPets no status filter',
+    ...statuses.map((s) => `listPets status=${s}`),
+    'listPets empty listing',
+    'getPet a created pet fetched back',
+  ];
+  const collection = `${options.basePath}/pets`;
+  const itemPrefix = `${collection}/`;
+  let since = new Date().toISOString();
+  let requests = 0;
+  let unknownRoutes = 0;
+  let responses = new Map<string, Counter>();
+  let variations = new Map<string, number>();
+  let invalid = new Map<string, InvalidRequestKind>();
+  let created = new Set<string>();
+
+  const bump = (map: Map<string, number>, id: string) => map.set(id, (map.get(id) ?? 0) + 1);
+
+  function operationOf(context: RequestContext): string | undefined {
+    const { method } = context.request;
+    const read = method === 'GET' || method === 'HEAD';
+    if (context.path === collection) return read ? 'listPets' : method === 'POST' ? 'createPet' : undefined;
+    if (context.path.startsWith(itemPrefix) && read && !context.path.slice(itemPrefix.length).includes('/'))
+      return 'getPet';
+    return undefined;
+  }
+
+  function listVariations(context: RequestContext, response: ApiResponse): void {
+    const query = new URLSearchParams(context.query);
+    const limitText = query.get('limit');
+    if (limitText === null) bump(variations, 'listPets limit absent');
+    else if (limitText === String(limit.minimum)) bump(variations, `listPets limit=${limit.minimum}`);
+    else if (limitText === String(limit.maximum)) bump(variations, `listPets limit=${limit.maximum}`);
+    else if (!(/^[0-9]+$/.test(limitText) && Number(limitText) >= limit.minimum && Number(limitText) <= limit.maximum))
+      bump(variations, 'listPets limit out of range');
+    const status = query.get('status');
+    if (status === null) bump(variations, 'listPets no status filter');
+    else if ((statuses as readonly string[]).includes(status)) bump(variations, `listPets status=${status}`);
+    if (response.status === 200 && (response.body === '[]' || String(response.body) === '[]'))
+      bump(variations, 'listPets empty listing');
+  }
+
+  function noteInvalid(context: RequestContext, operationId: string, response: ApiResponse): void {
+    let message = '';
+    try {
+      message = String((JSON.parse(String(response.body)) as { message?: unknown }).message ?? '');
+    } catch {
+      return;
+    }
+    const kind = kindOf(operationId, message);
+    const known = invalid.get(kind);
+    if (known) {
+      known.count++;
+      return;
+    }
+    const key = invalid.size < MAX_INVALID_KINDS ? kind : `${operationId}: other refusals`;
+    const request = `${context.request.method} ${context.path}${context.query ? `?${context.query}` : ''}`;
+    const entry = invalid.get(key) ?? { kind: key, count: 0, example: { request, status: response.status, message } };
+    entry.count++;
+    invalid.set(key, entry);
+  }
+
+  function record(context: RequestContext, response: ApiResponse): void {
+    if (context.request.method === 'OPTIONS') return;
+    requests++;
+    const operationId = operationOf(context);
+    const source = sourceOf(context);
+    if (operationId === undefined || options.removed?.has(operationId)) {
+      unknownRoutes++;
+      if (operationId !== undefined) bump(variations, `${operationId} called after its removal`);
+      return;
+    }
+    const fault = context.override?.fault ?? response.fault;
+    const id =
+      fault !== undefined && fault !== 'truncated'
+        ? `${operationId} fault=${fault}`
+        : `${operationId} ${response.status}`;
+    const c = responses.get(id) ?? counter();
+    c.count++;
+    c.bySource[source]++;
+    responses.set(id, c);
+    if (source !== 'client') return;
+    if (operationId === 'listPets') listVariations(context, response);
+    if (operationId === 'createPet' && response.status === 201) {
+      const location = String(response.headers.location ?? '');
+      const createdId = location.slice(location.lastIndexOf('/') + 1);
+      if (created.size < MAX_CREATED_IDS) created.add(createdId);
+    }
+    if (operationId === 'getPet' && response.status === 200 && created.has(context.path.slice(itemPrefix.length)))
+      bump(variations, 'getPet a created pet fetched back');
+    if (response.status === 400 || response.status === 401) noteInvalid(context, operationId, response);
+  }
+
+  function report(): CoverageReport {
+    const rows: ResponseCoverage[] = [];
+    const seen = new Set<string>();
+    for (const op of operations) {
+      const ids = [
+        ...(documented.get(op.operationId) ?? []).map((status) => ({ status, documented: true })),
+        ...FORCEABLE_STATUSES.filter((s) => !(documented.get(op.operationId) ?? []).includes(s)).map((status) => ({
+          status,
+          documented: false,
+        })),
+      ];
+      for (const { status, documented: isDocumented } of ids) {
+        const id = `${op.operationId} ${status}`;
+        seen.add(id);
+        const c = responses.get(id) ?? counter();
+        rows.push({
+          id,
+          operationId: op.operationId,
+          status,
+          documented: isDocumented,
+          count: c.count,
+          bySource: c.bySource,
+        });
+      }
+    }
+    // Whatever else was answered (a fault, a 413, a 405 forced by a scenario): listed as received.
+    for (const [id, c] of responses) {
+      if (seen.has(id)) continue;
+      const [operationId, what] = id.split(' ') as [string, string];
+      const fault = what.startsWith('fault=') ? what.slice('fault='.length) : undefined;
+      rows.push({
+        id,
+        operationId,
+        status: fault === undefined ? Number(what) : null,
+        ...(fault === undefined ? {} : { fault }),
+        documented: fault === undefined && (documented.get(operationId) ?? []).includes(Number(what)),
+        count: c.count,
+        bySource: c.bySource,
+      });
+    }
+    const deprecated = operations
+      .filter((op) => op.deprecated)
+      .map((op) => ({
+        operationId: op.operationId,
+        calls:
+          SOURCES.reduce(
+            (sum, s) =>
+              sum + rows.filter((r) => r.operationId === op.operationId).reduce((n, r) => n + r.bySource[s], 0),
+            0,
+          ) + (variations.get(`${op.operationId} called after its removal`) ?? 0),
+        sunset: sunsetOf(op.operationId)?.toISOString().slice(0, 10) ?? '',
+        replacement: replacementOf(op.extensions['x-replacement']),
+        removed: options.removed?.has(op.operationId) === true,
+      }));
+    return {
+      since,
+      requests,
+      responses: rows,
+      neverReceived: rows.filter((r) => r.documented && r.count === 0).map((r) => r.id),
+      variations: [
+        ...variationIds.map((id) => ({ id, count: variations.get(id) ?? 0 })),
+        ...[...variations].filter(([id]) => !variationIds.includes(id)).map(([id, count]) => ({ id, count })),
+      ],
+      deprecated,
+      invalidRequests: [...invalid.values()].map((k) => ({ ...k, example: { ...k.example } })),
+      unknownRoutes,
+    };
+  }
+
+  function clear(): void {
+    since = new Date().toISOString();
+    requests = 0;
+    unknownRoutes = 0;
+    responses = new Map();
+    variations = new Map();
+    invalid = new Map();
+    created = new Set();
+  }
+
+  return { record, report, clear };
+}
+
+function replacementOf(operationId: unknown): string {
+  const op = listOperations().find((o) => o.operationId === operationId);
+  return op ? `${op.method} ${op.path} (${op.operationId}) with a status filter` : '';
+}
+
+/** Counts every API answer into `coverage`; placed beside the journal, so it sees the answer as sent. */
+export function coverageLayer(coverage: Coverage): Layer {
+  return (context, next) => {
+    if (!context.api) return next(context);
+    const answer = next(context);
+    if (answer instanceof Promise)
+      return answer.then((response) => {
+        coverage.record(context, response);
+        return response;
+      });
+    coverage.record(context, answer);
+    return answer;
+  };
+}
