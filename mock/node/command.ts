@@ -4,16 +4,20 @@
  * over PETSTORE_* environment variables, which win over defaults. `cli.ts` is
  * the entry that calls it.
  */
+import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { packageVersion } from '../../spec/files.ts';
 import type { Pet } from '../../spec/index.ts';
 import { corsPolicy } from '../core/cors.ts';
+import type { CoverageReport } from '../core/coverage.ts';
+import { expectCoverage, formatCoverage } from '../core/coverage-report.ts';
 // Each from its own module, not from index.ts, whose seedPets would load faker for every start.
 import { DEFAULT_COUNT, DEFAULT_SEED, MAX_COUNT } from '../core/default-pets.ts';
 import { PetstoreMockError } from '../core/errors.ts';
 import { DEFAULT_JOURNAL_BYTES, DEFAULT_JOURNAL_SIZE, MAX_JOURNAL_BYTES, MAX_JOURNAL_SIZE } from '../core/journal.ts';
 import { DEFAULT_API_KEY } from '../core/mock.ts';
-import { type Latency, parseLatency } from '../core/options.ts';
+import { asOfDate, type Latency, parseLatency } from '../core/options.ts';
+import { renderCoverageHtml } from './coverage-html.ts';
 import { loadPetsFile } from './fixtures.ts';
 import { hostCheck } from './hosts.ts';
 import type { RequestLogEntry } from './server.ts';
@@ -42,6 +46,13 @@ Options (environment variable in brackets):
   --allowed-hosts H answer Host names H too (comma-separated; [PETSTORE_ALLOWED_HOSTS]
                     .example.com takes subdomains, * any); default: localhost, *.localhost, IP addresses
   --quiet           no request log on stderr                 [PETSTORE_QUIET=1]
+  --as-of DATE      serve the interface as it stands on DATE [PETSTORE_AS_OF]
+                    (2030-12-05 on: getPet is removed, answering 404)
+  --coverage FILE   on stop, write what clients exercised of the contract as JSON,
+                    and print it as a table on stderr            [PETSTORE_COVERAGE]
+  --coverage-html FILE   the same as a page
+  --coverage-require LIST  exit 1 on stop when one of these responses was never received
+                    (comma-separated, like 'getPet 404,createPet 400')
   --latency MS      delay every API answer: MS, or MIN-MAX   [PETSTORE_LATENCY]   default none
                     drawn from the seed (at most 60000)
   --rate-limit N    API requests per second per key; beyond  [PETSTORE_RATE_LIMIT] default none
@@ -100,6 +111,10 @@ function parseOptions(argv: string[], env: NodeJS.ProcessEnv) {
       'journal-size': { type: 'string' },
       'journal-bytes': { type: 'string' },
       quiet: { type: 'boolean' },
+      'as-of': { type: 'string' },
+      coverage: { type: 'string' },
+      'coverage-html': { type: 'string' },
+      'coverage-require': { type: 'string', multiple: true },
       help: { type: 'boolean', short: 'h' },
       version: { type: 'boolean' },
     },
@@ -127,6 +142,15 @@ function parseOptions(argv: string[], env: NodeJS.ProcessEnv) {
     cors: values['no-cors'] !== true && env.PETSTORE_CORS !== 'off',
     ...browserAccess(values, env),
     quiet: values.quiet === true || env.PETSTORE_QUIET === '1',
+    asOf: asOf(values['as-of'] ?? (env.PETSTORE_AS_OF || undefined)),
+    coverage: {
+      json: values.coverage ?? (env.PETSTORE_COVERAGE || undefined),
+      html: values['coverage-html'],
+      require: (values['coverage-require'] ?? [])
+        .flatMap((v) => v.split(','))
+        .map((v) => v.trim())
+        .filter(Boolean),
+    },
     ...behaviour(values, env),
   };
 }
@@ -146,6 +170,17 @@ function petsFrom(
     );
   const apiKey = env.PETSTORE_SOURCE_API_KEY || undefined;
   return apiKey ? { url, apiKey } : { url };
+}
+
+/** --as-of: a date (2030-12-05) or an ISO 8601 date-time, checked as startMockServer checks `asOf`. */
+function asOf(raw: string | undefined): string | undefined {
+  if (raw === undefined) return undefined;
+  try {
+    asOfDate(raw);
+  } catch {
+    throw new UsageError(`--as-of must be a date such as 2030-12-05, got ${JSON.stringify(raw)}`);
+  }
+  return raw;
 }
 
 /** --base-path: a path ending in /v1, as startMockServer takes it. */
@@ -290,5 +325,29 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
     process.once('SIGTERM', resolve);
   });
   await mock.close();
+  return reportCoverage(mock.coverage(), options.coverage);
+}
+
+/** On stop: the coverage files, the table on stderr, and exit 1 when a required response was never received. */
+function reportCoverage(
+  report: CoverageReport,
+  o: { json: string | undefined; html: string | undefined; require: string[] },
+): number {
+  if (o.json === undefined && o.html === undefined && o.require.length === 0) return 0;
+  try {
+    if (o.json !== undefined) writeFileSync(o.json, `${JSON.stringify(report, null, 2)}\n`);
+    if (o.html !== undefined) writeFileSync(o.html, renderCoverageHtml(report));
+  } catch (error) {
+    process.stderr.write(`petstore-mock: cannot write the coverage: ${(error as Error).message}\n`);
+    return 2;
+  }
+  process.stderr.write(formatCoverage(report));
+  if (o.require.length === 0) return 0;
+  try {
+    expectCoverage(report, { responses: o.require });
+  } catch (error) {
+    process.stderr.write(`petstore-mock: ${(error as Error).message}\n`);
+    return 1;
+  }
   return 0;
 }
