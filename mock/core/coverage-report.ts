@@ -57,7 +57,7 @@ export function formatCoverage(holder: CoverageHolder, format: 'table' | 'markdo
     title('Responses'),
     ...table(
       ['response', 'documented', 'received', 'by'],
-      received.map((x) => [x.id, x.documented ? 'yes' : 'forced', String(x.count), sources(x.bySource)]),
+      received.map((x) => [x.id, x.documented ? 'yes' : 'no', String(x.count), sources(x.bySource)]),
       md,
     ),
     '',

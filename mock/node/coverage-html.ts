@@ -28,7 +28,7 @@ export function renderCoverageHtml(r: CoverageReport): string {
         .map(([s, name]) => `${name} ${x.bySource[s]}`)
         .join(', ');
       const cls = x.count > 0 ? 'hit' : x.documented ? 'miss' : '';
-      return `<tr class="${cls}"><td>${esc(x.id)}</td><td>${x.documented ? 'documented' : 'forced'}</td><td class="n">${x.count}</td><td>${esc(by)}</td></tr>`;
+      return `<tr class="${cls}"><td>${esc(x.id)}</td><td>${x.documented ? 'documented' : 'not documented'}</td><td class="n">${x.count}</td><td>${esc(by)}</td></tr>`;
     })
     .join('\n');
   const variations = r.variations
