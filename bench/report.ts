@@ -140,7 +140,7 @@ export const ROUTE_TITLES: Record<RouteName, string> = {
 };
 
 /** Each route's target, as a share of the minimal server's req/s. */
-export const THROUGHPUT_TARGETS: Record<RouteName, number> = { list: 0.85, get: 0.85, create: 0.8 };
+export const THROUGHPUT_TARGETS: Record<RouteName, number> = { list: 0.85, get: 0.85, create: 0.85 };
 
 /** Startup rows held to a target: the row, its like-for-like baseline, the most their ratio may be. */
 export const STARTUP_TARGETS = [
@@ -179,9 +179,14 @@ function conformanceWay(results: BenchResults, key: string): ConformanceWay | un
 /** The suite's start targets (issue 28): each a figure of the conformance section and its limit. */
 const CONFORMANCE_TARGETS: Target[] = [
   {
-    name: 'suite in process: mock dispatcher + import + first fixed run through it, ms',
+    // The issue's measure: the suite's import and its first fixed run, the dispatcher already made (the table also
+    // shows the whole script, the mock dispatcher's own import and making included).
+    name: 'suite in process: import + first fixed run through the dispatcher, ms',
     limit: '<= 120',
-    value: (r) => conformanceWay(r, 'dispatcher')?.medianMs,
+    value: (r) => {
+      const phases = conformanceWay(r, 'dispatcher')?.phases;
+      return phases ? (phases.import ?? NaN) + (phases['first fixed run'] ?? NaN) : undefined;
+    },
     ok: (v) => v <= 120,
   },
   {
