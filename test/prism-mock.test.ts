@@ -24,7 +24,7 @@ const PRISM_MOCK_FAILURES: Record<string, string[]> = {
     'listPets.status.sold',
   ],
   'any bearer token is accepted': ['auth.*.wrongKey'],
-  'request validation runs before the key check (422/400, not 401)': ['auth.*.beforeValidation'],
+  'request validation runs before the key check and answers 422 (401 or 400 would pass)': ['auth.*.beforeValidation'],
   'invalid parameters get 422, a status the spec does not list': [
     'listPets.limit.outOfRange',
     'listPets.limit.nonInteger',
@@ -140,9 +140,12 @@ describe('the conformance suite pointed at Prism’s static mock', () => {
     );
   });
 
-  it('warns on the advice Prism does not follow: no WWW-Authenticate, no Sunset, case-sensitive Bearer, 422 not 400', () => {
+  it('warns on the advice Prism does not follow: no WWW-Authenticate, no Sunset, case-sensitive Bearer, 422 not 400, validation before the key', () => {
     expect(idsWith(report, 'warned')).toEqual([
       'auth.bearerLowercase',
+      'auth.createPet.beforeValidation.prefers401',
+      'auth.getPet.beforeValidation.prefers401',
+      'auth.listPets.beforeValidation.prefers401',
       'auth.wwwAuthenticate',
       'getPet.deprecationHeaders',
       'listPets.limit.invalid.rejected',

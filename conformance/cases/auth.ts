@@ -75,11 +75,33 @@ function variantCase(op: Operation, v: Variant): Case {
   };
 }
 
+/**
+ * A wrong key and an otherwise invalid request: the interface says 401 for the one and 400 for the other, not
+ * which wins when both hold, so either is accepted (an Express app with express.json() before its auth answers
+ * 400); anything else (a lookup's 404, a 200, a 5xx) fails. Answering 401 first is advice: see the case below.
+ */
 function beforeValidationCase(op: Operation): Case {
   return {
     id: `auth.${op.operationId}.beforeValidation`,
-    title: `${op.operationId} with a wrong key and an otherwise invalid request gets a 401 Error, not a validation error`,
+    title: `${op.operationId} with a wrong key and an otherwise invalid request is refused with a 401 or 400 Error`,
     level: 'required',
+    section: SECTION,
+    operationId: op.operationId,
+    covers: [401],
+    writes: false,
+    async run(ctx) {
+      const ex = await ctx.send({ ...op.invalid, auth: { authorization: `Bearer ${ctx.name('wrong-key')}` } });
+      ctx.check(...expectResponse(ex, { statuses: { 400: 'Error', 401: 'Error' } }));
+    },
+  };
+}
+
+/** Advice: the key is checked first, so an unauthenticated caller learns nothing about validation. */
+function prefers401Case(op: Operation): Case {
+  return {
+    id: `auth.${op.operationId}.beforeValidation.prefers401`,
+    title: `${op.operationId} with a wrong key and an otherwise invalid request gets 401 rather than a validation error (a caller without a key learns nothing)`,
+    level: 'advice',
     section: SECTION,
     operationId: op.operationId,
     covers: [401],
@@ -133,7 +155,11 @@ function adviceCases(): Case[] {
 /** The authentication cases. */
 export function authCases(): Case[] {
   return [
-    ...OPERATIONS.flatMap((op) => [...VARIANTS.map((v) => variantCase(op, v)), beforeValidationCase(op)]),
+    ...OPERATIONS.flatMap((op) => [
+      ...VARIANTS.map((v) => variantCase(op, v)),
+      beforeValidationCase(op),
+      prefers401Case(op),
+    ]),
     ...adviceCases(),
   ];
 }

@@ -104,7 +104,10 @@ const VIOLATIONS: Record<Violation, Expectation> = {
   wrongKeyAccepted: { catches: ALL_AUTH('wrongKey'), mayAlsoFail: ALL_AUTH('beforeValidation') },
   basicAccepted: { catches: ALL_AUTH('basic') },
   emptyTokenAccepted: { catches: ALL_AUTH('emptyToken') },
-  validationBeforeAuth: { catches: ALL_AUTH('beforeValidation') },
+  lookupBeforeAuth: {
+    catches: ['auth.getPet.beforeValidation'],
+    mayAlsoFail: ['auth.getPet.beforeValidation.prefers401'],
+  },
   create200: { catches: CREATES, mayAlsoFail: ['createPet.clientId.noOverwrite'] },
   createNoEcho: {
     catches: CREATES,

@@ -26,7 +26,7 @@ export type Violation =
   | 'wrongKeyAccepted'
   | 'basicAccepted'
   | 'emptyTokenAccepted'
-  | 'validationBeforeAuth'
+  | 'lookupBeforeAuth'
   | 'create200'
   | 'createNoEcho'
   | 'createdNotStored'
@@ -110,6 +110,8 @@ export interface FakeChoices {
   clientId400?: boolean;
   /** Refuse with a 400 Error a name that is empty, longer than 64 characters or holds control characters. */
   refuseUnusualNames?: boolean;
+  /** Validate before checking the key (express.json() before the auth middleware): a wrong key and an invalid request get 400. */
+  validationBeforeAuth?: boolean;
   /** Test-only, not a choice: echo the Authorization header in a header and in bodies, to prove reports still hide the key. */
   echoAuthorization?: boolean;
 }
@@ -196,10 +198,13 @@ function echoAuthorization(s: FakeState, req: FakeRequest, result: FakeResult): 
 
 function route(s: FakeState, req: FakeRequest): FakeResult {
   const url = new URL(req.url, 'http://fake.invalid');
-  if (s.broken.has('validationBeforeAuth')) {
+  if (s.c.validationBeforeAuth) {
     const early = invalidBeforeAuth(s, req, url.pathname, url.searchParams);
     if (early) return early;
   }
+  // Broken: an id is looked up before the key is checked, so a wrong key on a malformed id gets the lookup's 404.
+  if (s.broken.has('lookupBeforeAuth') && req.method === 'GET' && /^\/v1\/pets\/[^/]*\D[^/]*$/.test(url.pathname))
+    return error(s, 404, 'not_found', 'no such pet');
   const denied = unauthorized(s, req);
   if (denied) return denied;
   if (url.pathname === '/v1/pets' && req.method === 'GET') return listPets(s, url.searchParams);

@@ -224,7 +224,7 @@ export function getPet(s: FakeState, idText: string): FakeResult {
   return error(s, 404, 'not_found', 'no such animal', headers);
 }
 
-/** For the `validationBeforeAuth` violation: the validation error a request would get, checked before the key. */
+/** For the `validationBeforeAuth` choice: the validation error a request would get, checked before the key. */
 export function invalidBeforeAuth(
   s: FakeState,
   req: FakeRequest,

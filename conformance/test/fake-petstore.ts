@@ -132,4 +132,5 @@ export const EVERY_ALLOWED_CHOICE: Required<Omit<FakeChoices, 'echoAuthorization
   bigCategoryExact: true,
   clientId400: true,
   refuseUnusualNames: true,
+  validationBeforeAuth: true,
 };
