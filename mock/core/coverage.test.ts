@@ -148,3 +148,17 @@ describe('reading and gating coverage', () => {
     expect(() => expectCoverage(mock, { responses: ['getPet 99x'] })).toThrow(TypeError);
   });
 });
+
+describe('kinds of invalid request', () => {
+  it('are one kind whatever value or position the message names', async () => {
+    const { mock, call } = setupMock();
+    await call('POST', '/v1/pets', JSON_HEADERS, '{"name":"a", x}');
+    await call('POST', '/v1/pets', JSON_HEADERS, '{"name":"a longer name", y}');
+    await call('GET', '/v1/pets?limit=0');
+    await call('GET', '/v1/pets?limit=7000');
+    expect(mock.coverage().invalidRequests.map((k) => [k.kind, k.count])).toEqual([
+      [expect.stringMatching(/^createPet: request body is not valid JSON: [^0-9]*$/), 2],
+      ['listPets: limit must be an integer from 1 to 100', 2],
+    ]);
+  });
+});
