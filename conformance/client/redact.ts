@@ -8,6 +8,8 @@
  * `t` does not turn `content-type` into `con[REDACTED]en...`).
  */
 
+import { createKeyRedactor } from '../../mock/core/redact.ts';
+
 /** What replaces a secret in captured data and reports. */
 export const REDACTED = '[REDACTED]';
 
@@ -52,9 +54,15 @@ function boundedPattern(form: string): RegExp {
   return new RegExp(`(?<![A-Za-z0-9_])${inner}(?![A-Za-z0-9_])`, 'g');
 }
 
-/** Builds a redactor for `secrets` that replaces every occurrence, for text a server sent; empty secrets are ignored. */
+/**
+ * Builds a redactor for `secrets` that replaces every occurrence, for text a server sent; empty secrets are ignored.
+ * Beyond the forms above, mock/core's key redaction catches a secret percent-encoded in part (`%73k/live+1`) and in
+ * URL-safe or unpadded base64: the same rules as the mock's journal, written once.
+ */
 export function createRedactor(secrets: readonly string[]): Redactor {
-  return replacer(secrets.flatMap(variants).map(formPattern));
+  const forms = replacer(secrets.flatMap(variants).map(formPattern));
+  const encoded = createKeyRedactor(secrets);
+  return (text) => encoded(forms(text));
 }
 
 /**
@@ -63,11 +71,14 @@ export function createRedactor(secrets: readonly string[]): Redactor {
  * shorter ones only where they stand alone.
  */
 export function createTextRedactor(secrets: readonly string[]): Redactor {
-  return replacer(
+  const forms = replacer(
     secrets
       .flatMap(variants)
       .map((form) => (form.length >= FREE_FORM_LENGTH ? formPattern(form) : boundedPattern(form))),
   );
+  // The encoded forms only for secrets long enough not to pass for the suite's own words.
+  const encoded = createKeyRedactor(secrets.filter((s) => s.length >= FREE_FORM_LENGTH));
+  return (text) => encoded(forms(text));
 }
 
 function replacer(patterns: RegExp[]): Redactor {
