@@ -4,7 +4,7 @@
  * 0 (every required case passed), 1 (a case failed) or 2 (the run could not
  * test the server, with a one-line reason). `cli.ts` is the entry that calls it.
  */
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { lstatSync, mkdirSync, readFileSync, renameSync, rmSync, type Stats, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { parseArgs } from 'node:util';
 import { packageVersion } from '../../spec/files.ts';
@@ -311,7 +311,7 @@ export async function main(
     }
     const report = await runConformance({ ...plan.options, onProgress: (p) => progress.update(p) });
     progress.clear();
-    writeReports(report, plan.reporters, out, env);
+    writeReports(report, plan.reporters, out, err, env);
     return report.ok ? 0 : 1;
   } catch (e) {
     progress.clear();
@@ -326,19 +326,52 @@ export async function main(
   }
 }
 
+/**
+ * Writes every report; one that cannot be written is a line on stderr and the others are still written, and the
+ * exit code stays the run's own. A file is replaced only when it is a regular file (never through a symlink, never
+ * a directory), and atomically: written beside it, then renamed over it.
+ */
 function writeReports(
   report: Report,
   targets: ReporterTarget[],
   out: NodeJS.WriteStream,
+  err: NodeJS.WriteStream,
   env: NodeJS.ProcessEnv,
 ): void {
   for (const target of targets) {
     const text = render(target.name, report, { color: !target.file && shouldColor(out, env) });
     if (!target.file) out.write(text);
-    else {
-      mkdirSync(dirname(target.file), { recursive: true });
-      writeFileSync(target.file, text);
-    }
+    else
+      try {
+        writeReportFile(target.file, text);
+      } catch (error) {
+        const e = error as NodeJS.ErrnoException;
+        err.write(
+          `petstore-conformance: the ${target.name} report was not written to ${target.file}: ${e.code ?? e.message} (the exit code is still the run's)\n`,
+        );
+      }
+  }
+}
+
+function writeReportFile(file: string, text: string): void {
+  let existing: Stats | undefined;
+  try {
+    existing = lstatSync(file);
+  } catch {
+    existing = undefined;
+  }
+  if (existing && !existing.isFile())
+    throw new Error(
+      existing.isSymbolicLink() ? 'it is a symbolic link; refusing to write through it' : 'it is not a regular file',
+    );
+  mkdirSync(dirname(file), { recursive: true });
+  const temporary = `${file}.${process.pid}.tmp`;
+  try {
+    writeFileSync(temporary, text, { flag: 'wx' });
+    renameSync(temporary, file);
+  } catch (error) {
+    rmSync(temporary, { force: true });
+    throw error;
   }
 }
 
