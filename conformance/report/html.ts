@@ -5,12 +5,13 @@
  * line and body excerpt, the advice not followed, and every case.
  */
 import type { CaseResult, CheckResult, CoverageEntry, Exchange, Outcome, Report } from '../types.ts';
+import { escapeControls } from './controls.ts';
 import { excerpt, footerLines, renderCurl, summaryLine } from './format.ts';
 import { HTML_STYLE } from './html-style.ts';
 
-/** Escapes text for HTML content and attribute values. */
+/** Escapes text for HTML content and attribute values; control bytes are shown as `\xNN`. */
 export function escapeHtml(text: string): string {
-  return text
+  return escapeControls(text)
     .replace(/&/g, '&amp;')
     .replace(/</g, '&lt;')
     .replace(/>/g, '&gt;')

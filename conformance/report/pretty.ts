@@ -5,6 +5,7 @@
  */
 import { styleText } from 'node:util';
 import type { CaseResult, Outcome, Report } from '../types.ts';
+import { escapeControls } from './controls.ts';
 import { coverageLines, exchangeLines, failedCheckLines, footerLines, summaryLine } from './format.ts';
 
 /** Options of {@link renderPretty}. */
@@ -45,9 +46,20 @@ function caseLines(r: CaseResult, paint: (s: Style, t: string) => string): strin
 
 /** Renders the report as text (ends with the summary line and a newline). */
 export function renderPretty(report: Report, options: PrettyOptions = {}): string {
-  // The caller decides about colour (shouldColor); styleText must not second-guess it against process.stdout.
-  const paint = (style: Style, text: string): string =>
-    options.color ? styleText(style, text, { validateStream: false }) : text;
+  // Colour goes in as marks that carry a per-render nonce; the text, server values included, then has its control
+  // bytes escaped; only then do the marks become ANSI escapes, so every escape sequence in the output is ours.
+  const nonce = Math.random().toString(36).slice(2, 10);
+  const styles: Style[] = [];
+  const paint = (style: Style, text: string): string => {
+    styles.push(style);
+    return `\uE000${nonce}${styles.length - 1}\uE001${text}\uE002${nonce}`;
+  };
+  const marks = new RegExp(`\uE000${nonce}(\\d+)\uE001([\\s\\S]*?)\uE002${nonce}`, 'g');
+  const unmark = (text: string): string =>
+    text.replace(marks, (_m, i: string, inner: string) =>
+      // The caller decides about colour (shouldColor); styleText must not second-guess it against process.stdout.
+      options.color ? styleText(styles[Number(i)]!, inner, { validateStream: false }) : inner,
+    );
   const lines = [
     paint(
       'bold',
@@ -64,5 +76,5 @@ export function renderPretty(report: Report, options: PrettyOptions = {}): strin
     `Took ${report.durationMs} ms`,
     paint(report.summary.failed > 0 ? 'red' : 'green', summaryLine(report)),
   ];
-  return `${lines.join('\n')}\n`;
+  return `${unmark(escapeControls(lines.join('\n')))}\n`;
 }

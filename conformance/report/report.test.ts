@@ -234,3 +234,26 @@ describe('seed and generated requests', () => {
     expect(renderPretty(report([failed]))).not.toContain('Generated');
   });
 });
+
+describe('control bytes a server sent', () => {
+  const hostile: CaseResult = {
+    ...failed,
+    reason: 'status: expected 201, got 200 \u001b[2J\u001b[8mhidden\r',
+    checks: [
+      { name: 'schema Pet', ok: false, message: 'body \u001b]0;title\u0007 is not a Pet', details: ['\u009b31m'] },
+    ],
+  };
+
+  it('reach neither the terminal nor the page: shown as \\xNN; the colours stay ours', () => {
+    for (const color of [false, true]) {
+      const text = renderPretty(report([hostile]), { color });
+      const ours = color ? text.replace(/\u001b\[\d+(;\d+)*m/g, '') : text;
+      expect(ours).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/);
+      expect(text).toContain('body \\x1b]0;title\\x07 is not a Pet');
+      if (color) expect(text).toContain('\u001b[31mFAIL\u001b[39m');
+    }
+    const html = renderHtml(report([hostile]));
+    expect(html).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/);
+    expect(html).toContain('\\x1b]0;title\\x07');
+  });
+});
