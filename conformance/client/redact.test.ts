@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createRedactor, createTextRedactor, REDACTED, redactDeep } from './redact.ts';
+import { CUT_DEEPER, createRedactor, createTextRedactor, MAX_REPORT_DEPTH, REDACTED, redactDeep } from './redact.ts';
 
 describe('createRedactor', () => {
   const key = 'k3y"with/odd+chars';
@@ -71,5 +71,21 @@ describe('the redactor for mixed text (the suite words and server values in one 
 
   it('leaves text alone for an empty key', () => {
     expect(createTextRedactor([''])('a t b')).toBe('a t b');
+  });
+});
+
+describe('redactDeep on JSON a server nests as deep as it likes', () => {
+  it('walks at most MAX_REPORT_DEPTH levels and cuts the rest, without a stack overflow', () => {
+    let deep: unknown = 'leaf';
+    for (let i = 0; i < 100_000; i++) deep = [deep];
+    const copy = redactDeep(deep, createRedactor(['k-123456789']));
+    let level = 0;
+    let node: unknown = copy;
+    while (Array.isArray(node)) {
+      node = node[0];
+      level++;
+    }
+    expect(level).toBe(MAX_REPORT_DEPTH);
+    expect(node).toBe(CUT_DEEPER);
   });
 });

@@ -104,14 +104,26 @@ function ownField(target: Record<string, unknown>, key: string, value: unknown):
   Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
 }
 
-/** Returns a deep copy of `value` with every string (and, unless `keys` is false, every object key) passed through `redact`. */
-export function redactDeep<T>(value: T, redact: Redactor, options: RedactDeepOptions = {}): T {
+/** How deep {@link redactDeep} copies a server's JSON; deeper structure is replaced by {@link CUT_DEEPER}. */
+export const MAX_REPORT_DEPTH = 64;
+
+/** What stands in a report for JSON nested deeper than {@link MAX_REPORT_DEPTH} levels. */
+export const CUT_DEEPER = `[nested deeper than ${MAX_REPORT_DEPTH} levels: cut in the report]`;
+
+/**
+ * Returns a deep copy of `value` with every string (and, unless `keys` is false, every object key) passed through
+ * `redact`. A server controls the depth: past {@link MAX_REPORT_DEPTH} levels the copy holds {@link CUT_DEEPER}
+ * instead, so neither this walk nor a report's size grows with it (the checks read the parsed value itself).
+ */
+export function redactDeep<T>(value: T, redact: Redactor, options: RedactDeepOptions = {}, depth = 0): T {
   const keys = options.keys !== false;
   if (typeof value === 'string') return redact(value) as T;
-  if (Array.isArray(value)) return value.map((v) => redactDeep(v, redact, options)) as T;
+  if (value !== null && typeof value === 'object' && depth >= MAX_REPORT_DEPTH) return CUT_DEEPER as T;
+  if (Array.isArray(value)) return value.map((v) => redactDeep(v, redact, options, depth + 1)) as T;
   if (value !== null && typeof value === 'object') {
     const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(value)) ownField(out, keys ? redact(k) : k, redactDeep(v, redact, options));
+    for (const [k, v] of Object.entries(value))
+      ownField(out, keys ? redact(k) : k, redactDeep(v, redact, options, depth + 1));
     return out as T;
   }
   return value;
