@@ -8,7 +8,7 @@
  * `t` does not turn `content-type` into `con[REDACTED]en...`).
  */
 
-import { createKeyRedactor } from '../../mock/core/redact.ts';
+import { createKeyRedactor } from '../../spec/redact.ts';
 
 /** What replaces a secret in captured data and reports. */
 export const REDACTED = '[REDACTED]';
