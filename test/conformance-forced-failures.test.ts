@@ -76,9 +76,21 @@ function expectOnlyGetPetCasesFail(report: Report, because: RegExp): void {
 }
 
 describe('the conformance suite against the mock with a failure forced on getPet', () => {
-  it.each([429, 500, 502, 503, 504])('code=%i: every getPet case fails on that status', async (status) => {
+  it.each([500, 502, 504])('code=%i: every getPet case fails on that status', async (status) => {
     expectOnlyGetPetCasesFail(await runWith({ status }), new RegExp(`\\b${status}\\b`));
   });
+
+  it.each([429, 503])(
+    'code=%i with Retry-After and no wait budget: every required getPet case is not judged (throttled), none failed',
+    async (status) => {
+      const report = await runWith({ status });
+      const required = callsGetPet.filter((id) => report.cases.find((c) => c.id === id)?.level === 'required');
+      const throttled = report.cases.filter((c) => c.reason?.startsWith('not judged: throttled'));
+      expect(throttled.map((c) => c.id).sort()).toEqual([...required].sort());
+      expect(report.cases.filter((c) => c.outcome === 'failed')).toEqual([]);
+      expect(report.ok).toBe(false);
+    },
+  );
 
   it.each([
     ['reset', /ECONNRESET|UND_ERR_SOCKET|socket|closed/i],

@@ -19,6 +19,7 @@ import {
   type Report,
   runConformance,
 } from '../index.ts';
+import { throttledCases } from '../judge/verdict.ts';
 import { REPORTER_TABLE, REPORTERS, type ReporterName, render, reporter, shouldColor } from '../report/index.ts';
 import { select } from '../run/select.ts';
 import { renderList } from './list.ts';
@@ -312,7 +313,17 @@ export async function main(
     const report = await runConformance({ ...plan.options, onProgress: (p) => progress.update(p) });
     progress.clear();
     writeReports(report, plan.reporters, out, err, env);
-    return report.ok ? 0 : 1;
+    if (report.ok) return 0;
+    const throttled = throttledCases(report.cases);
+    const unexpected = report.baseline ? report.baseline.unexpected.length : report.summary.failed;
+    if (unexpected === 0 && throttled.length > 0) {
+      // Nothing failed, but not all of it could be judged: "could not test all of it", never the server's failure.
+      err.write(
+        `petstore-conformance: ${throttled.length} required case(s) could not be judged: the server kept answering 429/503 past the --max-wait budget; spread the run with --rate N or give it a larger --max-wait\n`,
+      );
+      return 2;
+    }
+    return 1;
   } catch (e) {
     progress.clear();
     const reason =

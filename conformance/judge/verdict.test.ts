@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { CaseResult } from '../types.ts';
-import { caseOutcome, runOk, summarise } from './verdict.ts';
+import { caseOutcome, runOk, summarise, THROTTLED, throttledOutcome } from './verdict.ts';
 
 const pass = { name: 'status', ok: true, message: '200' };
 const fail = { name: 'status', ok: false, message: 'expected 200, got 500' };
@@ -34,5 +34,19 @@ describe('summarise and runOk', () => {
     expect(runOk({ ...summary, failed: 0 }, undefined)).toBe(true);
     expect(runOk(summary, { known: ['a'], fixed: [], unexpected: [] })).toBe(true);
     expect(runOk(summary, { known: [], fixed: [], unexpected: ['a'] })).toBe(false);
+  });
+});
+
+describe('throttled is not failed', () => {
+  const limited = { error: { code: 'PETSTORE_RATE_LIMITED', message: '429: the wait budget is spent' } };
+  it('a failed case that met a 429 past the budget is not judged, with the reason and the hint', () => {
+    expect(throttledOutcome({ outcome: 'failed', reason: 'status: expected 200, got 429' }, [limited])).toEqual({
+      outcome: 'skipped',
+      reason: `${THROTTLED}: 429: the wait budget is spent (spread the run with --rate N, or give it a larger --max-wait)`,
+    });
+  });
+  it('leaves a real failure, and a pass, as they are', () => {
+    expect(throttledOutcome({ outcome: 'failed', reason: 'x' }, [{}])).toEqual({ outcome: 'failed', reason: 'x' });
+    expect(throttledOutcome({ outcome: 'passed' }, [limited])).toEqual({ outcome: 'passed' });
   });
 });

@@ -35,7 +35,37 @@ export function summarise(results: readonly CaseResult[]): Summary {
   };
 }
 
-/** Whether the run is ok: no case failed, or with a baseline, none outside it. */
-export function runOk(summary: Summary, baseline: BaselineResult | undefined): boolean {
-  return baseline ? baseline.unexpected.length === 0 : summary.failed === 0;
+/** The reason a case gets when throttling, not the server's answer, kept it from being judged. */
+export const THROTTLED = 'not judged: throttled';
+
+/**
+ * A failed case that met a 429/503 the wait budget could not cover was not judged: what failed may only be the
+ * throttling. It is reported apart (skipped, with the reason and the hint), never as the server's failure.
+ */
+export function throttledOutcome(
+  result: { outcome: Outcome; reason?: string },
+  exchanges: readonly { error?: { code: string; message: string } }[],
+): { outcome: Outcome; reason?: string } {
+  if (result.outcome !== 'failed') return result;
+  const limited = exchanges.find((e) => e.error?.code === 'PETSTORE_RATE_LIMITED');
+  if (!limited) return result;
+  return {
+    outcome: 'skipped',
+    reason: `${THROTTLED}: ${limited.error!.message} (spread the run with --rate N, or give it a larger --max-wait)`,
+  };
+}
+
+/** The required cases throttling kept from being judged. */
+export function throttledCases(results: readonly CaseResult[]): CaseResult[] {
+  return results.filter((r) => r.outcome === 'skipped' && r.level === 'required' && r.reason?.startsWith(THROTTLED));
+}
+
+/** Whether the run is ok: no case failed (or, with a baseline, none outside it) and no required case went unjudged. */
+export function runOk(
+  summary: Summary,
+  baseline: BaselineResult | undefined,
+  results: readonly CaseResult[] = [],
+): boolean {
+  const failedOk = baseline ? baseline.unexpected.length === 0 : summary.failed === 0;
+  return failedOk && throttledCases(results).length === 0;
 }

@@ -46,7 +46,7 @@ export function buildReport(settings: Settings, f: RunFindings): Report {
     ...(settings.proxy ? { proxy: { url: settings.proxy.shown, source: settings.proxy.source } } : {}),
     ...(f.generation ? { generation: f.generation.summary } : {}),
     ...(f.exchangeLog ? { exchangeLog: f.exchangeLog } : {}),
-    ok: runOk(summary, baseline),
+    ok: runOk(summary, baseline, f.results),
   };
   // The one place the secrets are hidden: the checks have read everything as the server sent it.
   return redactReport(report, settings.apiBase, outputRedactors(settings.secrets));

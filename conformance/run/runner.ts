@@ -3,7 +3,7 @@
  * whatever a case throws becomes a failed check, never an escaped error.
  */
 
-import { caseOutcome } from '../judge/verdict.ts';
+import { caseOutcome, throttledOutcome } from '../judge/verdict.ts';
 import type { Case, CaseResult } from '../types.ts';
 import { type CaseContextOptions, createCaseContext } from './context.ts';
 
@@ -54,7 +54,10 @@ export async function runCase(c: Case, options: CaseContextOptions): Promise<Cas
         });
     }
   }
-  const { outcome, reason } = caseOutcome(c, rec.checks, rec.skipReason(), options.strict);
+  const { outcome, reason } = throttledOutcome(
+    caseOutcome(c, rec.checks, rec.skipReason(), options.strict),
+    rec.exchanges,
+  );
   return {
     ...base,
     outcome,

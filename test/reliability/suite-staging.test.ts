@@ -1,8 +1,8 @@
 /**
  * The suite against a conforming staging that is slow or rate-limited, through
  * the CLI: every 7th request answered 429 `Retry-After: 1` is waited out and
- * counted apart (exit 0); a Retry-After beyond the wait budget fails only the
- * cases it hit, with that reason (exit 1); `--rate` spaces requests; a server
+ * counted apart (exit 0); a Retry-After beyond the wait budget leaves the
+ * cases it hit not judged, throttled, never failed (exit 2 with the hint); `--rate` spaces requests; a server
  * 150 ms away passes. Also `--list`, and the progress line: on a terminal
  * only, never in CI or a pipe.
  */
@@ -59,17 +59,22 @@ describe('a conforming staging that rate-limits', () => {
     expect(run.durationMs).toBeLessThan(limited * 1000 + 10_000);
   });
 
-  it('a Retry-After beyond the --max-wait budget fails the cases it hit, with that reason, and only those', async () => {
+  it('a Retry-After beyond the --max-wait budget leaves the cases it hit not judged (throttled), never failed: exit 2 with the hint', async () => {
     fake = await startFakePetstore({ apiKey: KEY, rateLimit: { every: 5, retryAfter: '30' } });
     const json = join(dir, 'spent.json');
     const run = await cli(['--base-url', fake.url, '--max-wait', '2s', '--reporter', `json=${json}`]);
-    expect(run.code).toBe(1);
+    expect(run.code).toBe(2);
+    expect(run.stderr.trim()).toMatch(
+      /^petstore-conformance: \d+ required case\(s\) could not be judged: the server kept answering 429\/503 past the --max-wait budget; spread the run with --rate N or give it a larger --max-wait$/,
+    );
     const report = JSON.parse(readFileSync(json, 'utf8')) as Report;
-    const failed = report.cases.filter((c) => c.outcome === 'failed');
-    expect(failed.length).toBeGreaterThan(0);
-    for (const c of failed)
+    expect(report.cases.filter((c) => c.outcome === 'failed')).toEqual([]);
+    const throttled = report.cases.filter((c) => c.reason?.startsWith('not judged: throttled'));
+    expect(throttled.length).toBeGreaterThan(0);
+    expect(report.ok).toBe(false);
+    for (const c of throttled)
       expect(c.reason).toMatch(
-        /PETSTORE_RATE_LIMITED: 429: the server asked the suite to wait \(Retry-After: 30\) and the wait budget \(--max-wait 2 s\) has 2 s left/,
+        /^not judged: throttled: 429: the server asked the suite to wait \(Retry-After: 30\) and the wait budget \(--max-wait 2 s\) has 2 s left.*--rate N/,
       );
     // Every 429 is given up on at once (30 s is beyond the budget). Not one per failed case: the run's shared
     // create and listing serve several cases, so one 429 there fails each of them, as the order of requests falls.
