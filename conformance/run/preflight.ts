@@ -7,7 +7,7 @@
  * host answers under `/v1`).
  */
 import { isIP } from 'node:net';
-import { connect } from 'node:tls';
+import { connect, type TLSSocket } from 'node:tls';
 import type { Client } from '../client/client.ts';
 import { formatDuration } from '../client/duration.ts';
 import { ConformanceError } from '../errors.ts';
@@ -145,22 +145,40 @@ async function clientCertProblem(code: string, url: URL, o: PreflightOptions): P
   return undefined;
 }
 
+/**
+ * A TLS socket to the target for a probe (any certificate accepted: a probe asks only what the target does), and
+ * a `done` that destroys it and settles once; no answer within `timeoutMs` (at most 2 s) settles with `onTimeout`.
+ */
+function probeSocket<T>(
+  url: URL,
+  defaultPort: number,
+  timeoutMs: number,
+  resolve: (value: T) => void,
+  onTimeout: T,
+  extra: { cert?: string; key?: string } = {},
+): { socket: TLSSocket; done: (value: T) => void } {
+  const host = url.hostname.replace(/^\[|\]$/g, '');
+  const socket = connect({
+    host,
+    port: Number(url.port || defaultPort),
+    rejectUnauthorized: false,
+    ...extra,
+    // SNI carries names only (RFC 6066); Node warns when given an address.
+    ...(isIP(host) === 0 ? { servername: host } : {}),
+  });
+  const done = (value: T): void => {
+    socket.destroy();
+    resolve(value);
+  };
+  socket.setTimeout(Math.min(timeoutMs, 2000), () => done(onTimeout));
+  return { socket, done };
+}
+
 /** The TLS alert an https: target sends to a connection like the run's, after one request; undefined when none. */
 function tlsAlert(url: URL, o: PreflightOptions): Promise<string | undefined> {
-  const host = url.hostname.replace(/^\[|\]$/g, '');
   return new Promise((resolve) => {
-    const socket = connect({
-      host,
-      port: Number(url.port || 443),
-      rejectUnauthorized: false,
-      ...(o.tls?.cert ? { cert: o.tls.cert, key: o.tls.key } : {}),
-      ...(isIP(host) === 0 ? { servername: host } : {}),
-    });
-    const done = (alert: string | undefined): void => {
-      socket.destroy();
-      resolve(alert);
-    };
-    socket.setTimeout(Math.min(o.timeoutMs, 2000), () => done(undefined));
+    const cert = o.tls?.cert ? { cert: o.tls.cert, key: o.tls.key } : {};
+    const { socket, done } = probeSocket<string | undefined>(url, 443, o.timeoutMs, resolve, undefined, cert);
     let secure = false;
     socket.once('secureConnect', () => {
       secure = true;
@@ -181,20 +199,8 @@ function withProtocol(baseUrl: string, protocol: 'http:' | 'https:'): string {
 
 /** Whether a TLS handshake succeeds on the target's socket (any certificate accepted: this only asks which protocol it speaks). */
 function speaksTls(url: URL, timeoutMs: number): Promise<boolean> {
-  const host = url.hostname.replace(/^\[|\]$/g, '');
   return new Promise((resolve) => {
-    const socket = connect({
-      host,
-      port: Number(url.port || 80),
-      rejectUnauthorized: false,
-      // SNI carries names only (RFC 6066); Node warns when given an address.
-      ...(isIP(host) === 0 ? { servername: host } : {}),
-    });
-    const done = (result: boolean): void => {
-      socket.destroy();
-      resolve(result);
-    };
-    socket.setTimeout(Math.min(timeoutMs, 2000), () => done(false));
+    const { socket, done } = probeSocket<boolean>(url, 80, timeoutMs, resolve, false);
     socket.once('secureConnect', () => done(true));
     socket.once('error', () => done(false));
   });
