@@ -55,30 +55,36 @@ function boundedPattern(form: string): RegExp {
 }
 
 /**
+ * The secrets as spec/redact.ts's key redaction takes them: each secret, and the base64 of the Basic credentials
+ * the suite sends with it (`conformance:KEY`), which that redaction then also finds raw. Empty secrets are dropped.
+ */
+function keyRedactor(secrets: readonly string[]): Redactor {
+  const live = secrets.filter((s) => s !== '');
+  return createKeyRedactor([...live, ...live.map((s) => Buffer.from(`${BASIC_USER}:${s}`).toString('base64'))]);
+}
+
+/**
  * Builds a redactor for `secrets` that replaces every occurrence, for text a server sent; empty secrets are ignored.
- * Beyond the forms above, mock/core's key redaction catches a secret percent-encoded in part (`%73k/live+1`) and in
- * URL-safe or unpadded base64: the same rules as the mock's journal, written once.
+ * It is the mock's key redaction (spec/redact.ts, one rule written once): a secret raw, JSON-escaped,
+ * percent-encoded whole or in part in either case, in base64 (standard, URL-safe, unpadded), and inside the
+ * suite's Basic credentials.
  */
 export function createRedactor(secrets: readonly string[]): Redactor {
-  const forms = replacer(secrets.flatMap(variants).map(formPattern));
-  const encoded = createKeyRedactor(secrets);
-  return (text) => encoded(forms(text));
+  return keyRedactor(secrets);
 }
 
 /**
  * Builds a redactor for text that mixes the suite's own words with server values (check messages, reasons,
- * transport errors, a base URL): forms of {@link FREE_FORM_LENGTH} characters or more go wherever they occur,
- * shorter ones only where they stand alone.
+ * transport errors, a base URL): a secret of {@link FREE_FORM_LENGTH} characters or more goes wherever it occurs,
+ * in every spelling; a shorter one (and each of its spellings) only where it stands alone.
  */
 export function createTextRedactor(secrets: readonly string[]): Redactor {
-  const forms = replacer(
-    secrets
-      .flatMap(variants)
-      .map((form) => (form.length >= FREE_FORM_LENGTH ? formPattern(form) : boundedPattern(form))),
+  const short = secrets.filter((s) => s !== '' && s.length < FREE_FORM_LENGTH);
+  const bounded = replacer(
+    short.flatMap(variants).map((form) => (form.length >= FREE_FORM_LENGTH ? formPattern(form) : boundedPattern(form))),
   );
-  // The encoded forms only for secrets long enough not to pass for the suite's own words.
-  const encoded = createKeyRedactor(secrets.filter((s) => s.length >= FREE_FORM_LENGTH));
-  return (text) => encoded(forms(text));
+  const long = keyRedactor(secrets.filter((s) => s.length >= FREE_FORM_LENGTH));
+  return (text) => long(bounded(text));
 }
 
 function replacer(patterns: RegExp[]): Redactor {
