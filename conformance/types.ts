@@ -8,8 +8,12 @@ import type { Pet, PetStatus } from '../spec/index.ts';
 /** `required` for what the interface documents; `advice` for RFC-backed or widely expected behaviour it does not state. */
 export type Level = 'required' | 'advice';
 
-/** How a case ended: `warned` is an advice case not followed (outside `--strict`). */
-export type Outcome = 'passed' | 'failed' | 'warned' | 'skipped';
+/**
+ * How a case ended: `warned` is an advice case not followed (outside `--strict`); `notApplicable` is a case whose
+ * control request did not succeed, so its checks could not mean anything (a refusal of an invalid value from a
+ * server that refuses every value proves nothing).
+ */
+export type Outcome = 'passed' | 'failed' | 'warned' | 'skipped' | 'notApplicable';
 
 /** One check of one response: a failed check is data, never a throw. */
 export interface CheckResult {
@@ -18,6 +22,8 @@ export interface CheckResult {
   message: string;
   /** Extra lines, such as ajv errors with instance paths. */
   details?: string[];
+  /** Set on a failed check that fails its case whatever the case's level (a 5xx is a required failure anywhere). */
+  required?: true;
 }
 
 /**
@@ -90,6 +96,16 @@ export interface CaseContext {
   send(request: CaseRequest): Promise<Exchange>;
   check(...results: CheckResult[]): void;
   skip(reason: string): void;
+  /**
+   * Sends the case's control request (once per run, shared by the cases with the same control; `creation` is the
+   * run's shared create) and returns whether it got one of `statuses`. When it did not, the case is not applicable
+   * because of `why` (the control's exchange joins the case's, so a 5xx there still fails it), and should stop.
+   */
+  control(request: CaseRequest | { creation: CreatedKind }, statuses: readonly number[], why: string): Promise<boolean>;
+  /** The id of an animal known to exist (the shared create's, or a listed one in read-only mode), recording nothing. */
+  knownPetId(): Promise<number | undefined>;
+  /** Marks the case not applicable (its control failed), with the reason. */
+  notApplicable(reason: string): void;
   /** The run's shared create of `kind` (made once), recorded in this case. */
   creation(kind: CreatedKind): Promise<Creation>;
   /** An existing animal: the shared created one, or one from the list in read-only mode; skips the case when there is none. */
@@ -136,6 +152,8 @@ export interface CoverageEntry {
   declaredOnly: string[];
   /** Cases that declare this status but passed with another answer the interface allows (a 400 instead of a clamped 200). */
   answeredOtherwise: string[];
+  /** Cases that declare this status and were not applicable (their control request failed). */
+  notApplicable: string[];
   /** Generated requests (`--generate`) to this operation that got this status. */
   generated?: number;
 }
@@ -146,6 +164,8 @@ export interface Summary {
   failed: number;
   warned: number;
   skipped: number;
+  /** Cases whose control request failed, so nothing could be judged. */
+  notApplicable: number;
   total: number;
 }
 
@@ -203,8 +223,10 @@ export interface Report {
   generation?: GenerationSummary;
   /** Every exchange in the order sent, when the run was asked to keep them (`exchangeLog`). */
   exchangeLog?: ExchangeLog;
-  /** True when no case failed (outside the baseline, if one was given). */
+  /** True when no case failed (outside the baseline, if one was given) and the run could judge what it was asked to. */
   ok: boolean;
+  /** Why the run could not test all it was asked to (required cases throttled, or none judged): exit 2 when nothing failed. */
+  incomplete?: string;
 }
 
 /** What the generated requests of a run (`--generate N`) amounted to. */

@@ -8,6 +8,7 @@ import invalidNewPets from '../../fixtures/invalid-new-pets.json' with { type: '
 import type { SchemaName } from '../../spec/index.ts';
 import { expectResponse } from '../judge/checks.ts';
 import type { Case } from '../types.ts';
+import { createControl } from './controls.ts';
 
 /** One row of the fixture table. */
 export interface InvalidBody {
@@ -37,6 +38,7 @@ function invalidCase(row: InvalidBody): Case {
     covers: statuses.filter((s) => s === 400),
     writes: true,
     async run(ctx) {
+      if (!(await createControl(ctx))) return;
       const body = row.body.replaceAll('{{name}}', ctx.name(`invalid-${row.id}`));
       const ex = await ctx.send({ method: 'POST', path: '/pets', body, contentType: row.contentType });
       ctx.check(...expectResponse(ex, { statuses: expected }));

@@ -31,7 +31,8 @@ export function checkStatus(ex: Exchange, allowed: readonly number[]): CheckResu
 /** Passes unless the server answered with a 5xx. */
 export function checkNo5xx(ex: Exchange): CheckResult {
   const got = ex.response?.status ?? 0;
-  return checkThat('no 5xx', got < 500, got >= 500 ? `server error ${got}` : `status ${got}`);
+  if (got >= 500) return { name: 'no 5xx', ok: false, message: `server error ${got}`, required: true };
+  return checkThat('no 5xx', true, `status ${got}`);
 }
 
 /** The media type of a Content-Type value, lower case, without parameters. */

@@ -1,39 +1,73 @@
 import { describe, expect, it } from 'vitest';
 import type { CaseResult } from '../types.ts';
-import { caseOutcome, runOk, summarise, THROTTLED, throttledOutcome } from './verdict.ts';
+import { caseOutcome, incompleteReason, runOk, summarise, THROTTLED, throttledOutcome } from './verdict.ts';
 
 const pass = { name: 'status', ok: true, message: '200' };
 const fail = { name: 'status', ok: false, message: 'expected 200, got 500' };
 
 describe('caseOutcome', () => {
   it('fails a required case on a failed check, warns an advice one unless strict, and never passes on no check', () => {
-    expect(caseOutcome({ level: 'required' }, [pass, fail], undefined, false)).toEqual({
+    expect(caseOutcome({ level: 'required' }, [pass, fail], {}, false)).toEqual({
       outcome: 'failed',
       reason: 'status: expected 200, got 500',
     });
-    expect(caseOutcome({ level: 'advice' }, [fail], undefined, false).outcome).toBe('warned');
-    expect(caseOutcome({ level: 'advice' }, [fail], undefined, true).outcome).toBe('failed');
-    expect(caseOutcome({ level: 'required' }, [pass], 'read-only', false)).toEqual({
+    expect(caseOutcome({ level: 'advice' }, [fail], {}, false).outcome).toBe('warned');
+    expect(caseOutcome({ level: 'advice' }, [fail], {}, true).outcome).toBe('failed');
+    expect(caseOutcome({ level: 'required' }, [pass], { skip: 'read-only' }, false)).toEqual({
       outcome: 'skipped',
       reason: 'read-only',
     });
-    expect(caseOutcome({ level: 'required' }, [], undefined, false)).toEqual({
+    expect(caseOutcome({ level: 'required' }, [], {}, false)).toEqual({
       outcome: 'failed',
       reason: 'the case recorded no checks',
     });
-    expect(caseOutcome({ level: 'required' }, [pass], undefined, false)).toEqual({ outcome: 'passed' });
+    expect(caseOutcome({ level: 'required' }, [pass], {}, false)).toEqual({ outcome: 'passed' });
+  });
+
+  it('a case whose control failed is not applicable, never passed; a failed check still fails it', () => {
+    const na = { notApplicable: 'not applicable: the control GET /pets answered 400, not 200' };
+    expect(caseOutcome({ level: 'required' }, [], na, false)).toEqual({
+      outcome: 'notApplicable',
+      reason: na.notApplicable,
+    });
+    expect(caseOutcome({ level: 'advice' }, [], na, false).outcome).toBe('notApplicable');
+    expect(caseOutcome({ level: 'required' }, [fail], na, false).outcome).toBe('failed');
+  });
+
+  it('a required check (a 5xx) fails an advice case too, strict or not', () => {
+    const serverError = { name: 'no 5xx', ok: false, message: 'server error 500', required: true as const };
+    expect(caseOutcome({ level: 'advice' }, [pass, serverError], {}, false).outcome).toBe('failed');
+    expect(caseOutcome({ level: 'advice' }, [fail], {}, false).outcome).toBe('warned');
   });
 });
 
 describe('summarise and runOk', () => {
   it('counts outcomes; the run is ok with no failure, or with a baseline, none outside it', () => {
-    const results = ['passed', 'failed', 'warned', 'skipped', 'passed'].map((outcome) => ({ outcome }) as CaseResult);
+    const results = ['passed', 'failed', 'warned', 'skipped', 'passed', 'notApplicable'].map(
+      (outcome) => ({ outcome }) as CaseResult,
+    );
     const summary = summarise(results);
-    expect(summary).toEqual({ passed: 2, failed: 1, warned: 1, skipped: 1, total: 5 });
+    expect(summary).toEqual({ passed: 2, failed: 1, warned: 1, skipped: 1, notApplicable: 1, total: 6 });
     expect(runOk(summary, undefined)).toBe(false);
     expect(runOk({ ...summary, failed: 0 }, undefined)).toBe(true);
     expect(runOk(summary, { known: ['a'], fixed: [], unexpected: [] })).toBe(true);
     expect(runOk(summary, { known: [], fixed: [], unexpected: ['a'] })).toBe(false);
+  });
+});
+
+describe('incompleteReason', () => {
+  const r = (level: 'required' | 'advice', outcome: CaseResult['outcome'], reason?: string): CaseResult =>
+    ({ level, outcome, reason }) as CaseResult;
+  it('a run in which no required case was judged is incomplete, however many advice cases passed', () => {
+    const none = [r('required', 'notApplicable'), r('required', 'skipped'), r('advice', 'passed')];
+    expect(incompleteReason(none)).toMatch(/no required case could be judged \(1 not applicable, the rest skipped\)/);
+    expect(runOk(summarise(none), undefined, none)).toBe(false);
+    const one = [...none, r('required', 'failed')];
+    expect(incompleteReason(one)).toBeUndefined();
+    expect(incompleteReason([...none, r('required', 'passed')])).toBeUndefined();
+    expect(incompleteReason([r('required', 'passed'), r('required', 'skipped', `${THROTTLED}: 429`)])).toMatch(
+      /1 required case\(s\) could not be judged: .*--rate N/,
+    );
   });
 });
 

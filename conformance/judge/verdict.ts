@@ -5,19 +5,30 @@
  */
 import type { BaselineResult, Case, CaseResult, CheckResult, Outcome, Summary } from '../types.ts';
 
-/** How a case ended: a failed check fails a required case (any case when strict), else warns; no check fails it. */
+/** Why a case did not judge: skipped (a prerequisite, read-only), or not applicable (its control failed). */
+export interface Unjudged {
+  skip?: string;
+  notApplicable?: string;
+}
+
+/**
+ * How a case ended: a failed check fails a required case (any case when strict, and any case when the check is
+ * `required`, as a 5xx is), else warns; a case that recorded no check fails.
+ */
 export function caseOutcome(
   c: Pick<Case, 'level'>,
   checks: readonly CheckResult[],
-  skipReason: string | undefined,
+  unjudged: Unjudged,
   strict: boolean,
 ): { outcome: Outcome; reason?: string } {
   const failed = checks.filter((r) => !r.ok);
   if (failed.length > 0) {
     const reason = failed.map((r) => `${r.name}: ${r.message}`).join('; ');
-    return { outcome: c.level === 'required' || strict ? 'failed' : 'warned', reason };
+    const fails = c.level === 'required' || strict || failed.some((r) => r.required);
+    return { outcome: fails ? 'failed' : 'warned', reason };
   }
-  if (skipReason !== undefined) return { outcome: 'skipped', reason: skipReason };
+  if (unjudged.skip !== undefined) return { outcome: 'skipped', reason: unjudged.skip };
+  if (unjudged.notApplicable !== undefined) return { outcome: 'notApplicable', reason: unjudged.notApplicable };
   // A case that checked nothing proves nothing.
   if (checks.length === 0) return { outcome: 'failed', reason: 'the case recorded no checks' };
   return { outcome: 'passed' };
@@ -31,6 +42,7 @@ export function summarise(results: readonly CaseResult[]): Summary {
     failed: count('failed'),
     warned: count('warned'),
     skipped: count('skipped'),
+    notApplicable: count('notApplicable'),
     total: results.length,
   };
 }
@@ -40,13 +52,14 @@ export const THROTTLED = 'not judged: throttled';
 
 /**
  * A failed case that met a 429/503 the wait budget could not cover was not judged: what failed may only be the
- * throttling. It is reported apart (skipped, with the reason and the hint), never as the server's failure.
+ * throttling (and a case whose control was throttled is not "not applicable" either). It is reported apart
+ * (skipped, with the reason and the hint), never as the server's failure.
  */
 export function throttledOutcome(
   result: { outcome: Outcome; reason?: string },
   exchanges: readonly { error?: { code: string; message: string } }[],
 ): { outcome: Outcome; reason?: string } {
-  if (result.outcome !== 'failed') return result;
+  if (result.outcome !== 'failed' && result.outcome !== 'notApplicable') return result;
   const limited = exchanges.find((e) => e.error?.code === 'PETSTORE_RATE_LIMITED');
   if (!limited) return result;
   return {
@@ -60,12 +73,32 @@ export function throttledCases(results: readonly CaseResult[]): CaseResult[] {
   return results.filter((r) => r.outcome === 'skipped' && r.level === 'required' && r.reason?.startsWith(THROTTLED));
 }
 
-/** Whether the run is ok: no case failed (or, with a baseline, none outside it) and no required case went unjudged. */
+/** Whether some required case was judged: passed or failed on what the server answered. */
+export function judgedRequired(results: readonly CaseResult[]): number {
+  return results.filter((r) => r.level === 'required' && (r.outcome === 'passed' || r.outcome === 'failed')).length;
+}
+
+/**
+ * Why the run could not test what it was asked to, when nothing failed: required cases throttled, or no required
+ * case judged at all (every one skipped or not applicable). Undefined when it could.
+ */
+export function incompleteReason(results: readonly CaseResult[]): string | undefined {
+  const throttled = throttledCases(results);
+  if (throttled.length > 0)
+    return `${throttled.length} required case(s) could not be judged: the server kept answering 429/503 past the --max-wait budget; spread the run with --rate N or give it a larger --max-wait`;
+  if (results.length > 0 && judgedRequired(results) === 0) {
+    const na = results.filter((r) => r.level === 'required' && r.outcome === 'notApplicable').length;
+    return `no required case could be judged (${na} not applicable, the rest skipped): nothing was tested`;
+  }
+  return undefined;
+}
+
+/** Whether the run is ok: no case failed (or, with a baseline, none outside it) and it could test what it was asked to. */
 export function runOk(
   summary: Summary,
   baseline: BaselineResult | undefined,
   results: readonly CaseResult[] = [],
 ): boolean {
   const failedOk = baseline ? baseline.unexpected.length === 0 : summary.failed === 0;
-  return failedOk && throttledCases(results).length === 0;
+  return failedOk && incompleteReason(results) === undefined;
 }

@@ -6,7 +6,7 @@
 import { listOperations } from '../../spec/index.ts';
 import type { Client } from '../client/client.ts';
 import type { GenerationOutcome } from '../generate/index.ts';
-import { runOk, summarise } from '../judge/verdict.ts';
+import { incompleteReason, runOk, summarise } from '../judge/verdict.ts';
 import { compareBaseline } from '../run/baseline.ts';
 import { namePrefix } from '../run/context.ts';
 import type { Settings } from '../run/settings.ts';
@@ -48,6 +48,8 @@ export function buildReport(settings: Settings, f: RunFindings): Report {
     ...(f.exchangeLog ? { exchangeLog: f.exchangeLog } : {}),
     ok: runOk(summary, baseline, f.results),
   };
+  const incomplete = incompleteReason(f.results);
+  if (incomplete) report.incomplete = incomplete;
   // The one place the secrets are hidden: the checks have read everything as the server sent it.
   return redactReport(report, settings.apiBase, outputRedactors(settings.secrets));
 }

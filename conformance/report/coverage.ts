@@ -34,7 +34,8 @@ function answered(operations: readonly OperationInfo[], r: CaseResult, basePath:
 /**
  * Each (operation, documented status) of the spec with the ids of the cases that actually got that status
  * from that operation, and of those that declare it (`covers`) but did not get it, apart as failed or as
- * answered otherwise (with an answer the case accepts); skipped cases do not count.
+ * answered otherwise (with an answer the case accepts); skipped cases do not count, and not-applicable ones are
+ * listed apart (their control failed, so they exercised nothing).
  * `basePath` is the base URL's path (`/v1`); `generated` counts generated requests by `operation status`.
  */
 export function buildCoverage(
@@ -44,7 +45,7 @@ export function buildCoverage(
   generated?: ReadonlyMap<string, number>,
 ): CoverageEntry[] {
   const ran = results
-    .filter((r) => r.outcome !== 'skipped')
+    .filter((r) => r.outcome !== 'skipped' && r.outcome !== 'notApplicable')
     .map((r) => ({ r, got: answered(operations, r, basePath) }));
   return operations.flatMap((op) =>
     op.statuses.map((status) => {
@@ -59,6 +60,9 @@ export function buildCoverage(
         caseIds: own.filter(({ got }) => got.has(status)).map(({ r }) => r.id),
         declaredOnly: expectedOnly.filter(({ r }) => r.outcome === 'failed').map(({ r }) => r.id),
         answeredOtherwise: expectedOnly.filter(({ r }) => r.outcome !== 'failed').map(({ r }) => r.id),
+        notApplicable: results
+          .filter((r) => r.outcome === 'notApplicable' && r.operationId === op.operationId && r.covers.includes(status))
+          .map((r) => r.id),
         ...(generated ? { generated: generated.get(`${op.operationId} ${status}`) ?? 0 } : {}),
       };
     }),

@@ -68,6 +68,7 @@ function coverageCell(e: CoverageEntry): string {
   const notes = [
     ...(e.answeredOtherwise.length === 0 ? [] : [`answered otherwise, as allowed: ${e.answeredOtherwise.join(', ')}`]),
     ...(e.declaredOnly.length === 0 ? [] : [`expected but not answered: ${e.declaredOnly.join(', ')}`]),
+    ...(e.notApplicable.length === 0 ? [] : [`not applicable: ${e.notApplicable.join(', ')}`]),
   ];
   return notes.length === 0 ? seen : `${seen} (${notes.join('; ')})`;
 }
@@ -112,9 +113,11 @@ export function throttlingLine(report: Report): string | undefined {
   return `The server asked the suite to wait ${statuses.join(', ')} (Retry-After): ${t.retried} retried, ${formatDuration(t.waitedMs)} waited of the ${formatDuration(t.maxWaitMs)} budget${spent}`;
 }
 
-/** The closing line, exactly `N passed, N failed, N skipped`. */
+/** The closing line, `N passed, N failed, N skipped`, then `, N not applicable` when some were. */
 export function summaryLine(report: Report): string {
-  return `${report.summary.passed} passed, ${report.summary.failed} failed, ${report.summary.skipped} skipped`;
+  const s = report.summary;
+  const na = s.notApplicable > 0 ? `, ${s.notApplicable} not applicable` : '';
+  return `${s.passed} passed, ${s.failed} failed, ${s.skipped} skipped${na}`;
 }
 
 /** Lines about the generated requests, when there were any: how many, the seed, what was skipped. */

@@ -21,7 +21,13 @@ export function escapeHtml(text: string): string {
 
 const e = escapeHtml;
 
-const LABEL: Record<Outcome, string> = { passed: 'PASS', failed: 'FAIL', warned: 'WARN', skipped: 'SKIP' };
+const LABEL: Record<Outcome, string> = {
+  passed: 'PASS',
+  failed: 'FAIL',
+  warned: 'WARN',
+  skipped: 'SKIP',
+  notApplicable: 'N/A',
+};
 
 function verdict(report: Report): string {
   const s = report.summary;
@@ -32,10 +38,11 @@ function verdict(report: Report): string {
       ['failed', s.failed],
       ['warned', s.warned],
       ['skipped', s.skipped],
+      ['not applicable', s.notApplicable],
       ['total', s.total],
     ] as const
   )
-    .map(([name, n]) => `<div class="card ${name}"><b>${n}</b><span>${name}</span></div>`)
+    .map(([name, n]) => `<div class="card ${name.replace(' ', '-')}"><b>${n}</b><span>${name}</span></div>`)
     .join('');
   const facts = [
     `run <code>${e(report.runId)}</code>`,
@@ -70,8 +77,13 @@ function coverageCell(entry: CoverageEntry | undefined): string {
     ...(entry.declaredOnly.length > 0
       ? [`<small class="bad">${entry.declaredOnly.length} expected, failed</small>`]
       : []),
+    ...(entry.notApplicable.length > 0 ? [`<small>${entry.notApplicable.length} not applicable</small>`] : []),
   ];
-  const title = [...entry.caseIds, ...entry.answeredOtherwise.map((id) => `${id} (answered otherwise)`)].join('\n');
+  const title = [
+    ...entry.caseIds,
+    ...entry.answeredOtherwise.map((id) => `${id} (answered otherwise)`),
+    ...entry.notApplicable.map((id) => `${id} (not applicable)`),
+  ].join('\n');
   return `<td class="${kind}" title="${e(title)}">${lines.join('<br>')}</td>`;
 }
 

@@ -35,6 +35,7 @@ function testcase(r: CaseResult): string {
     case 'passed':
       return `${open}/>`;
     case 'skipped':
+    case 'notApplicable':
       return `${open}>\n      <skipped message="${escapeXml(r.reason ?? '')}"/>\n    </testcase>`;
     case 'warned':
       return `${open}>\n      <system-out>${escapeXml(`advice not followed: ${r.reason ?? ''}\n${details(r)}`)}</system-out>\n    </testcase>`;
@@ -46,7 +47,7 @@ function testcase(r: CaseResult): string {
 /** Renders the report as JUnit XML. */
 export function renderJunit(report: Report): string {
   const s = report.summary;
-  const attrs = `tests="${s.total}" failures="${s.failed}" errors="0" skipped="${s.skipped}" time="${seconds(report.durationMs)}"`;
+  const attrs = `tests="${s.total}" failures="${s.failed}" errors="0" skipped="${s.skipped + s.notApplicable}" time="${seconds(report.durationMs)}"`;
   const props: [string, string][] = [
     ['baseUrl', report.baseUrl],
     ...(report.proxy ? [['proxy', `${report.proxy.url} (from ${report.proxy.source})`] as [string, string]] : []),
@@ -54,6 +55,7 @@ export function renderJunit(report: Report): string {
     ['seed', String(report.seed)],
     ['created', String(report.created.count)],
     ['warnings', String(s.warned)],
+    ['notApplicable', String(s.notApplicable)],
     ['strict', String(report.options.strict)],
     ['readOnly', String(report.options.readOnly)],
     ...report.coverage.map((e): [string, string] => [

@@ -21,6 +21,7 @@ const LABELS: Record<Outcome, { text: string; style: Style }> = {
   failed: { text: 'FAIL', style: 'red' },
   warned: { text: 'WARN', style: 'yellow' },
   skipped: { text: 'SKIP', style: 'gray' },
+  notApplicable: { text: 'N/A ', style: 'cyan' },
 };
 
 /**
@@ -38,7 +39,8 @@ function caseLines(r: CaseResult, paint: (s: Style, t: string) => string): strin
   const level = r.level === 'advice' ? ' (advice)' : '';
   const head = `${paint(label.style, label.text)} ${r.id}${level}  ${paint('dim', r.title)}`;
   if (r.outcome === 'passed') return [head];
-  if (r.outcome === 'skipped') return [`${head}  ${paint('dim', `— ${r.reason ?? ''}`)}`];
+  if (r.outcome === 'skipped' || r.outcome === 'notApplicable')
+    return [`${head}  ${paint('dim', `— ${r.reason ?? ''}`)}`];
   const detail = [`section: ${r.section}`, ...failedCheckLines(r)];
   for (const ex of r.exchanges) detail.push(...exchangeLines(ex).map((l, i) => (i === 0 ? `$ ${l}` : `  ${l}`)));
   return [head, ...detail.map((l) => `       ${l}`)];

@@ -50,7 +50,7 @@ function report(cases: CaseResult[]): Report {
     options: { strict: false, readOnly: false, concurrency: 8, timeoutMs: 10000 },
     cases,
     deselected: 0,
-    summary: { passed: 1, failed: 1, warned: 1, skipped: 1, total: 4 },
+    summary: { passed: 1, failed: 1, warned: 1, skipped: 1, notApplicable: 0, total: 4 },
     coverage: [
       {
         operationId: 'createPet',
@@ -60,6 +60,7 @@ function report(cases: CaseResult[]): Report {
         caseIds: ['createPet.full'],
         declaredOnly: [],
         answeredOtherwise: [],
+        notApplicable: [],
       },
       {
         operationId: 'getPet',
@@ -69,6 +70,7 @@ function report(cases: CaseResult[]): Report {
         caseIds: [],
         declaredOnly: ['getPet.unknown'],
         answeredOtherwise: [],
+        notApplicable: [],
       },
     ],
     created: { count: 2, ids: [5, 6], namePrefix: 'conformance-r1-' },

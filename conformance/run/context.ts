@@ -16,6 +16,8 @@ export interface Listing {
 export interface Shared {
   creation(kind: CreatedKind): Promise<Creation>;
   listing(): Promise<Listing>;
+  /** Sends `request` once per run (the same request again gets the same exchange): the cases' control requests. */
+  once(request: CaseRequest): Promise<Exchange>;
 }
 
 /** Options of {@link createShared}. */
@@ -32,15 +34,21 @@ export function namePrefix(runId: string): string {
 /** Makes the shared state: each create and the listing happen at most once, whichever case asks first. */
 export function createShared(options: SharedOptions): Shared {
   const creations = new Map<CreatedKind, Promise<Creation>>();
+  const sent = new Map<string, Promise<Exchange>>();
   let listing: Promise<Listing> | undefined;
 
+  function once(request: CaseRequest): Promise<Exchange> {
+    const key = JSON.stringify([request.method, request.path, request.auth, request.body, request.contentType]);
+    let p = sent.get(key);
+    if (!p) sent.set(key, (p = options.client.send(request)));
+    return p;
+  }
+
   function list(): Promise<Listing> {
-    listing ??= options.client
-      .send({ method: 'GET', path: `/pets?limit=${listPetsLimit().maximum}` })
-      .then((exchange) => {
-        const json = exchange.response?.status === 200 ? exchange.response.json : undefined;
-        return getValidator('Pets')(json) ? { exchange, pets: json as Pet[] } : { exchange };
-      });
+    listing ??= once({ method: 'GET', path: `/pets?limit=${listPetsLimit().maximum}` }).then((exchange) => {
+      const json = exchange.response?.status === 200 ? exchange.response.json : undefined;
+      return getValidator('Pets')(json) ? { exchange, pets: json as Pet[] } : { exchange };
+    });
     return listing;
   }
 
@@ -60,6 +68,7 @@ export function createShared(options: SharedOptions): Shared {
 
   return {
     listing: list,
+    once,
     creation(kind) {
       let p = creations.get(kind);
       if (!p) creations.set(kind, (p = create(kind)));
@@ -83,6 +92,14 @@ export interface RecordingContext {
   checks: CheckResult[];
   exchanges: Exchange[];
   skipReason(): string | undefined;
+  notApplicableReason(): string | undefined;
+}
+
+/** How a request's credentials read in a control's reason (the run's key is never shown). */
+function credentials(auth: CaseRequest['auth']): string {
+  if (auth === undefined || auth === 'key') return '';
+  if (typeof auth === 'object') return ` with Authorization: ${auth.authorization}`;
+  return { none: ' without credentials', basic: ' with the key as Basic', lowercase: ' with "bearer <key>"' }[auth];
 }
 
 /** Makes the context of one case; every exchange it sends or borrows is recorded for the report. */
@@ -90,6 +107,7 @@ export function createCaseContext(options: CaseContextOptions): RecordingContext
   const checks: CheckResult[] = [];
   const exchanges: Exchange[] = [];
   let skipped: string | undefined;
+  let notApplicable: string | undefined;
   const record = (ex: Exchange): void => {
     if (!exchanges.includes(ex)) exchanges.push(ex);
   };
@@ -105,6 +123,30 @@ export function createCaseContext(options: CaseContextOptions): RecordingContext
     },
     check: (...results) => void checks.push(...results),
     skip: (reason) => void (skipped ??= reason),
+    notApplicable: (reason) => void (notApplicable ??= reason),
+    async control(request, statuses, why) {
+      const create = 'creation' in request;
+      const ex = create
+        ? (await options.shared.creation(request.creation)).exchange
+        : await options.shared.once(request);
+      const got = ex.response?.status;
+      if (!ex.error && got !== undefined && statuses.includes(got)) return true;
+      // Only a failed control is shown with the case: a passing one exercised nothing the case judges.
+      record(ex);
+      const what = create
+        ? "POST /pets (the run's shared create)"
+        : `${request.method} ${request.path}${credentials(request.auth)}`;
+      const answer = ex.error ? `failed (${ex.error.code})` : `answered ${got}`;
+      ctx.notApplicable(`not applicable: the control ${what} ${answer}, not ${statuses.join(' or ')}; ${why}`);
+      return false;
+    },
+    async knownPetId() {
+      if (!options.readOnly) {
+        const c = await options.shared.creation('available');
+        if (c.pet && Number.isSafeInteger(c.pet.id)) return c.pet.id;
+      }
+      return (await options.shared.listing()).pets?.find((p) => Number.isSafeInteger(p.id))?.id;
+    },
     async creation(kind) {
       const c = await options.shared.creation(kind);
       record(c.exchange);
@@ -127,5 +169,5 @@ export function createCaseContext(options: CaseContextOptions): RecordingContext
       return (await options.shared.listing()).pets?.[0]?.categoryId ?? 1;
     },
   };
-  return { ctx, checks, exchanges, skipReason: () => skipped };
+  return { ctx, checks, exchanges, skipReason: () => skipped, notApplicableReason: () => notApplicable };
 }

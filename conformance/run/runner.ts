@@ -4,7 +4,7 @@
  */
 
 import { caseOutcome, throttledOutcome } from '../judge/verdict.ts';
-import type { Case, CaseResult } from '../types.ts';
+import type { Case, CaseResult, CheckResult, Exchange } from '../types.ts';
 import { type CaseContextOptions, createCaseContext } from './context.ts';
 
 /** Options of {@link runCases}. */
@@ -12,6 +12,23 @@ export interface RunCasesOptions extends CaseContextOptions {
   concurrency: number;
   /** Called as each case ends, with how many have ended. */
   onResult?: (result: CaseResult, done: number) => void;
+}
+
+/**
+ * A 5xx is a required failure wherever it appears (an advice case, a control request): one failed `no 5xx` check
+ * per such answer that no failed check of the case already names.
+ */
+function serverErrors(exchanges: readonly Exchange[], checks: readonly CheckResult[]): CheckResult[] {
+  const named = checks.filter((r) => !r.ok && r.name.endsWith('no 5xx')).length;
+  return exchanges
+    .filter((e) => (e.response?.status ?? 0) >= 500)
+    .slice(named)
+    .map((e) => ({
+      name: 'no 5xx',
+      ok: false,
+      message: `${e.request.method} ${e.request.url} answered ${e.response!.status}: a 5xx is a required failure wherever it appears`,
+      required: true,
+    }));
 }
 
 /** Runs one case and returns its result as data. */
@@ -41,10 +58,11 @@ export async function runCase(c: Case, options: CaseContextOptions): Promise<Cas
   } catch (err) {
     rec.checks.push({ name: 'case', ok: false, message: `the case threw: ${(err as Error)?.stack ?? String(err)}` });
   }
+  const unjudged = { skip: rec.skipReason(), notApplicable: rec.notApplicableReason() };
   // An exchange that failed in transport (timeout, reset, body over the cap) never lets a case pass,
   // even when the checks it made happened to hold on what did arrive. (A case that skipped, say for want of
-  // a created animal, stays skipped: the create's own case reports the failure.)
-  if (rec.skipReason() === undefined && rec.checks.every((r) => r.ok)) {
+  // a created animal, stays skipped: the create's own case reports the failure; one whose control failed says why.)
+  if (unjudged.skip === undefined && unjudged.notApplicable === undefined && rec.checks.every((r) => r.ok)) {
     for (const e of rec.exchanges) {
       if (e.error)
         rec.checks.push({
@@ -54,10 +72,8 @@ export async function runCase(c: Case, options: CaseContextOptions): Promise<Cas
         });
     }
   }
-  const { outcome, reason } = throttledOutcome(
-    caseOutcome(c, rec.checks, rec.skipReason(), options.strict),
-    rec.exchanges,
-  );
+  if (unjudged.skip === undefined) rec.checks.push(...serverErrors(rec.exchanges, rec.checks));
+  const { outcome, reason } = throttledOutcome(caseOutcome(c, rec.checks, unjudged, options.strict), rec.exchanges);
   return {
     ...base,
     outcome,

@@ -11,6 +11,8 @@ import { createPet, error, type FakeState, getPet, invalidBeforeAuth, listPets }
 /** One documented rule broken on purpose. */
 export type Violation =
   | 'list500'
+  /** Every listing without an (undocumented) `page` parameter gets a 400 Error. */
+  | 'listRequiresParam'
   | 'listWrongContentType'
   | 'listNotArray'
   | 'limitIgnored'

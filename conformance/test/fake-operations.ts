@@ -87,6 +87,8 @@ function inProtoKeys(items: unknown[]): string {
 /** GET /pets. */
 export function listPets(s: FakeState, query: URLSearchParams): FakeResult {
   if (s.broken.has('list500')) return error(s, 500, 'internal', 'boom');
+  if (s.broken.has('listRequiresParam') && !query.has('page'))
+    return error(s, 400, 'invalid_request', 'query parameter page is required');
   const early = listBugResponse(s, query.get('limit'), query.get('status'));
   if (early) return early;
   const limit = pageSize(s, query.get('limit'));

@@ -76,6 +76,26 @@ describe('nothing selected', () => {
   });
 });
 
+describe('nothing could be judged', () => {
+  it('a server that refuses every listing: the limit cases are not applicable, exit 2 with one line, not a pass', async () => {
+    fake = await startFakePetstore({ apiKey: KEY, violations: ['listRequiresParam'] });
+    const json = join(dir, 'not-applicable.json');
+    const only = ['listPets.limit.outOfRange', 'listPets.limit.nonInteger', 'listPets.limit.invalid.rejected'];
+    const run = await cli(['--base-url', fake.url, '--only', only.join(','), '--reporter', `json=${json}`]);
+    expect(run.code, run.stderr).toBe(2);
+    expect(run.stderr).toBe(
+      'petstore-conformance: no required case could be judged (2 not applicable, the rest skipped): nothing was tested\n',
+    );
+    const report = JSON.parse(readFileSync(json, 'utf8')) as Report;
+    expect(report.cases.map((c) => [c.id, c.outcome])).toEqual(only.map((id) => [id, 'notApplicable']));
+    expect(report.cases[0]!.reason).toBe(
+      'not applicable: the control GET /pets?limit=100 answered 400, not 200; a valid listing must get 200 before the answer to an invalid one can mean anything',
+    );
+    expect(report.summary).toMatchObject({ passed: 0, failed: 0, notApplicable: 3 });
+    expect(report.ok).toBe(false);
+  });
+});
+
 describe('a base URL without /v1', () => {
   it('against our mock: exits 2 and names the URL to use', async () => {
     mock = await startMockServer({ apiKeys: [KEY], count: 5 });
