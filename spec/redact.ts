@@ -2,9 +2,10 @@
  * The one redaction of API keys, used by the mock's request journal and its
  * node server's log, and by the conformance suite's reports (it lives here, in
  * spec/, because the suite must not import the mock): a key is replaced wherever it appears whole, raw,
- * JSON-escaped, percent-encoded in either hex case (whole or in part:
- * `sk%2flive%2B1`, `%73k/live+1`), or in base64 (standard or URL-safe, with
- * or without padding). Plain JavaScript: no `node:` import.
+ * JSON-escaped (`\u0073k…` included), percent-encoded in either hex case (whole or in part:
+ * `sk%2flive%2B1`, `%73k/live+1`), as HTML character references (`&#115;&#x6B;…`, `&amp;`), or in base64
+ * (standard or URL-safe, with or without padding) at any offset, so the base64 of `Bearer KEY` or of
+ * `user:KEY` loses it too. Plain JavaScript: no `node:` import.
  */
 
 /** What replaces a key in the journal and the log. */
@@ -22,17 +23,29 @@ function bytesOf(text: string): string {
   return out;
 }
 
-/** The spellings a key is matched in directly (the percent-encoded ones are matched by decoding instead). */
+const urlSafe = (base64: string): string => base64.replaceAll('+', '-').replaceAll('/', '_');
+
+/**
+ * The base64 characters that encode only the key's own bytes when it starts `offset` bytes (0, 1 or 2) into
+ * the encoded text: whatever precedes or follows it, these characters are the same, so the key is found
+ * inside the base64 of `Bearer KEY`, `user:KEY` or any longer text.
+ */
+function base64Core(bytes: string, offset: number): string {
+  const encoded = btoa('\0'.repeat(offset) + bytes);
+  return encoded.slice(Math.ceil((8 * offset) / 6), Math.floor((8 * (offset + bytes.length)) / 6));
+}
+
+/** The spellings a key is matched in directly (the percent-, \u- and entity-encoded ones are matched by decoding instead). */
 function literalForms(key: string): string[] {
-  const base64 = btoa(bytesOf(key));
+  const bytes = bytesOf(key);
+  const base64 = btoa(bytes);
   const unpadded = base64.replace(/=+$/, '');
-  const forms = new Set([
-    key,
-    JSON.stringify(key).slice(1, -1),
-    base64,
-    unpadded,
-    unpadded.replaceAll('+', '-').replaceAll('/', '_'),
-  ]);
+  const forms = new Set([key, JSON.stringify(key).slice(1, -1), base64, unpadded, urlSafe(unpadded)]);
+  // A core shorter than 4 characters could stand for anything; such a key is only found whole.
+  for (const offset of [0, 1, 2]) {
+    const core = base64Core(bytes, offset);
+    if (core.length >= 4) forms.add(core).add(urlSafe(core));
+  }
   // Longest first, so a form that contains another is replaced whole.
   return [...forms].filter((form) => form !== '').sort((a, b) => b.length - a.length);
 }
@@ -46,7 +59,8 @@ export function createKeyRedactor(keys: readonly string[]): KeyRedactor {
   return (text) => {
     let out = text;
     for (const form of forms) if (out.includes(form)) out = out.split(form).join(REDACTED);
-    return out.includes('%') ? redactEncoded(out, needles) : out;
+    for (const family of FAMILIES) if (family.marker.test(out)) out = redactEncoded(out, needles, family.escape);
+    return out;
   };
 }
 
@@ -59,20 +73,95 @@ export function redactKeys(text: string, keys: readonly string[]): string {
   return redactor(text);
 }
 
+/** The named character references a key's characters are likely written as (HTML's full list is 2,000 names). */
+const ENTITIES: Record<string, string> = {
+  amp: '&',
+  lt: '<',
+  gt: '>',
+  quot: '"',
+  apos: "'",
+  sol: '/',
+  plus: '+',
+  equals: '=',
+  percnt: '%',
+  num: '#',
+  colon: ':',
+  lowbar: '_',
+  hyphen: '-',
+  period: '.',
+  tilde: '~',
+};
+
+/** The JSON escapes besides `\u`: what each stands for. */
+const JSON_ESCAPES: Record<string, string> = {
+  '"': '"',
+  '\\': '\\',
+  '/': '/',
+  b: '\b',
+  f: '\f',
+  n: '\n',
+  r: '\r',
+  t: '\t',
+};
+
+/** An escape that starts at `text[i]`: how many characters it spans and the bytes it stands for; none → undefined. */
+type EscapeAt = (text: string, i: number) => [number, string] | undefined;
+
+const percentAt: EscapeAt = (text, i) => {
+  const hex = text.slice(i + 1, i + 3);
+  return text[i] === '%' && /^[0-9a-f]{2}$/i.test(hex) ? [3, String.fromCharCode(parseInt(hex, 16))] : undefined;
+};
+
+const backslashAt: EscapeAt = (text, i) => {
+  if (text[i] === '\\') {
+    const next = text[i + 1] ?? '';
+    if (next === 'u') {
+      const hex = text.slice(i + 2, i + 6);
+      return /^[0-9a-f]{4}$/i.test(hex) ? [6, bytesOf(String.fromCharCode(parseInt(hex, 16)))] : undefined;
+    }
+    const plain = JSON_ESCAPES[next];
+    return plain === undefined ? undefined : [2, plain];
+  }
+  return undefined;
+};
+
+const referenceAt: EscapeAt = (text, i) => {
+  if (text[i] === '&') {
+    const ref = /^&(?:#x([0-9a-f]{1,6})|#([0-9]{1,7})|([a-z]{2,8}));?/i.exec(text.slice(i, i + 12));
+    if (ref === null) return undefined;
+    if (ref[3] !== undefined) {
+      const named = ENTITIES[ref[3].toLowerCase()];
+      return named === undefined || !ref[0].endsWith(';') ? undefined : [ref[0].length, named];
+    }
+    const code = ref[1] !== undefined ? parseInt(ref[1], 16) : Number(ref[2]);
+    return code > 0x10ffff ? undefined : [ref[0].length, bytesOf(String.fromCodePoint(code))];
+  }
+  return undefined;
+};
+
 /**
- * Redacts keys however they are percent-encoded: matches on the decoded bytes and replaces the raw spelling,
- * so the text stays encoded (decoding could let line breaks into a log).
+ * The escaping families, each decoded on its own (a key with a backslash, HTML-escaped, must not have its `\b`
+ * read as a JSON escape), each with the mark that tells a text may hold one.
  */
-function redactEncoded(text: string, needles: readonly string[]): string {
+const FAMILIES: { marker: RegExp; escape: EscapeAt }[] = [
+  { marker: /%[0-9a-f]{2}/i, escape: percentAt },
+  { marker: /\\/, escape: backslashAt },
+  { marker: /&(#|[a-z]+;)/i, escape: referenceAt },
+];
+
+/**
+ * Redacts keys however they are escaped in one family (percent-encoding, JSON's backslash escapes or HTML
+ * character references), whole or mixed with plain characters: matches on the decoded bytes and replaces the raw spelling, so the text stays
+ * encoded (decoding could let line breaks into a log).
+ */
+function redactEncoded(text: string, needles: readonly string[], escapeAt: EscapeAt): string {
   let decoded = '';
   const rawAt: number[] = [];
   for (let i = 0; i < text.length; ) {
-    const escaped = text[i] === '%' && /^[0-9a-f]{2}$/i.test(text.slice(i + 1, i + 3));
+    const escape = escapeAt(text, i);
     const code = text.codePointAt(i)!;
-    const raw = escaped ? 3 : code > 0xffff ? 2 : 1;
-    const bytes = escaped
-      ? String.fromCharCode(parseInt(text.slice(i + 1, i + 3), 16))
-      : bytesOf(text.slice(i, i + raw));
+    const raw = escape ? escape[0] : code > 0xffff ? 2 : 1;
+    const bytes = escape ? escape[1] : bytesOf(text.slice(i, i + raw));
     // Each decoded byte maps back to where its raw spelling starts.
     for (let b = 0; b < bytes.length; b++) rawAt.push(i);
     decoded += bytes;

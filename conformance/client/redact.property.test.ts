@@ -1,7 +1,7 @@
 /**
  * The suite's redaction against every spelling a server might echo a secret in: raw, JSON-escaped,
- * percent-encoded whole or in part and in either hex case, base64 standard, URL-safe or unpadded, inside Basic
- * credentials. For random secrets and random surroundings, no spelling survives, in data or in mixed text.
+ * percent-encoded whole or in part and in either hex case, `\u`-escaped, as HTML character references, in base64
+ * standard, URL-safe or unpadded at any offset (`Bearer KEY`, Basic credentials, any text around it). For random secrets and random surroundings, no spelling survives, in data or in mixed text.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -10,7 +10,7 @@ import { BASIC_USER, createRedactor, createTextRedactor } from './redact.ts';
 const b64 = (text: string) => Buffer.from(text).toString('base64');
 
 /** Every spelling of `key` a server might send back. */
-function spellings(key: string, pick: number): string[] {
+function spellings(key: string, pick: number, around = ''): string[] {
   const percentAll = [...Buffer.from(key)].map((b) => `%${b.toString(16).padStart(2, '0')}`).join('');
   // The first character escaped, the rest as a URL would carry it (a literal % must then be %25).
   const percentPart = `%${key.charCodeAt(0).toString(16).padStart(2, '0')}${encodeURIComponent(key.slice(1))}`;
@@ -26,6 +26,14 @@ function spellings(key: string, pick: number): string[] {
     std.replace(/=+$/, ''),
     std.replace(/=+$/, '').replaceAll('+', '-').replaceAll('/', '_'),
     b64(`${BASIC_USER}:${key}`),
+    b64(`Bearer ${key}`),
+    b64(`Bearer ${key}`).replaceAll('+', '-').replaceAll('/', '_').replace(/=+$/, ''),
+    b64(`${around}${key}${around}`),
+    [...key].map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0').toUpperCase()}`).join(''),
+    [...key].map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`).join(''),
+    [...key].map((c) => `&#${c.charCodeAt(0)};`).join(''),
+    [...key].map((c) => `&#x${c.charCodeAt(0).toString(16)};`).join(''),
+    key.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;'),
   ];
 }
 
@@ -38,7 +46,7 @@ describe('the suite hides a secret in every spelling', () => {
       fc.property(key, around, around, fc.nat(), (secret, before, after, pick) => {
         const data = createRedactor([secret]);
         const text = createTextRedactor([secret]);
-        for (const spelled of spellings(secret, pick)) {
+        for (const spelled of spellings(secret, pick, before)) {
           const sent = `${before} ${spelled} ${after}`;
           for (const out of [data(sent), text(sent)]) {
             expect(out, JSON.stringify({ secret, spelled })).not.toContain(spelled);

@@ -1,7 +1,8 @@
 /**
  * The API key never reaches a report: a target that echoes it back in bodies
  * and headers, in every spelling (verbatim, JSON-escaped, URL-encoded with
- * upper or lower-case hex, base64, as a JSON key), leaves no trace of it in
+ * upper or lower-case hex, every byte percent-encoded, base64 of the key and of `Bearer KEY`, base64url,
+ * `\u` escapes, HTML character references, as a JSON key), leaves no trace of it in
  * the output of any reporter (the har one given the run's exchange log), in-process or through the CLI.
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -31,12 +32,23 @@ function traces(text: string, key: string): string[] {
     xml,
     Buffer.from(`conformance:${key}`).toString('base64'),
   ];
+  // The characters of base64 that carry only the key's bytes, whatever it is embedded in (Bearer KEY, user:KEY).
+  for (const pad of ['', 'a', 'ab']) {
+    const start = Math.ceil((pad.length * 8) / 6);
+    const end = Math.floor(((pad.length + Buffer.byteLength(key)) * 8) / 6);
+    const core = Buffer.from(pad + key)
+      .toString('base64')
+      .slice(start, end);
+    forms.push(core, core.replaceAll('+', '-').replaceAll('/', '_'));
+  }
   const found = forms.filter((form) => text.includes(form));
   // Undo percent, JSON and XML escaping, then look again.
   const unescaped = text
     .replace(/%([0-9a-f]{2})/gi, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16)))
     .replace(/\\u([0-9a-f]{4})/gi, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16)))
     .replace(/\\(["\\/])/g, '$1')
+    .replace(/&#x([0-9a-f]+);/gi, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16)))
+    .replace(/&#([0-9]+);/g, (_m, dec: string) => String.fromCharCode(Number(dec)))
     .replace(/&quot;/g, '"')
     .replace(/&lt;/g, '<')
     .replace(/&gt;/g, '>')

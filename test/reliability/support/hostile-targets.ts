@@ -47,6 +47,13 @@ export function keySpellings(key: string): string[] {
     encodeURIComponent(key),
     Buffer.from(key).toString('base64'),
     JSON.stringify(key).slice(1, -1),
+    // The Authorization header as a gateway might log it, base64 and base64url at offset 7.
+    Buffer.from(`Bearer ${key}`).toString('base64'),
+    Buffer.from(`Bearer ${key}`).toString('base64url'),
+    [...key].map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`).join(''),
+    [...key].map((c) => `&#${c.charCodeAt(0)};`).join(''),
+    [...key].map((c) => `&#x${c.charCodeAt(0).toString(16).toUpperCase()};`).join(''),
+    [...Buffer.from(key)].map((b) => `%${b.toString(16).padStart(2, '0')}`).join(''),
   ];
 }
 
