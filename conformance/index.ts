@@ -20,10 +20,16 @@ export type * from './types.ts';
 /** A ConformanceError's line may quote the server or the base URL: it leaves with the key hidden. */
 function hideKey(err: unknown, apiKey: unknown): unknown {
   if (!(err instanceof ConformanceError) || typeof apiKey !== 'string') return err;
-  return new ConformanceError(err.code, outputRedactors([apiKey]).text(err.message));
+  const hidden = new ConformanceError(err.code, outputRedactors([apiKey]).text(err.message));
+  // The report, when the run had started, has its secrets hidden already (buildReport).
+  if (err.report) hidden.report = err.report;
+  return hidden;
 }
 
-/** Runs the suite against `options.baseUrl`; throws a ConformanceError only when the run cannot happen at all. */
+/**
+ * Runs the suite against `options.baseUrl`; throws a ConformanceError when the run cannot happen at all, or when it
+ * ended early (the target went away, `maxTimeMs` passed): then its `report` holds what was judged before.
+ */
 export async function runConformance(options: ConformanceOptions): Promise<Report> {
   const settings = checkOptions(options);
   try {

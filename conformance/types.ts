@@ -227,6 +227,11 @@ export interface Report {
   ok: boolean;
   /** Why the run could not test all it was asked to (required cases throttled, or none judged): exit 2 when nothing failed. */
   incomplete?: string;
+  /**
+   * Set when the run ended before it had run everything (the target went away, every key was refused,
+   * `maxTimeMs` passed): the error's code and line. What was judged before stands; the rest is skipped or absent.
+   */
+  ended?: { code: string; reason: string };
 }
 
 /** What the generated requests of a run (`--generate N`) amounted to. */

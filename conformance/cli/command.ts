@@ -52,6 +52,8 @@ Run:
   --concurrency N       cases run at once (default 8)
   --max-wait T          time the run may spend waiting when the server answers 429 or 503
                         with Retry-After, in all (default 60s; 0s never waits)
+  --max-time T          time the whole run may take (default 10m); past it the run ends,
+                        exit 2, with every report written with what was judged
   --rate N              at most N requests per second (for a fragile staging)
   --only IDS            run only these case ids or patterns (comma-separated, repeatable;
                         * is a wildcard; listPets matches listPets.*)
@@ -153,6 +155,7 @@ const OPTIONS = {
   reporter: { type: 'string', multiple: true },
   baseline: { type: 'string' },
   'max-wait': { type: 'string' },
+  'max-time': { type: 'string' },
   rate: { type: 'string' },
   list: { type: 'boolean' },
   json: { type: 'boolean' },
@@ -222,6 +225,7 @@ export function planFromArgs(args: string[], env: NodeJS.ProcessEnv): CliPlan {
   };
   if (v.timeout !== undefined) options.timeoutMs = duration('--timeout', v.timeout);
   if (v['max-wait'] !== undefined) options.maxWaitMs = duration('--max-wait', v['max-wait'], true);
+  if (v['max-time'] !== undefined) options.maxTimeMs = duration('--max-time', v['max-time']);
   if (v.rate !== undefined) options.ratePerSecond = parseRate(v.rate);
   if (v.concurrency !== undefined) options.concurrency = parsePositive('--concurrency', v.concurrency);
   if (v['run-id'] !== undefined) options.runId = v['run-id'];
@@ -295,8 +299,9 @@ export async function main(
   // Only for the one line below: the reports come out of runConformance with the secrets already hidden.
   const redact = createTextRedactor(secretsOf(args, env));
   const progress = createProgressLine(err, env);
+  let plan: ReturnType<typeof planFromArgs> | undefined;
   try {
-    const plan = planFromArgs(args, env);
+    plan = planFromArgs(args, env);
     if (plan.help) {
       out.write(HELP);
       return 0;
@@ -322,6 +327,8 @@ export async function main(
     return 1;
   } catch (e) {
     progress.clear();
+    // A run that started and ended early still writes every report, with what it judged and why it ended.
+    if (e instanceof ConformanceError && e.report && plan) writeReports(e.report, plan.reporters, out, err, env);
     const reason =
       e instanceof UsageError || e instanceof ConformanceError
         ? e.message
@@ -346,6 +353,9 @@ function writeReports(
   env: NodeJS.ProcessEnv,
 ): void {
   for (const target of targets) {
+    // A run that ended before any case (the first request showed it cannot test the server) says why in its one
+    // stderr line; the terminal gets no empty report beside it. Files, and JSON or JUnit on stdout, still come.
+    if (!target.file && target.name === 'pretty' && report.ended && report.cases.length === 0) continue;
     const text = render(target.name, report, { color: !target.file && shouldColor(out, env) });
     if (!target.file) out.write(text);
     else

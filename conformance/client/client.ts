@@ -36,7 +36,15 @@ export interface ClientOptions {
   throttle?: ThrottleOptions;
   /** Told of every exchange on the wire, retried ones included, with when it started (ms since the epoch). */
   onExchange?: (exchange: Exchange, startedAt: number, retried: boolean) => void;
+  /**
+   * The run's end (`maxTimeMs`): when it aborts, requests in flight and waits for a retry stop at once, and every
+   * later request is answered without being sent, with the error {@link RUN_ENDED} and the abort's reason.
+   */
+  endSignal?: AbortSignal;
 }
+
+/** The error code of an exchange the run's end cut short or never sent. */
+export const RUN_ENDED = 'PETSTORE_RUN_ENDED';
 
 /** TLS material for the target, as PEM text. */
 export interface TlsOptions {
@@ -106,14 +114,18 @@ export function createClient(options: ClientOptions): Client {
   };
   const throttle = createThrottle(options.throttle);
   const extra = options.headers ?? {};
+  const end = options.endSignal;
   const attempt = (request: CaseRequest): Promise<Exchange> =>
-    sendOnce({ request, apiKey: options.apiKey, extra, base, prefix, dispatcher, timeoutMs, maxBodyBytes });
+    sendOnce({ request, apiKey: options.apiKey, extra, base, prefix, dispatcher, timeoutMs, maxBodyBytes, end });
 
   async function send(request: CaseRequest): Promise<Exchange> {
+    if (end?.aborted) return endedExchange(request, base.origin + prefix + request.path, end);
     const usesKey = request.auth === undefined || request.auth === 'key';
     stats.requests++;
     if (usesKey) stats.keyRequests++;
-    const ex = await retrying(throttle, () => attempt(request), options.onExchange);
+    const ex = await retrying(throttle, () => attempt(request), options.onExchange, end);
+    // Cut by the run's end, not by the server: neither a transport failure nor an answer.
+    if (ex.error?.code === RUN_ENDED) return ex;
     if (!ex.response) {
       stats.transportFailed++;
       stats.firstTransportError ??= ex.error;
@@ -138,6 +150,7 @@ async function retrying(
   throttle: Throttle,
   once: () => Promise<Exchange>,
   onExchange: ClientOptions['onExchange'],
+  end: AbortSignal | undefined,
 ): Promise<Exchange> {
   let retries = 0;
   let waitedMs = 0;
@@ -157,7 +170,8 @@ async function retrying(
       return last;
     }
     onExchange?.(ex, startedAt, true);
-    await new Promise((resolve) => setTimeout(resolve, decision.retryInMs));
+    await sleep(decision.retryInMs, end);
+    if (end?.aborted) return { ...ex, ...note, error: { code: RUN_ENDED, message: reasonOf(end) } };
     retries++;
     waitedMs += decision.retryInMs;
   }
@@ -172,6 +186,33 @@ interface Attempt {
   dispatcher: Dispatcher;
   timeoutMs: number;
   maxBodyBytes: number;
+  end: AbortSignal | undefined;
+}
+
+/** Waits `ms`, or less when `end` aborts first. */
+function sleep(ms: number, end: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve) => {
+    const done = (): void => {
+      clearTimeout(timer);
+      end?.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    end?.addEventListener('abort', done, { once: true });
+  });
+}
+
+function reasonOf(end: AbortSignal): string {
+  return end.reason instanceof Error ? end.reason.message : String(end.reason);
+}
+
+/** The exchange of a request the run's end stopped before it was sent. */
+function endedExchange(request: CaseRequest, url: string, end: AbortSignal): Exchange {
+  return {
+    request: { method: request.method, url, headers: {} },
+    error: { code: RUN_ENDED, message: reasonOf(end) },
+    durationMs: 0,
+  };
 }
 
 /** One request and what came back, or why nothing usable came back. */
@@ -186,7 +227,8 @@ async function sendOnce(a: Attempt): Promise<Exchange> {
     headers: hideCredentials(headers, a.extra),
     ...(request.body === undefined ? {} : { body: request.body }),
   };
-  const signal = AbortSignal.timeout(timeoutMs);
+  const timeout = AbortSignal.timeout(timeoutMs);
+  const signal = a.end ? AbortSignal.any([timeout, a.end]) : timeout;
   try {
     const res = await a.dispatcher.request({
       origin: a.base.origin,
@@ -207,7 +249,9 @@ async function sendOnce(a: Attempt): Promise<Exchange> {
   } catch (err) {
     return {
       request: captured,
-      error: describeError(err, signal.aborted, timeoutMs),
+      error: a.end?.aborted
+        ? { code: RUN_ENDED, message: reasonOf(a.end) }
+        : describeError(err, timeout.aborted, timeoutMs),
       durationMs: performance.now() - started,
     };
   }

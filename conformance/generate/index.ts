@@ -29,6 +29,8 @@ export interface GenerationSettings {
   prefix: string | undefined;
   /** The generated checks to run and report (selected by `only`/`skip`). */
   checks: readonly GeneratedCheck[];
+  /** True once the run has ended (`maxTimeMs`): no further sequence is run or shrunk. */
+  ended?: () => boolean;
 }
 
 /** What generation adds to a run: its case results, the summary for the report, and requests per `operation status`. */
@@ -68,6 +70,7 @@ export async function runGeneration(client: Client, o: GenerationSettings): Prom
     fixedIds: [...client.stats.createdIds],
     selected: (id) => selected.has(id),
     send: (request) => client.send(request),
+    ended: o.ended ?? (() => false),
   });
   for (const [key, n] of s.statuses) statuses.set(key, (statuses.get(key) ?? 0) + n);
   const summary: GenerationSummary = {

@@ -35,6 +35,8 @@ export interface SearchOptions {
   selected(id: string): boolean;
   /** Sends one request (the client's send). */
   send(request: CaseRequest): Promise<Exchange>;
+  /** True once the run has ended: what was found stands, nothing more is sent. */
+  ended(): boolean;
 }
 
 /** What the search found and spent. */
@@ -119,7 +121,7 @@ export async function search(o: SearchOptions): Promise<SearchResult> {
   const wanted = (f: Finding): boolean =>
     !f.result.ok && (f.level === 'required' || o.strict) && o.selected(f.id) && !r.failures.has(f.id);
   const ctx = commandContext(o, r, budget, () => target !== undefined);
-  for (let round = 0; round < MAX_ROUNDS && !spent(); round++) {
+  for (let round = 0; round < MAX_ROUNDS && !spent() && !o.ended(); round++) {
     const result = await searchRound(o, r, ctx, roundSeed(o.seed, round), {
       getTarget: () => target,
       setTarget: (id) => void (target = id),
@@ -180,13 +182,15 @@ async function searchRound(
     sequenceArb({ ctx, readOnly: o.readOnly, maxCommands: MAX_COMMANDS }),
     async (cmds) => {
       const target = state.getTarget();
-      if (target === undefined && state.spent()) return true;
+      if ((target === undefined && state.spent()) || o.ended()) return true;
       // Past the cap, every further candidate counts as passing, so shrinking ends on the smallest failure so far.
       if (target !== undefined && (++shrinkRuns > MAX_SHRINK_RUNS || performance.now() - shrinkStarted > MAX_SHRINK_MS))
         return true;
       const exec = newExecution(state);
       await fc.asyncModelRun(() => ({ model: { created: [], exec }, real: exec }), cmds);
       sentInRound += exec.exchanges.length;
+      // A sequence the run's end cut short judged nothing.
+      if (o.ended()) return true;
       if (target === undefined) noteSearchFindings(r, exec);
       const hit = exec.findings.find((f) => (target === undefined ? state.wanted(f) : f.id === target && !f.result.ok));
       if (!hit) return true;

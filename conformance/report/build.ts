@@ -21,6 +21,8 @@ export interface RunFindings {
   client: Client;
   generation: GenerationOutcome | undefined;
   exchangeLog: ExchangeLog | undefined;
+  /** Why the run ended early, when it did. */
+  ended?: { code: string; reason: string };
 }
 
 /** The report of a run, with the key hidden. */
@@ -46,7 +48,8 @@ export function buildReport(settings: Settings, f: RunFindings): Report {
     ...(settings.proxy ? { proxy: { url: settings.proxy.shown, source: settings.proxy.source } } : {}),
     ...(f.generation ? { generation: f.generation.summary } : {}),
     ...(f.exchangeLog ? { exchangeLog: f.exchangeLog } : {}),
-    ok: runOk(summary, baseline, f.results),
+    ok: !f.ended && runOk(summary, baseline, f.results),
+    ...(f.ended ? { ended: f.ended } : {}),
   };
   const incomplete = incompleteReason(f.results);
   if (incomplete) report.incomplete = incomplete;

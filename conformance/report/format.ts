@@ -86,6 +86,8 @@ export function coverageLines(report: Report): string[] {
 /** Lines about what the run created and the baseline. */
 export function footerLines(report: Report): string[] {
   const lines = [
+    ...(report.ended ? [endedLine(report.ended)] : []),
+    ...(report.incomplete && !report.ended ? [`Not all of it could be tested: ${report.incomplete}`] : []),
     `Created ${report.created.count} animal${report.created.count === 1 ? '' : 's'} named ${report.created.namePrefix}*${report.created.ids.length > 0 ? ` (ids ${report.created.ids.join(', ')})` : ''}`,
   ];
   if (report.summary.warned > 0)
@@ -102,6 +104,11 @@ export function footerLines(report: Report): string[] {
     if (b.fixed.length > 0) lines.push(`Fixed since the baseline: ${b.fixed.join(', ')}`);
   }
   return lines;
+}
+
+/** The line that says a run ended early and why; the cases after that point were not run. */
+export function endedLine(ended: NonNullable<Report['ended']>): string {
+  return `The run ended early (${ended.code}): ${ended.reason}. Only what is listed was judged; the rest was not run`;
 }
 
 /** What the server's requests to slow down cost, or undefined when it made none. */

@@ -87,6 +87,7 @@ export function renderHar(report: Report): string {
   const log = report.exchangeLog;
   const notes = [
     `petstore-conformance run ${report.runId} against ${report.baseUrl}`,
+    report.ended ? `the run ended early (${report.ended.code}): ${report.ended.reason}` : undefined,
     log ? undefined : 'the run kept no exchange log (runConformance needs exchangeLog: true)',
     log && log.omitted > 0
       ? `${log.omitted} later exchanges not kept: the log holds at most ${log.maxEntries}`

@@ -53,7 +53,7 @@ function verdict(report: Report): string {
     ...(report.options.readOnly ? ['read-only'] : []),
   ];
   return `<header class="${state}">
-<h1>Petstore conformance <span class="badge">${report.ok ? 'PASSED' : 'FAILED'}</span></h1>
+<h1>Petstore conformance <span class="badge">${report.ok ? 'PASSED' : report.ended ? 'ENDED EARLY' : report.summary.failed > 0 ? 'FAILED' : 'INCOMPLETE'}</span></h1>
 <p class="target">${e(report.baseUrl)}${report.proxy ? ` through the proxy ${e(report.proxy.url)} (from ${e(report.proxy.source)})` : ''}</p>
 <p class="facts">${facts.join(' · ')}</p>
 <div class="cards">${cards}</div>

@@ -3,7 +3,7 @@
  * skips as skipped), run facts and the coverage table as suite properties.
  */
 import type { CaseResult, Report } from '../types.ts';
-import { coverageLines, exchangeLines, failedCheckLines, footerLines, summaryLine } from './format.ts';
+import { coverageLines, endedLine, exchangeLines, failedCheckLines, footerLines, summaryLine } from './format.ts';
 
 /** Escapes text for XML content and attributes, dropping characters XML 1.0 cannot hold. */
 export function escapeXml(text: string): string {
@@ -47,7 +47,9 @@ function testcase(r: CaseResult): string {
 /** Renders the report as JUnit XML. */
 export function renderJunit(report: Report): string {
   const s = report.summary;
-  const attrs = `tests="${s.total}" failures="${s.failed}" errors="0" skipped="${s.skipped + s.notApplicable}" time="${seconds(report.durationMs)}"`;
+  // A run that ended early is one error, a testcase of its own, so that CI shows it red whatever was judged before.
+  const errors = report.ended ? 1 : 0;
+  const attrs = `tests="${s.total + errors}" failures="${s.failed}" errors="${errors}" skipped="${s.skipped + s.notApplicable}" time="${seconds(report.durationMs)}"`;
   const props: [string, string][] = [
     ['baseUrl', report.baseUrl],
     ...(report.proxy ? [['proxy', `${report.proxy.url} (from ${report.proxy.source})`] as [string, string]] : []),
@@ -71,6 +73,11 @@ export function renderJunit(report: Report): string {
     ...props.map(([n, v]) => `      <property name="${escapeXml(n)}" value="${escapeXml(v)}"/>`),
     '    </properties>',
     ...report.cases.map(testcase),
+    ...(report.ended
+      ? [
+          `    <testcase classname="petstore.run" name="run.ended: the run ended early" time="0">\n      <error message="${escapeXml(report.ended.reason)}" type="${escapeXml(report.ended.code)}">${escapeXml(endedLine(report.ended))}</error>\n    </testcase>`,
+        ]
+      : []),
     `    <system-out>${escapeXml([...coverageLines(report), '', ...footerLines(report), summaryLine(report)].join('\n'))}</system-out>`,
     '  </testsuite>',
     '</testsuites>',

@@ -69,14 +69,19 @@ export function renderPretty(report: Report, options: PrettyOptions = {}): strin
     ),
     ...(report.proxy ? [`Through the proxy ${report.proxy.url} (from ${report.proxy.source})`] : []),
     '',
-    ...report.cases.flatMap((r) => caseLines(r, paint)),
-    '',
-    paint('bold', 'Coverage (operation, documented status, cases that exercised it)'),
-    ...coverageLines(report).map((l) => `  ${l}`),
-    '',
+    // A run that ended before any case (the first request showed it cannot test the server) has no table to show.
+    ...(report.ended && report.cases.length === 0
+      ? []
+      : [
+          ...report.cases.flatMap((r) => caseLines(r, paint)),
+          '',
+          paint('bold', 'Coverage (operation, documented status, cases that exercised it)'),
+          ...coverageLines(report).map((l) => `  ${l}`),
+          '',
+        ]),
     ...footerLines(report),
     `Took ${report.durationMs} ms`,
-    paint(report.summary.failed > 0 ? 'red' : 'green', summaryLine(report)),
+    paint(report.summary.failed > 0 || report.ended ? 'red' : 'green', summaryLine(report)),
   ];
   return `${unmark(escapeControls(lines.join('\n')))}\n`;
 }

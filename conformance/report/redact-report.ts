@@ -67,6 +67,7 @@ export function redactReport(report: Report, requestBase: string, r: OutputRedac
     ...report,
     baseUrl: r.text(report.baseUrl),
     cases: report.cases.map((c) => redactCase(c, requestBase, r)),
+    ...(report.ended ? { ended: { ...report.ended, reason: r.text(report.ended.reason) } } : {}),
     ...(report.exchangeLog
       ? {
           exchangeLog: {

@@ -3,7 +3,8 @@
  * the fixed cases, the generated checks, then the report. Each stage gets
  * from the settings and the stage before it what it needs.
  */
-import { type Client, type ClientStats, createClient } from '../client/client.ts';
+import { type Client, type ClientStats, createClient, RUN_ENDED } from '../client/client.ts';
+import { formatDuration } from '../client/duration.ts';
 import { ConformanceError } from '../errors.ts';
 import { type GenerationOutcome, runGeneration } from '../generate/index.ts';
 import { buildReport } from '../report/build.ts';
@@ -15,25 +16,35 @@ import { runCases } from './runner.ts';
 import type { Settings } from './settings.ts';
 
 /**
- * Throws when the run tested nothing: every request after the first failed in transport (the target answered
+ * Why the run tested nothing, or undefined: every request after the first failed in transport (the target answered
  * once, then went away), or the key was refused on every call. `afterFirst` is the stats when the first answered.
  */
-function checkRanAtAll(client: Client, afterFirst: ClientStats): void {
+function ranAtAll(client: Client, afterFirst: ClientStats): ConformanceError | undefined {
   const { stats } = client;
   const sent = stats.requests - afterFirst.requests;
   if (sent > 0 && stats.transportFailed - afterFirst.transportFailed === sent) {
     const first = stats.firstTransportError;
-    throw new ConformanceError(
+    return new ConformanceError(
       'PETSTORE_CONFORMANCE_TRANSPORT_FAILED',
       `the first request was answered, then all ${sent} others failed in transport (${first?.code}: ${first?.message}): is the server still up?`,
     );
   }
   if (stats.keyRequests > 0 && stats.keyRejected === stats.keyRequests) {
-    throw new ConformanceError(
+    return new ConformanceError(
       'PETSTORE_CONFORMANCE_KEY_REJECTED',
       `the API key was rejected (401) on all ${stats.keyRequests} requests that sent it`,
     );
   }
+  return undefined;
+}
+
+/**
+ * A case the run's end cut short is not judged: skipped with the reason, never failed (the server did nothing
+ * wrong) and never passed (it was not checked).
+ */
+function notJudgedAfterEnd(result: CaseResult, reason: string): CaseResult {
+  if (!result.exchanges.some((ex) => ex.error?.code === RUN_ENDED)) return result;
+  return { ...result, outcome: 'skipped', reason: `not judged: ${reason} before this case finished` };
 }
 
 /** Runs the stages against the settled settings and returns the report (key hidden). */
@@ -42,10 +53,17 @@ export async function runSuite(settings: Settings): Promise<Report> {
   const { cases } = settings.selection;
   const { runId, reported } = settings;
   const journal = settings.exchangeLog ? createJournal() : undefined;
-  const client = createClient(journal ? { ...settings.client, onExchange: journal.record } : settings.client);
-  let results: CaseResult[];
-  let afterFirst: ClientStats;
+  const end = new AbortController();
+  const maxTime = `the run reached its time limit (maxTimeMs, --max-time ${formatDuration(settings.maxTimeMs)})`;
+  const deadline = setTimeout(() => end.abort(new Error(maxTime)), settings.maxTimeMs);
+  const client = createClient({
+    ...settings.client,
+    endSignal: end.signal,
+    ...(journal ? { onExchange: journal.record } : {}),
+  });
+  let results: CaseResult[] = [];
   let generation: GenerationOutcome | undefined;
+  let stop: ConformanceError | undefined;
   try {
     await preflight({
       client,
@@ -55,7 +73,7 @@ export async function runSuite(settings: Settings): Promise<Report> {
       proxy: settings.proxy,
       tls: settings.client.tls,
     });
-    afterFirst = { ...client.stats };
+    const afterFirst = { ...client.stats };
     let failed = 0;
     const onResult = (r: CaseResult, done: number): void => {
       if (r.outcome === 'failed') failed++;
@@ -63,14 +81,36 @@ export async function runSuite(settings: Settings): Promise<Report> {
     };
     const shared = createShared({ client, runId });
     results = await runCases(cases, { client, shared, runId, ...reported, onResult });
-    generation = settings.generation ? await runGeneration(client, settings.generation) : undefined;
-    if (generation) results.push(...generation.results);
+    if (settings.generation && !end.signal.aborted) {
+      generation = await runGeneration(client, { ...settings.generation, ended: () => end.signal.aborted });
+      results.push(...generation.results);
+    }
+    stop = end.signal.aborted
+      ? new ConformanceError('PETSTORE_CONFORMANCE_MAX_TIME', `${maxTime}: the report holds what was judged before`)
+      : ranAtAll(client, afterFirst);
   } catch (err) {
-    // The reason the run stopped is the error to see, not one from closing after it.
-    await client.close().catch(() => {});
-    throw err;
+    // Only a ConformanceError (the first request showed the run cannot test the server) still gets its report.
+    if (!(err instanceof ConformanceError)) {
+      clearTimeout(deadline);
+      await client.close().catch(() => {});
+      throw err;
+    }
+    stop = err;
+  } finally {
+    clearTimeout(deadline);
   }
-  await client.close();
-  checkRanAtAll(client, afterFirst);
-  return buildReport(settings, { started, results, client, generation, exchangeLog: journal?.log(results) });
+  // The reason the run stopped is the error to see, not one from closing after it.
+  await client.close().catch(() => {});
+  if (end.signal.aborted) results = results.map((r) => notJudgedAfterEnd(r, maxTime));
+  const report = buildReport(settings, {
+    started,
+    results,
+    client,
+    generation,
+    exchangeLog: journal?.log(results),
+    ...(stop ? { ended: { code: stop.code, reason: stop.message } } : {}),
+  });
+  if (!stop) return report;
+  stop.report = report;
+  throw stop;
 }

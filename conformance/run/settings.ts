@@ -16,6 +16,9 @@ import type { Case, Progress, Report } from '../types.ts';
 import { namePrefix } from './context.ts';
 import { type Selection, select } from './select.ts';
 
+/** How long a run may take in all unless told otherwise (`maxTimeMs`, `--max-time`): ten minutes. */
+export const DEFAULT_MAX_TIME_MS = 600_000;
+
 /** Options of {@link runConformance}. */
 export interface ConformanceOptions {
   /** Base URL ending in `/v1`. */
@@ -45,6 +48,8 @@ export interface ConformanceOptions {
   maxBodyBytes?: number;
   /** Wall-clock time the run may spend waiting on 429/503 `Retry-After`, in all (default 60000). */
   maxWaitMs?: number;
+  /** Wall-clock limit of the whole run (default 600000, ten minutes): past it the run ends with PETSTORE_CONFORMANCE_MAX_TIME and the report of what it judged. */
+  maxTimeMs?: number;
   /** At most this many requests per second (default: no cap). */
   ratePerSecond?: number;
   /** Called after each case, for a progress line. */
@@ -98,6 +103,8 @@ export interface Settings {
   baseline: readonly string[] | undefined;
   /** Keep every exchange in the report's exchange log. */
   exchangeLog: boolean;
+  /** The whole run's wall-clock limit, in milliseconds. */
+  maxTimeMs: number;
   onProgress: ((progress: Progress) => void) | undefined;
   /** Every value no output may show: the key, the extra headers' values, the proxy's credentials. */
   secrets: string[];
@@ -136,6 +143,7 @@ function checkNumbers(options: ConformanceOptions): void {
     ['timeoutMs', options.timeoutMs, 1],
     ['concurrency', options.concurrency, 1],
     ['maxWaitMs', options.maxWaitMs, 0],
+    ['maxTimeMs', options.maxTimeMs, 1],
   ] as const) {
     if (v !== undefined && (!Number.isInteger(v) || v < min))
       throw badOptions(`${name} must be an integer of at least ${min}, got ${v}`);
@@ -301,6 +309,7 @@ export function checkOptions(options: ConformanceOptions): Settings {
     deselected: selection.casesLeftOut + (requests > 0 ? selection.generatedLeftOut : 0),
     baseline: options.baseline,
     exchangeLog: options.exchangeLog === true,
+    maxTimeMs: options.maxTimeMs ?? DEFAULT_MAX_TIME_MS,
     onProgress: options.onProgress,
     secrets: [options.apiKey, ...Object.values(headers), ...(proxy ? proxySecrets(proxy.url) : [])],
     proxy: proxy ? { shown: shownProxy(proxy.url), source: proxy.source } : undefined,

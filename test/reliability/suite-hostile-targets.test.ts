@@ -5,12 +5,19 @@
  * the process sees no unhandled rejection; the CLI exits 1. One that never
  * gives a usable answer (hangs, resets, closes mid-body, drips, is not HTTP,
  * dies after its first answer) could not be tested: the run ends with a
- * ConformanceError soon after the first timeout, and the CLI exits 2 with one line.
+ * ConformanceError soon after the first timeout, and the CLI exits 2 with one line,
+ * having written every requested report with why the run ended. A run past
+ * --max-time ends the same way, with what it judged before.
  */
+
 import { once } from 'node:events';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { type AddressInfo, createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConformanceError, type ConformanceErrorCode, type Report, runConformance } from '../../conformance/index.ts';
+import { startMockServer } from '../../mock/node/index.ts';
 import { runProcess, tsxEntry } from '../support/processes.ts';
 import { type HostileKind, startHostileTarget } from './support/hostile-targets.ts';
 
@@ -203,23 +210,85 @@ async function closedPort(): Promise<number> {
 
 describe('the conformance CLI against hostile targets', () => {
   it.concurrent.each(['hang', 'reset', 'closeMidBody', 'notHttp', 'diesAfterFirst'] as const)(
-    '%s: exits 2 with its one line on stderr, nothing on stdout',
+    '%s: exits 2 with its one line on stderr, and every requested report says why the run ended',
     async (kind) => {
       const target = await startHostileTarget(kind);
+      const dir = mkdtempSync(join(tmpdir(), 'suite-ended-'));
       try {
-        const run = await cli(['--base-url', target.url, '--reporter', 'json']);
+        const junit = join(dir, 'junit.xml');
+        const html = join(dir, 'report.html');
+        const run = await cli([
+          '--base-url',
+          target.url,
+          '--reporter',
+          'json',
+          '--reporter',
+          `junit=${junit}`,
+          '--reporter',
+          `html=${html}`,
+        ]);
         expect(run.code).toBe(2);
-        expect(run.stdout).toBe('');
         const lines = run.stderr.trimEnd().split('\n');
         expect(lines).toHaveLength(1);
         expect(lines[0]).toMatch(new RegExp(`^petstore-conformance: ${DEAD[kind]![1].source.replace(/^\^/, '')}`));
-        expect(run.stderr).not.toContain(KEY);
+        const [code] = DEAD[kind]!;
+        const report = JSON.parse(run.stdout) as Report;
+        expect([report.ok, report.ended?.code]).toEqual([false, code]);
+        expect(report.ended?.reason).toMatch(DEAD[kind]![1]);
+        expect(readFileSync(junit, 'utf8')).toMatch(
+          new RegExp(`errors="1"[\\s\\S]*<error message="[^"]+" type="${code}">`),
+        );
+        expect(readFileSync(html, 'utf8')).toContain('ENDED EARLY');
+        for (const text of [run.stdout, run.stderr, readFileSync(junit, 'utf8'), readFileSync(html, 'utf8')])
+          expect(text).not.toContain(KEY);
       } finally {
+        rmSync(dir, { recursive: true, force: true });
         await target.close();
       }
     },
     30_000,
   );
+
+  it('--max-time ends a slow run with exit 2, soon after the limit, and the reports of what was judged', async () => {
+    // 300 ms per answer and one case at a time: the whole run would take about a minute.
+    const mock = await startMockServer({ apiKeys: [KEY], latency: 300, count: 3 });
+    const dir = mkdtempSync(join(tmpdir(), 'suite-max-time-'));
+    try {
+      const junit = join(dir, 'junit.xml');
+      const run = await runProcess(
+        [
+          ...tsxEntry('conformance/cli.ts'),
+          '--base-url',
+          mock.url,
+          '--concurrency',
+          '1',
+          '--max-time',
+          '4s',
+          '--reporter',
+          'json',
+          '--reporter',
+          `junit=${junit}`,
+        ],
+        { env: { ...process.env, NO_COLOR: '1', PETSTORE_API_KEY: KEY } },
+      );
+      expect(run.code).toBe(2);
+      expect(run.stderr).toMatch(/^petstore-conformance: the run reached its time limit \(maxTimeMs, --max-time 4 s\)/);
+      // The limit, plus the CLI's start (tsx compiling) on a busy machine; the full run is a minute.
+      expect(run.durationMs).toBeLessThan(4_000 + 8_000);
+      const report = JSON.parse(run.stdout) as Report;
+      expect(report.ended?.code).toBe('PETSTORE_CONFORMANCE_MAX_TIME');
+      expect(report.durationMs).toBeLessThan(4_000 + 1_000);
+      const notJudged = report.cases.filter((c) => /^not judged: the run reached its time limit/.test(c.reason ?? ''));
+      expect(report.summary.passed).toBeGreaterThan(0);
+      expect(notJudged.length).toBeGreaterThan(0);
+      // The mock conforms: nothing the end cut short is called a failure.
+      expect(report.summary.failed).toBe(0);
+      expect(readFileSync(junit, 'utf8')).toContain('type="PETSTORE_CONFORMANCE_MAX_TIME"');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+      await mock.close();
+    }
+  }, 30_000);
 
   it.concurrent.each(['huge', 'redirect'] as const)(
     '%s: exits 1 within its timeouts, with a report and no crash',
@@ -239,10 +308,21 @@ describe('the conformance CLI against hostile targets', () => {
     30_000,
   );
 
-  it('exits 2 with a one-line reason when nothing listens', async () => {
-    const run = await cli(['--base-url', `http://127.0.0.1:${await closedPort()}/v1`]);
+  it('exits 2 with a one-line reason when nothing listens (no empty report on the terminal; a file says why)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'suite-unreachable-'));
+    const run = await cli([
+      '--base-url',
+      `http://127.0.0.1:${await closedPort()}/v1`,
+      '--reporter',
+      'pretty',
+      '--reporter',
+      `pretty=${join(dir, 'run.txt')}`,
+    ]);
+    const file = readFileSync(join(dir, 'run.txt'), 'utf8');
+    rmSync(dir, { recursive: true, force: true });
     expect(run.code).toBe(2);
     expect(run.stdout).toBe('');
+    expect(file).toMatch(/^The run ended early \(PETSTORE_CONFORMANCE_UNREACHABLE\): cannot reach/m);
     expect(run.stderr).toMatch(/^petstore-conformance: cannot reach http:\/\/127\.0\.0\.1:\d+\/v1: ECONNREFUSED/);
     expect(run.stderr.trim().split('\n')).toHaveLength(1);
     expect(run.stderr).not.toContain(KEY);
