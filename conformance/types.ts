@@ -62,6 +62,11 @@ export interface ExchangeResponse {
   json?: unknown;
   /** Why the body did not parse as JSON (absent when it did, or when it was empty). */
   jsonError?: string;
+  /**
+   * Set when the body was cut to what a report shows after its checks had read it whole (`bytes` is still the
+   * size read); its parsed JSON is then not kept.
+   */
+  bodyCut?: true;
 }
 
 /** One request and what came back, or why nothing usable came back. */

@@ -158,10 +158,10 @@ function redactEncoded(text: string, needles: readonly string[], escapeAt: Escap
   let decoded = '';
   const rawAt: number[] = [];
   for (let i = 0; i < text.length; ) {
-    const escape = escapeAt(text, i);
+    const escaped = escapeAt(text, i);
     const code = text.codePointAt(i)!;
-    const raw = escape ? escape[0] : code > 0xffff ? 2 : 1;
-    const bytes = escape ? escape[1] : bytesOf(text.slice(i, i + raw));
+    const raw = escaped ? escaped[0] : code > 0xffff ? 2 : 1;
+    const bytes = escaped ? escaped[1] : bytesOf(text.slice(i, i + raw));
     // Each decoded byte maps back to where its raw spelling starts.
     for (let b = 0; b < bytes.length; b++) rawAt.push(i);
     decoded += bytes;

@@ -314,7 +314,10 @@ function buildResponse(
     if (value !== undefined) headers[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
   }
   const response: ExchangeResponse = { status, headers, body: text, bytes };
-  if (text.trim() !== '') {
+  const containers = text.trim() === '' ? 0 : countContainers(text);
+  if (containers > MAX_PARSED_CONTAINERS)
+    response.jsonError = `holds more than ${MAX_PARSED_CONTAINERS} objects and arrays, far more than any Petstore answer (a full page is ${MAX_PAGE_CONTAINERS}): not parsed`;
+  else if (text.trim() !== '') {
     try {
       response.json = JSON.parse(text) as unknown;
     } catch {
@@ -323,6 +326,29 @@ function buildResponse(
     }
   }
   return response;
+}
+
+/**
+ * Objects and arrays a JSON answer may hold before the suite declines to parse it. A page of the listing, the
+ * largest answer the interface has, is at most 100 pets in one array; a server controls the rest, and 350,000
+ * empty objects in a 1 MiB answer parse to tens of megabytes each.
+ */
+export const MAX_PARSED_CONTAINERS = 10_000;
+const MAX_PAGE_CONTAINERS = 101;
+
+/** Counts `{` and `[` outside strings, stopping once past {@link MAX_PARSED_CONTAINERS}; one pass, no allocation. */
+function countContainers(text: string): number {
+  let count = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i++;
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if ((c === 0x7b || c === 0x5b) && ++count > MAX_PARSED_CONTAINERS) return count;
+  }
+  return count;
 }
 
 function noteCreated(stats: ClientStats, json: unknown): void {

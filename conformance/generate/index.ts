@@ -7,6 +7,7 @@
  */
 import { getValidator, listPetsLimit, type Pet } from '../../spec/index.ts';
 import type { Client } from '../client/client.ts';
+import { keepForReport } from '../run/keep.ts';
 import type { CaseResult, GenerationSummary } from '../types.ts';
 import type { GeneratedCheck } from './catalog.ts';
 import type { GeneratedOperation } from './commands.ts';
@@ -88,5 +89,7 @@ export async function runGeneration(client: Client, o: GenerationSettings): Prom
     strict: o.strict,
     readOnly: o.readOnly,
   });
+  // Judged: what the report shows is all that is kept.
+  for (const r of results) for (const ex of r.exchanges) keepForReport(ex);
   return { results, summary, statuses };
 }

@@ -37,6 +37,9 @@ function comment(ex: LoggedExchange): string | undefined {
       ? `answered 429/503 ${ex.retries.count} time(s) before, waited ${Math.round(ex.retries.waitedMs)} ms`
       : undefined,
     ex.bodiesOmitted ? 'bodies not kept: the log had reached its byte bound' : undefined,
+    ex.response?.bodyCut
+      ? `response body cut to its first ${ex.response.body.length} characters of ${ex.response.bytes} bytes`
+      : undefined,
   ].filter((p) => p !== undefined);
   return parts.length > 0 ? parts.join('; ') : undefined;
 }

@@ -18,6 +18,8 @@ export interface Shared {
   listing(): Promise<Listing>;
   /** Sends `request` once per run (the same request again gets the same exchange): the cases' control requests. */
   once(request: CaseRequest): Promise<Exchange>;
+  /** Whether `ex` is one of the shared exchanges, which later cases may still read. */
+  holds(ex: Exchange): boolean;
 }
 
 /** Options of {@link createShared}. */
@@ -35,12 +37,19 @@ export function namePrefix(runId: string): string {
 export function createShared(options: SharedOptions): Shared {
   const creations = new Map<CreatedKind, Promise<Creation>>();
   const sent = new Map<string, Promise<Exchange>>();
+  const held = new WeakSet<Exchange>();
   let listing: Promise<Listing> | undefined;
+
+  async function send(request: CaseRequest): Promise<Exchange> {
+    const ex = await options.client.send(request);
+    held.add(ex);
+    return ex;
+  }
 
   function once(request: CaseRequest): Promise<Exchange> {
     const key = JSON.stringify([request.method, request.path, request.auth, request.body, request.contentType]);
     let p = sent.get(key);
-    if (!p) sent.set(key, (p = options.client.send(request)));
+    if (!p) sent.set(key, (p = send(request)));
     return p;
   }
 
@@ -59,7 +68,7 @@ export function createShared(options: SharedOptions): Shared {
       categoryId,
       ...(kind === 'noStatus' ? {} : { status: kind }),
     };
-    const exchange = await options.client.send({ method: 'POST', path: '/pets', body: JSON.stringify(sent) });
+    const exchange = await send({ method: 'POST', path: '/pets', body: JSON.stringify(sent) });
     const res = exchange.response;
     const ok =
       !exchange.error && res !== undefined && res.status >= 200 && res.status < 300 && getValidator('Pet')(res.json);
@@ -69,6 +78,7 @@ export function createShared(options: SharedOptions): Shared {
   return {
     listing: list,
     once,
+    holds: (ex) => held.has(ex),
     creation(kind) {
       let p = creations.get(kind);
       if (!p) creations.set(kind, (p = create(kind)));

@@ -3,9 +3,12 @@
  * ones included, in the order started, for the har reporter. The client tells
  * the journal of each (`onExchange`). Bounded, since the server chooses the
  * bodies: past `maxEntries` exchanges are counted, not kept, and past
- * `maxBodyBytes` of bodies an exchange is kept without them.
+ * `maxBodyBytes` of bodies an exchange is kept without them. Each is kept as a
+ * copy with what a report shows (a body of at most KEPT_BODY_CHARS, no parsed
+ * JSON), so the log never holds what the checks have done with.
  */
 import type { CaseResult, Exchange, ExchangeLog, LoggedExchange } from '../types.ts';
+import { KEPT_BODY_CHARS } from './keep.ts';
 
 /** How much the log keeps: exchanges, and bytes of bodies (sent and received). */
 export interface LogBounds {
@@ -38,9 +41,19 @@ function withoutBodies(ex: Exchange): Exchange {
   return { ...ex, request, response: { ...response, body: '' } };
 }
 
+/** The copy of `ex` the log keeps: the body cut as a report shows it, without the parsed JSON. */
+function forLog(ex: Exchange): Exchange {
+  if (!ex.response) return { ...ex };
+  const { json: _json, ...response } = ex.response;
+  if (response.body.length <= KEPT_BODY_CHARS) return { ...ex, response };
+  return { ...ex, response: { ...response, body: response.body.slice(0, KEPT_BODY_CHARS), bodyCut: true } };
+}
+
 /** Makes an empty journal with the given bounds. */
 export function createJournal(bounds: LogBounds = LOG_BOUNDS): Journal {
   const entries: Entry[] = [];
+  // The exchange the client sent to its entry: results name the originals.
+  const entryOf = new WeakMap<Exchange, Entry>();
   let omitted = 0;
   let bodyBytes = 0;
   return {
@@ -52,20 +65,26 @@ export function createJournal(bounds: LogBounds = LOG_BOUNDS): Journal {
       const bytes = Buffer.byteLength(ex.request.body ?? '') + (ex.response?.bytes ?? 0);
       const keepBodies = bodyBytes + bytes <= bounds.maxBodyBytes;
       if (keepBodies) bodyBytes += bytes;
-      entries.push({ ex, startedAt, retried, keepBodies });
+      const entry = { ex: forLog(ex), startedAt, retried, keepBodies };
+      entries.push(entry);
+      entryOf.set(ex, entry);
     },
     log(results) {
-      const cases = new Map<Exchange, string[]>();
-      for (const r of results) for (const ex of r.exchanges) cases.set(ex, [...(cases.get(ex) ?? []), r.id]);
+      const cases = new Map<Entry, string[]>();
+      for (const r of results)
+        for (const ex of r.exchanges) {
+          const entry = entryOf.get(ex);
+          if (entry) cases.set(entry, [...(cases.get(entry) ?? []), r.id]);
+        }
       const exchanges = entries
         .toSorted((a, b) => a.startedAt - b.startedAt)
         .map(
-          ({ ex, startedAt, retried, keepBodies }): LoggedExchange => ({
-            ...(keepBodies ? ex : withoutBodies(ex)),
-            startedAt: new Date(startedAt).toISOString(),
-            ...(cases.has(ex) ? { cases: cases.get(ex)! } : {}),
-            ...(retried ? { retried: true as const } : {}),
-            ...(keepBodies ? {} : { bodiesOmitted: true as const }),
+          (entry): LoggedExchange => ({
+            ...(entry.keepBodies ? entry.ex : withoutBodies(entry.ex)),
+            startedAt: new Date(entry.startedAt).toISOString(),
+            ...(cases.has(entry) ? { cases: cases.get(entry)! } : {}),
+            ...(entry.retried ? { retried: true as const } : {}),
+            ...(entry.keepBodies ? {} : { bodiesOmitted: true as const }),
           }),
         );
       return { exchanges, omitted, ...bounds };

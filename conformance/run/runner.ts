@@ -6,6 +6,7 @@
 import { caseOutcome, throttledOutcome } from '../judge/verdict.ts';
 import type { Case, CaseResult, CheckResult, Exchange } from '../types.ts';
 import { type CaseContextOptions, createCaseContext } from './context.ts';
+import { keepForReport } from './keep.ts';
 
 /** Options of {@link runCases}. */
 export interface RunCasesOptions extends CaseContextOptions {
@@ -74,6 +75,8 @@ export async function runCase(c: Case, options: CaseContextOptions): Promise<Cas
   }
   if (unjudged.skip === undefined) rec.checks.push(...serverErrors(rec.exchanges, rec.checks));
   const { outcome, reason } = throttledOutcome(caseOutcome(c, rec.checks, unjudged, options.strict), rec.exchanges);
+  // Judged: what the report shows is all that is kept (the shared exchanges wait for the last case).
+  for (const ex of rec.exchanges) if (!options.shared.holds(ex)) keepForReport(ex);
   return {
     ...base,
     outcome,
@@ -97,5 +100,6 @@ export async function runCases(cases: readonly Case[], options: RunCasesOptions)
     }
   }
   await Promise.all(Array.from({ length: Math.max(1, Math.min(options.concurrency, cases.length)) }, worker));
+  for (const r of results) for (const ex of r.exchanges) keepForReport(ex);
   return results;
 }

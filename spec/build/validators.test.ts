@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { fullFormats } from 'ajv-formats/dist/formats.js';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { getValidator, type SchemaName } from '../index.ts';
+import { getValidator, MAX_SCHEMA_ERRORS, type SchemaName } from '../index.ts';
 import { readSpecYaml } from './generate.ts';
 import { compileValidator, inlineFormatsSource } from './validators.ts';
 
@@ -66,6 +66,18 @@ describe('the standalone validators getValidator serves (spec/generated/validato
         // Each validator met values it accepts and values it refuses, so both paths were compared.
         expect(new Set(verdicts), `${name} ${closed ? 'closed' : 'open'}`).toEqual(new Set([true, false]));
       }
+    }
+  });
+
+  it('check an array item by item and stop collecting errors past MAX_SCHEMA_ERRORS (ajv concatenates them: quadratic)', () => {
+    const doc = readSpecYaml();
+    const many = Array.from({ length: 5_000 }, () => ({}));
+    for (const closed of [false, true]) {
+      const validate = getValidator('Pets', { closed });
+      expect(validate(many)).toBe(compileValidator(doc, 'Pets', closed)(many));
+      expect(validate.errors!.length).toBeGreaterThanOrEqual(MAX_SCHEMA_ERRORS);
+      expect(validate.errors!.length).toBeLessThan(MAX_SCHEMA_ERRORS + 10);
+      expect(validate.errors![0]!.instancePath).toBe('/0');
     }
   });
 

@@ -249,6 +249,41 @@ describe('the conformance CLI against hostile targets', () => {
     30_000,
   );
 
+  it.concurrent.each(['manyObjects', 'deepNesting'] as const)(
+    '%s: every report written and bounded, on a 200 MB heap',
+    async (kind) => {
+      const target = await startHostileTarget(kind);
+      const dir = mkdtempSync(join(tmpdir(), 'suite-bounded-'));
+      try {
+        const files = ['json', 'junit', 'html', 'pretty', 'har'].map((name) => [name, join(dir, name)] as const);
+        const run = await runProcess(
+          [
+            ...tsxEntry('conformance/cli.ts'),
+            '--base-url',
+            target.url,
+            ...files.flatMap(([name, file]) => ['--reporter', `${name}=${file}`]),
+          ],
+          // Before: 350,000 objects per answer held 3.8 GB and the JSON report overflowed a string (exit 2).
+          { env: { ...process.env, NO_COLOR: '1', PETSTORE_API_KEY: KEY, NODE_OPTIONS: '--max-old-space-size=200' } },
+        );
+        expect(run.stderr).toBe('');
+        expect(run.code).toBe(1);
+        for (const [name, file] of files) {
+          const size = readFileSync(file).length;
+          expect(size, name).toBeGreaterThan(1_000);
+          // Bodies kept to 16 KiB characters each, nested data cut at 64 levels (before: 80 to 350 MB).
+          expect(size, name).toBeLessThan(4 * 1024 * 1024);
+        }
+        const report = JSON.parse(readFileSync(files[0]![1], 'utf8')) as Report;
+        expect(report.summary.failed).toBeGreaterThan(10);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+        await target.close();
+      }
+    },
+    60_000,
+  );
+
   it('--max-time ends a slow run with exit 2, soon after the limit, and the reports of what was judged', async () => {
     // 300 ms per answer and one case at a time: the whole run would take about a minute.
     const mock = await startMockServer({ apiKeys: [KEY], latency: 300, count: 3 });

@@ -22,7 +22,14 @@ export type HostileKind =
   | 'notHttp'
   | 'diesAfterFirst'
   | 'echoKey'
-  | 'echoKeyLowerHex';
+  | 'echoKeyLowerHex'
+  | 'manyObjects'
+  | 'deepNesting';
+
+/** `manyObjects`' answer: just under 1 MiB of empty objects in one array (350,000 of them). */
+const MANY_OBJECTS = `[${'{},'.repeat(349_000)}{}]`;
+/** `deepNesting`'s answer: arrays 1,500 deep, 3 KB. */
+const DEEP_NESTING = `${'['.repeat(1500)}${']'.repeat(1500)}`;
 
 /** A running target. */
 export interface HostileTarget {
@@ -92,6 +99,12 @@ export async function startHostileTarget(kind: HostileKind, key = ''): Promise<H
     req.resume();
     switch (kind) {
       case 'hang':
+        return;
+      case 'manyObjects':
+      case 'deepNesting':
+        res
+          .writeHead(200, { 'content-type': 'application/json' })
+          .end(kind === 'manyObjects' ? MANY_OBJECTS : DEEP_NESTING);
         return;
       case 'nonJson':
         res
