@@ -4,7 +4,7 @@
  * @see ../../docs/contract.md "Endpoints §1 List animals", "Limits"
  */
 import { type LimitBounds, listPetsLimit, type PetStatus, petStatuses } from '../../spec/index.ts';
-import { bodyArray, checkStatus, checkThat, expectResponse, labelled } from '../judge/checks.ts';
+import { bodyArray, checkStatus, checkThat, describeStatus, expectResponse, labelled } from '../judge/checks.ts';
 import type { Case, CaseContext, CheckResult, Exchange } from '../types.ts';
 import { listingControl, statusControl } from './controls.ts';
 
@@ -53,9 +53,7 @@ function statusCase(status: PetStatus, max: number): Case {
       const items = bodyArray(ex) as { id?: unknown; status?: unknown }[] | undefined;
       if (!items) return;
       const wrong = items.filter((p) => p?.status !== status);
-      const sample = wrong
-        .slice(0, 5)
-        .map((p) => `id ${JSON.stringify(p?.id)} has status ${JSON.stringify(p?.status)}`);
+      const sample = wrong.slice(0, 5).map(describeStatus);
       ctx.check(
         checkThat('filter', wrong.length === 0, `${wrong.length} of ${items.length} items have another status`, sample),
       );

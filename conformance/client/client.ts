@@ -87,7 +87,8 @@ export interface ClientStats {
 
 /** Sends requests against one base URL. */
 export interface Client {
-  send(request: CaseRequest): Promise<Exchange>;
+  /** Sends `request` under the base URL's path, or (`fromOrigin`) under the host's root. */
+  send(request: CaseRequest, options?: { fromOrigin?: boolean }): Promise<Exchange>;
   readonly stats: ClientStats;
   /** 429/503 answers, retries and time waited. */
   readonly throttleStats: ThrottleStats;
@@ -115,15 +116,26 @@ export function createClient(options: ClientOptions): Client {
   const throttle = createThrottle(options.throttle);
   const extra = options.headers ?? {};
   const end = options.endSignal;
-  const attempt = (request: CaseRequest): Promise<Exchange> =>
-    sendOnce({ request, apiKey: options.apiKey, extra, base, prefix, dispatcher, timeoutMs, maxBodyBytes, end });
+  const attempt = (request: CaseRequest, root: boolean): Promise<Exchange> =>
+    sendOnce({
+      request,
+      apiKey: options.apiKey,
+      extra,
+      base,
+      prefix: root ? '' : prefix,
+      dispatcher,
+      timeoutMs,
+      maxBodyBytes,
+      end,
+    });
 
-  async function send(request: CaseRequest): Promise<Exchange> {
-    if (end?.aborted) return endedExchange(request, base.origin + prefix + request.path, end);
+  async function send(request: CaseRequest, sendOptions: { fromOrigin?: boolean } = {}): Promise<Exchange> {
+    const root = sendOptions.fromOrigin === true;
+    if (end?.aborted) return endedExchange(request, base.origin + (root ? '' : prefix) + request.path, end);
     const usesKey = request.auth === undefined || request.auth === 'key';
     stats.requests++;
     if (usesKey) stats.keyRequests++;
-    const ex = await retrying(throttle, () => attempt(request), options.onExchange, end);
+    const ex = await retrying(throttle, () => attempt(request, root), options.onExchange, end);
     // Cut by the run's end, not by the server: neither a transport failure nor an answer.
     if (ex.error?.code === RUN_ENDED) return ex;
     if (!ex.response) {
@@ -224,7 +236,7 @@ async function sendOnce(a: Attempt): Promise<Exchange> {
   const captured = {
     method: request.method,
     url: a.base.origin + path,
-    headers: hideCredentials(headers, a.extra),
+    headers: hideCredentials(headers, a.extra, typeof request.auth !== 'object'),
     ...(request.body === undefined ? {} : { body: request.body }),
   };
   const timeout = AbortSignal.timeout(timeoutMs);
@@ -270,14 +282,19 @@ function requestHeaders(request: CaseRequest, apiKey: string): Record<string, st
   return headers;
 }
 
-/** The headers the suite sent, the credentials part of Authorization and the user's own headers' values replaced. */
+/**
+ * The headers the suite sent, with the user's own headers' values replaced, and the credentials part of
+ * Authorization when it carries the key (`fromKey`): an Authorization a case wrote itself (a wrong key
+ * `conformance-<run>-wrong-key`, an empty token) holds no secret and is kept as sent, so its curl line reproduces it.
+ */
 function hideCredentials(
   headers: Record<string, string>,
   extra: Readonly<Record<string, string>>,
+  fromKey: boolean,
 ): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [name, value] of Object.entries(headers)) {
-    const m = name === 'authorization' ? /^(\S+)( +)(.+)$/.exec(value) : null;
+    const m = name === 'authorization' && fromKey ? /^(\S+)( +)(.+)$/.exec(value) : null;
     out[name] = m ? `${m[1]}${m[2]}${REDACTED}` : Object.hasOwn(extra, name) ? REDACTED : value;
   }
   return out;

@@ -5,7 +5,7 @@
  * @see ../../docs/contract.md "Endpoints §1 List animals", "Limits"
  */
 import { listPetsLimit, petStatuses } from '../../spec/index.ts';
-import { bodyArray, checkThat } from '../judge/checks.ts';
+import { bodyArray, checkThat, describeStatus } from '../judge/checks.ts';
 import type { CheckResult, Exchange } from '../types.ts';
 import { basics, type CreatedAnimal, describeSent, type Finding, finding } from './checks.ts';
 import { type ListQuery, validLimit } from './params.ts';
@@ -37,9 +37,7 @@ export function listFindings(
 }
 
 function filterCheck(items: readonly Record<string, unknown>[], status: string): CheckResult {
-  const wrong = items
-    .filter((p) => p?.status !== status)
-    .map((p) => `id ${p?.id} has status ${JSON.stringify(p?.status)}`);
+  const wrong = items.filter((p) => p?.status !== status).map(describeStatus);
   const message = `${wrong.length} of ${items.length} items have another status`;
   return checkThat('filter', wrong.length === 0, message, wrong.slice(0, 5));
 }

@@ -7,6 +7,13 @@ import { describeSchemaErrors, getValidator, type SchemaName } from '../../spec/
 import type { CheckResult, Exchange } from '../types.ts';
 
 /** A check result from a condition. */
+/** `id 7 has status "sold"`, `id 7 has no status`, `an item without an id has status "sold"`: never "undefined". */
+export function describeStatus(item: unknown): string {
+  const p = item !== null && typeof item === 'object' ? (item as { id?: unknown; status?: unknown }) : {};
+  const id = p.id === undefined ? 'an item without an id' : `id ${JSON.stringify(p.id)}`;
+  return `${id} ${p.status === undefined ? 'has no status' : `has status ${JSON.stringify(p.status)}`}`;
+}
+
 export function checkThat(name: string, ok: boolean, message: string, details?: string[]): CheckResult {
   return details && details.length > 0 ? { name, ok, message, details } : { name, ok, message };
 }

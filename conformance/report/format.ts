@@ -88,7 +88,7 @@ export function footerLines(report: Report): string[] {
   const lines = [
     ...(report.ended ? [endedLine(report.ended)] : []),
     ...(report.incomplete && !report.ended ? [`Not all of it could be tested: ${report.incomplete}`] : []),
-    `Created ${report.created.count} animal${report.created.count === 1 ? '' : 's'} named ${report.created.namePrefix}*${report.created.ids.length > 0 ? ` (ids ${report.created.ids.join(', ')})` : ''}`,
+    createdLine(report.created),
   ];
   if (report.summary.warned > 0)
     lines.push(
@@ -104,6 +104,17 @@ export function footerLines(report: Report): string[] {
     if (b.fixed.length > 0) lines.push(`Fixed since the baseline: ${b.fixed.join(', ')}`);
   }
   return lines;
+}
+
+/** `Created 25 animals named P* (ids 1, …, 24; 1 answered without a numeric id)`: the count and the list agree. */
+function createdLine(created: Report['created']): string {
+  const { count, ids, namePrefix } = created;
+  const without = count - ids.length;
+  const parts = [
+    ...(ids.length > 0 ? [`ids ${ids.join(', ')}`] : []),
+    ...(without > 0 ? [`${without} answered without a numeric id`] : []),
+  ];
+  return `Created ${count} animal${count === 1 ? '' : 's'} named ${namePrefix}*${parts.length > 0 ? ` (${parts.join('; ')})` : ''}`;
 }
 
 /** The line that says a run ended early and why; the cases after that point were not run. */

@@ -217,8 +217,18 @@ async function notFound(o: PreflightOptions): Promise<ConformanceError> {
         `${where}; it answers under /v1: use --base-url ${base}/v1`,
       );
   }
+  const origin = new URL(base).origin;
+  if (base !== origin) {
+    // A server that serves the paths at the host's root (as Prism does) answers there.
+    const atRoot = await o.client.send(FIRST_REQUEST, { fromOrigin: true });
+    if (atRoot.response && atRoot.response.status !== 404)
+      return new ConformanceError(
+        'PETSTORE_CONFORMANCE_API_NOT_FOUND',
+        `${where}; the API answers at the host's root (${FIRST_REQUEST.method} ${origin}${FIRST_REQUEST.path} answered ${atRoot.response.status}): use --base-url ${origin}`,
+      );
+  }
   return new ConformanceError(
     'PETSTORE_CONFORMANCE_API_NOT_FOUND',
-    `${where}: the base URL must be the API's root, ending in its version (e.g. https://host/v1)`,
+    `${where}: the base URL must be where the API's paths start, e.g. https://host/v1 (GET /pets is under it)`,
   );
 }

@@ -8,6 +8,8 @@
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -113,7 +115,29 @@ describe('a base URL without /v1', () => {
   it('with a wrong version: exits 2 and says what the base URL must be', async () => {
     mock = await startMockServer({ apiKeys: [KEY], count: 5 });
     const run = await cli(['--base-url', `${mock.origin}/v2`]);
-    expectCouldNotRun(run, /answered 404: the base URL must be the API's root, ending in its version/);
+    expectCouldNotRun(run, /answered 404: the base URL must be where the API's paths start, e\.g\. https:\/\/host\/v1/);
+  });
+
+  it('against an API served at the host root, given .../v1: exits 2 and says it answers at the root', async () => {
+    // As Prism serves a spec: the paths at the root, /v1/pets a 404.
+    const root = createServer((req, res) => {
+      const found = req.url?.startsWith('/pets');
+      res.writeHead(found ? 200 : 404, { 'content-type': 'application/json' }).end(found ? '[]' : '{}');
+    });
+    await new Promise<void>((resolve) => root.listen(0, '127.0.0.1', resolve));
+    try {
+      const origin = `http://127.0.0.1:${(root.address() as AddressInfo).port}`;
+      const run = await cli(['--base-url', `${origin}/v1`]);
+      expectCouldNotRun(
+        run,
+        new RegExp(
+          `answered 404; the API answers at the host's root \\(GET ${origin.replace(/[.]/g, '\\.')}/pets\\?limit=1 answered 200\\): use --base-url ${origin.replace(/[.]/g, '\\.')}$`,
+        ),
+      );
+    } finally {
+      root.closeAllConnections();
+      await new Promise((resolve) => root.close(resolve));
+    }
   });
 });
 

@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runConformance } from '../../conformance/index.ts';
+import { renderCurl } from '../../conformance/report/format.ts';
 import { REPORTERS, render } from '../../conformance/report/index.ts';
 import { runProcess, tsxEntry } from '../support/processes.ts';
 import { type HostileTarget, keySpellings, lowerHexSpelling, startHostileTarget } from './support/hostile-targets.ts';
@@ -78,6 +79,24 @@ describe('the API key in reports, against a server that echoes it', () => {
     } finally {
       await lower.close();
     }
+  });
+
+  it('shows the wrong key the auth cases send as sent (no secret), so their curl lines reproduce the request', async () => {
+    const report = await runConformance({
+      baseUrl: target.url,
+      apiKey: KEY,
+      timeoutMs: 2_000,
+      runId: 'wk1',
+      only: ['auth'],
+    });
+    const sent = (id: string) =>
+      report.cases.find((c) => c.id === id)?.exchanges.map((ex) => ex.request.headers.authorization);
+    expect(sent('auth.listPets.wrongKey')).toContain('Bearer conformance-wk1-wrong-key');
+    expect(sent('auth.listPets.emptyToken')).toContain('Bearer ');
+    // What carries the key is still hidden: the Basic credentials.
+    expect(sent('auth.listPets.basic')).toContain('Basic [REDACTED]');
+    const wrong = report.cases.find((c) => c.id === 'auth.listPets.wrongKey')!.exchanges.at(-1)!;
+    expect(renderCurl(wrong.request)).toContain("-H 'Authorization: Bearer conformance-wk1-wrong-key'");
   });
 
   it.each(REPORTERS)('%s output from runConformance carries no trace of it', async (reporter) => {
