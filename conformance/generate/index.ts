@@ -88,6 +88,7 @@ export async function runGeneration(client: Client, o: GenerationSettings): Prom
     requests: o.requests,
     strict: o.strict,
     readOnly: o.readOnly,
+    created: summary.created,
   });
   // Judged: what the report shows is all that is kept.
   for (const r of results) for (const ex of r.exchanges) keepForReport(ex);

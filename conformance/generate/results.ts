@@ -14,6 +14,8 @@ export interface ResultsOptions {
   requests: number;
   strict: boolean;
   readOnly: boolean;
+  /** Animals the generated requests created. */
+  created: number;
 }
 
 function plural(n: number, word: string): string {
@@ -75,6 +77,18 @@ export function generatedResults(checks: readonly GeneratedCheck[], s: SearchRes
         durationMs: 0,
       };
     }
+    if (held === 0 && !o.readOnly && (c.id.endsWith('.lost') || c.id.endsWith('.listed')))
+      return {
+        ...base,
+        outcome: 'notApplicable',
+        reason:
+          o.created === 0
+            ? 'not applicable: the generated requests created no animal (every generated create was refused), so there was none to look for'
+            : `not applicable: no generated sequence looked for one of the ${plural(o.created, 'animal')} it created ${c.id.endsWith('.listed') ? 'in a complete list' : 'after a later request'}`,
+        checks: [],
+        exchanges: [],
+        durationMs: 0,
+      };
     if (held === 0)
       return { ...base, outcome: 'skipped', reason: skipReason(c, o), checks: [], exchanges: [], durationMs: 0 };
     return {

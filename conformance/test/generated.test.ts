@@ -191,3 +191,27 @@ describe('generated cases find the bugs no fixed case sends', () => {
     });
   });
 });
+
+describe('a generated check that could check nothing is not applicable, never passed', () => {
+  it('generated.listPets.listed, when every create was refused: no animal to look for', async () => {
+    await withFake({ violations: ['garbageOnCreate'] }, async (fake) => {
+      const report = await run(fake, { generate: 40, only: ['generated.listPets', 'generated.createPet'] });
+      const listed = report.cases.find((c) => c.id === 'generated.listPets.listed')!;
+      expect(report.generation?.created).toBe(0);
+      expect([listed.outcome, listed.reason]).toEqual([
+        'notApplicable',
+        'not applicable: the generated requests created no animal (every generated create was refused), so there was none to look for',
+      ]);
+    });
+  });
+
+  it('and the same check passes where creates work, having looked for them', async () => {
+    await withFake({}, async (fake) => {
+      const report = await run(fake, { generate: 40, only: ['generated.listPets', 'generated.createPet'] });
+      const listed = report.cases.find((c) => c.id === 'generated.listPets.listed')!;
+      expect(report.generation?.created).toBeGreaterThan(0);
+      expect(listed.outcome).toBe('passed');
+      expect(listed.checks[0]?.message).toMatch(/^held for \d+ generated checks?/);
+    });
+  });
+});
