@@ -22,6 +22,8 @@ export interface Execution {
   exchanges: Exchange[];
   findings: Finding[];
   stopped: boolean;
+  /** Set when a request met a 429/503 past the wait budget: the sequence judges nothing and is counted apart. */
+  throttled?: string;
   /** Records findings, and stops the sequence when one of them is the failure being looked for. */
   judge(findings: readonly Finding[]): void;
 }

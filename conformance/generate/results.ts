@@ -4,6 +4,7 @@
  * it, warned with a first example (advice), passed with how often it held, or
  * skipped when no generated request exercised it.
  */
+import { THROTTLED } from '../judge/verdict.ts';
 import type { CaseResult, CheckResult } from '../types.ts';
 import type { GeneratedCheck } from './catalog.ts';
 import type { SearchResult } from './search.ts';
@@ -77,6 +78,15 @@ export function generatedResults(checks: readonly GeneratedCheck[], s: SearchRes
         durationMs: 0,
       };
     }
+    if (held === 0 && s.throttled > 0)
+      return {
+        ...base,
+        outcome: 'skipped',
+        reason: `${THROTTLED}: ${plural(s.throttled, 'generated sequence')} met ${s.firstThrottled} (spread the run with --rate N, or give it a larger --max-wait)`,
+        checks: [],
+        exchanges: [],
+        durationMs: 0,
+      };
     if (held === 0 && !o.readOnly && (c.id.endsWith('.lost') || c.id.endsWith('.listed')))
       return {
         ...base,

@@ -52,6 +52,9 @@ export interface SearchResult {
   statuses: Map<string, number>;
   shrinkRequests: number;
   skipped: Map<string, number>;
+  /** Sequences that met a 429/503 past the wait budget and so judged nothing, and the first such answer. */
+  throttled: number;
+  firstThrottled?: string;
 }
 
 const RUNS_PER_ROUND = 100;
@@ -79,6 +82,7 @@ function emptyResult(): SearchResult {
     statuses: new Map(),
     shrinkRequests: 0,
     skipped: new Map(),
+    throttled: 0,
   };
 }
 
@@ -106,6 +110,11 @@ function commandContext(
       r.sent[op]++;
       if (ex.response) bump(r.statuses, `${op} ${ex.response.status}`);
       exec.exchanges.push(ex);
+      // Throttled past the budget: what follows in this sequence would be judged on a 429, so it stops here.
+      if (ex.error?.code === 'PETSTORE_RATE_LIMITED') {
+        exec.throttled ??= ex.error.message;
+        exec.stopped = true;
+      }
       return ex;
     },
   };
@@ -189,8 +198,16 @@ async function searchRound(
       const exec = newExecution(state);
       await fc.asyncModelRun(() => ({ model: { created: [], exec }, real: exec }), cmds);
       sentInRound += exec.exchanges.length;
-      // A sequence the run's end cut short judged nothing.
+      // A sequence the run's end cut short judged nothing; one throttled past the budget neither (never a failure,
+      // never shrunk): it is counted, and a check that nothing else judged is reported 'not judged: throttled'.
       if (o.ended()) return true;
+      if (exec.throttled !== undefined) {
+        if (target === undefined) {
+          r.throttled++;
+          r.firstThrottled ??= exec.throttled;
+        }
+        return true;
+      }
       if (target === undefined) noteSearchFindings(r, exec);
       const hit = exec.findings.find((f) => (target === undefined ? state.wanted(f) : f.id === target && !f.result.ok));
       if (!hit) return true;

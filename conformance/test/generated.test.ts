@@ -215,3 +215,29 @@ describe('a generated check that could check nothing is not applicable, never pa
     });
   });
 });
+
+describe('generated checks against a server that throttles past the budget', () => {
+  it('are not judged: throttled, never failed or shrunk; the run is incomplete, not failed', async () => {
+    const { startMockServer } = await import('../../mock/node/index.ts');
+    const mock = await startMockServer({ apiKeys: ['gen-throttle-key'], rateLimit: 5, count: 3 });
+    try {
+      const report = await runConformance({
+        baseUrl: mock.url,
+        apiKey: 'gen-throttle-key',
+        only: ['generated.*'],
+        generate: 60,
+        maxWaitMs: 0,
+      });
+      const generated = report.cases.filter((c) => c.id.startsWith('generated.'));
+      expect(generated.filter((c) => c.outcome === 'failed').map((c) => c.id)).toEqual([]);
+      const throttled = generated.filter((c) => c.reason?.startsWith('not judged: throttled'));
+      expect(throttled.length).toBeGreaterThan(0);
+      expect(throttled[0]!.reason).toMatch(/generated sequences? met .*429.*--rate N/);
+      expect(report.generation!.shrinkRequests).toBe(0);
+      expect(report.ok).toBe(false);
+      expect(report.incomplete).toMatch(/could not be judged: the server kept answering 429\/503 past the --max-wait budget/);
+    } finally {
+      await mock.close();
+    }
+  }, 60_000);
+});
