@@ -248,6 +248,11 @@ export interface GenerationSummary {
   sent: Record<string, number>;
   /** Of those, the requests sent while shrinking failures. */
   shrinkRequests: number;
+  /** Of those, the requests sent replaying each failure before it was shrunk (or found intermittent). */
+  replayRequests: number;
+  /** Times each failure's sequence is replayed, and what shrinking one failure may spend. */
+  replays: number;
+  shrinkBudget: { requests: number; seconds: number };
   /** Generated values not sent, and why (a name that cannot carry the run prefix). */
   skipped: { reason: string; count: number }[];
   /** Animals the generated requests created. */

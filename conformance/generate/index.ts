@@ -59,7 +59,7 @@ export async function runGeneration(client: Client, o: GenerationSettings): Prom
   const existing = await existingIds(client, statuses);
   // Loaded here, not at the top: fast-check and the arbitraries cost about half a second and 200 MB to load,
   // and a run without generated cases must not pay for them.
-  const { search } = await import('./search.ts');
+  const { search, REPLAYS, SHRINK_BUDGET } = await import('./search.ts');
   const s = await search({
     seed: o.seed,
     requests: o.requests,
@@ -79,6 +79,9 @@ export async function runGeneration(client: Client, o: GenerationSettings): Prom
     requestsPerOperation: o.requests,
     sent: { ...s.sent, listPets: s.sent.listPets + 1 },
     shrinkRequests: s.shrinkRequests,
+    replayRequests: s.replayRequests,
+    replays: REPLAYS,
+    shrinkBudget: { requests: SHRINK_BUDGET.requests, seconds: SHRINK_BUDGET.ms / 1000 },
     skipped: [...s.skipped].map(([reason, count]) => ({ reason, count })),
     created: client.stats.created - createdBefore,
     readOnly: o.readOnly,

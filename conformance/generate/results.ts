@@ -30,15 +30,23 @@ function failedResult(
 ): CaseResult {
   const failure = s.failures.get(base.id)!;
   const { result } = failure.finding;
+  const { failed, of } = failure.replays;
+  const intermittent = failed < of;
+  // "reproduced 3/3", or "intermittent: 2 of 4" (the first time counts).
+  const replayed = intermittent ? `intermittent: ${failed + 1} of ${of + 1}` : `reproduced ${failed}/${of}`;
+  const sh = failure.shrinking;
+  const shrunk = intermittent
+    ? `not shrunk (a flaky answer shrinks to unrelated requests): these are the ${plural(failure.exchanges.length, 'request')} that got it`
+    : `shrunk to ${plural(failure.exchanges.length, 'request')} in ${plural(failure.shrinks, 'step')}${sh ? `, ${plural(sh.requests, 'request')} and ${(sh.ms / 1000).toFixed(1)} s spent${sh.stoppedAtBudget ? ' (stopped at the budget: the smallest so far)' : ''}` : ''}`;
   const replay: CheckResult = {
     name: 'replay',
     ok: false,
-    message: `shrunk to ${plural(failure.exchanges.length, 'request')} in ${plural(failure.shrinks, 'step')}; the same run again: --generate ${o.requests} --seed ${o.seed}`,
+    message: `${replayed}; ${shrunk}; the same run again: --generate ${o.requests} --seed ${o.seed}`,
   };
   return {
     ...base,
     outcome: 'failed',
-    reason: `${result.name}: ${result.message} (seed ${o.seed}, shrunk to ${plural(failure.exchanges.length, 'request')})`,
+    reason: `${result.name}: ${result.message} (seed ${o.seed}, ${replayed}, ${intermittent ? `${plural(failure.exchanges.length, 'request')} as sent` : `shrunk to ${plural(failure.exchanges.length, 'request')}`})`,
     checks: [result, replay],
     exchanges: failure.exchanges,
     durationMs: 0,

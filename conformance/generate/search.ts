@@ -10,12 +10,19 @@ import type { CaseRequest, Exchange } from '../types.ts';
 import type { Finding } from './checks.ts';
 import { type CommandContext, type Execution, type GeneratedOperation, sequenceArb } from './commands.ts';
 
-/** A failure found and shrunk: the failing check and the requests of the smallest sequence that still fails it. */
+/**
+ * A failure found, replayed and (when it reproduced every time) shrunk: the failing check and the requests of the
+ * smallest sequence that still fails it, or, for an intermittent one, the requests that got it.
+ */
 export interface Failure {
   finding: Finding;
   exchanges: Exchange[];
-  /** Shrinking steps fast-check took. */
+  /** Shrinking steps fast-check took (0 for an intermittent failure, which is not shrunk). */
   shrinks: number;
+  /** How often the same sequence failed the same check again when replayed. */
+  replays: { failed: number; of: number };
+  /** What shrinking spent, and whether it stopped at the budget with the best so far. */
+  shrinking?: { requests: number; ms: number; stoppedAtBudget: boolean };
 }
 
 /** Options of {@link search}. */
@@ -51,6 +58,8 @@ export interface SearchResult {
   sent: Record<GeneratedOperation, number>;
   statuses: Map<string, number>;
   shrinkRequests: number;
+  /** Requests sent replaying failures before shrinking them. */
+  replayRequests: number;
   skipped: Map<string, number>;
   /** Sequences that met a 429/503 past the wait budget and so judged nothing, and the first such answer. */
   throttled: number;
@@ -59,9 +68,13 @@ export interface SearchResult {
 
 const RUNS_PER_ROUND = 100;
 const MAX_ROUNDS = 200;
-/** Sequences replayed while shrinking one failure, at most, and for how long: past either, the smallest failure so far stands. */
-const MAX_SHRINK_RUNS = 1000;
-const MAX_SHRINK_MS = 30_000;
+/** Each failure's sequence is sent again this many times before it is shrunk: a flaky server is told apart. */
+export const REPLAYS = 3;
+/**
+ * What shrinking one failure may spend, requests and time: past either, the smallest failure so far stands
+ * (the report says so).
+ */
+export const SHRINK_BUDGET = { requests: 400, ms: 20_000 };
 const MAX_COMMANDS = 12;
 
 function roundSeed(seed: number, round: number): number {
@@ -81,17 +94,22 @@ function emptyResult(): SearchResult {
     sent: { listPets: 0, createPet: 0, getPet: 0 },
     statuses: new Map(),
     shrinkRequests: 0,
+    replayRequests: 0,
     skipped: new Map(),
     throttled: 0,
   };
 }
 
-/** The commands' context: while a failure is shrinking (`shrinking()`), budgets are not spent and skips not counted. */
+/**
+ * The commands' context: while a failure is replayed or shrunk (`shrinking()`), budgets are not spent and skips not
+ * counted; the requests are counted as replays while `replaying()`, else as shrinking.
+ */
 function commandContext(
   o: SearchOptions,
   r: SearchResult,
   budget: Record<GeneratedOperation, number>,
   shrinking: () => boolean,
+  replaying: () => boolean,
 ): CommandContext {
   return {
     strict: o.strict,
@@ -105,7 +123,10 @@ function commandContext(
     },
     async send(exec, op, request, primary) {
       if (primary && !shrinking()) budget[op]--;
-      if (shrinking()) r.shrinkRequests++;
+      if (shrinking()) {
+        if (replaying()) r.replayRequests++;
+        else r.shrinkRequests++;
+      }
       const ex = await o.send(request);
       r.sent[op]++;
       if (ex.response) bump(r.statuses, `${op} ${ex.response.status}`);
@@ -129,11 +150,19 @@ export async function search(o: SearchOptions): Promise<SearchResult> {
   let target: string | undefined;
   const wanted = (f: Finding): boolean =>
     !f.result.ok && (f.level === 'required' || o.strict) && o.selected(f.id) && !r.failures.has(f.id);
-  const ctx = commandContext(o, r, budget, () => target !== undefined);
+  let replaying = false;
+  const ctx = commandContext(
+    o,
+    r,
+    budget,
+    () => target !== undefined,
+    () => replaying,
+  );
   for (let round = 0; round < MAX_ROUNDS && !spent() && !o.ended(); round++) {
     const result = await searchRound(o, r, ctx, roundSeed(o.seed, round), {
       getTarget: () => target,
       setTarget: (id) => void (target = id),
+      setReplaying: (on) => void (replaying = on),
       wanted,
       spent,
     });
@@ -146,6 +175,7 @@ export async function search(o: SearchOptions): Promise<SearchResult> {
 interface RoundState {
   getTarget(): string | undefined;
   setTarget(id: string | undefined): void;
+  setReplaying(on: boolean): void;
   wanted(f: Finding): boolean;
   spent(): boolean;
 }
@@ -184,19 +214,30 @@ async function searchRound(
   state: RoundState,
 ): Promise<'idle' | 'done'> {
   let last: Failure | undefined;
-  let shrinkRuns = 0;
   let shrinkStarted = 0;
+  let shrinkFrom = 0;
+  let stoppedAtBudget = false;
   let sentInRound = 0;
   const property = fc.asyncProperty(
     sequenceArb({ ctx, readOnly: o.readOnly, maxCommands: MAX_COMMANDS }),
     async (cmds) => {
+      const runSequence = async (): Promise<Execution> => {
+        const exec = newExecution(state);
+        await fc.asyncModelRun(() => ({ model: { created: [], exec }, real: exec }), cmds);
+        return exec;
+      };
       const target = state.getTarget();
       if ((target === undefined && state.spent()) || o.ended()) return true;
-      // Past the cap, every further candidate counts as passing, so shrinking ends on the smallest failure so far.
-      if (target !== undefined && (++shrinkRuns > MAX_SHRINK_RUNS || performance.now() - shrinkStarted > MAX_SHRINK_MS))
+      // Past the budget, every further candidate counts as passing, so shrinking ends on the smallest failure so far.
+      if (
+        target !== undefined &&
+        (r.shrinkRequests - shrinkFrom >= SHRINK_BUDGET.requests ||
+          performance.now() - shrinkStarted > SHRINK_BUDGET.ms)
+      ) {
+        stoppedAtBudget = true;
         return true;
-      const exec = newExecution(state);
-      await fc.asyncModelRun(() => ({ model: { created: [], exec }, real: exec }), cmds);
+      }
+      const exec = await runSequence();
       sentInRound += exec.exchanges.length;
       // A sequence the run's end cut short judged nothing; one throttled past the budget neither (never a failure,
       // never shrunk): it is counted, and a check that nothing else judged is reported 'not judged: throttled'.
@@ -211,9 +252,29 @@ async function searchRound(
       if (target === undefined) noteSearchFindings(r, exec);
       const hit = exec.findings.find((f) => (target === undefined ? state.wanted(f) : f.id === target && !f.result.ok));
       if (!hit) return true;
-      if (target === undefined) shrinkStarted = performance.now();
+      if (target !== undefined) {
+        last = { ...last!, finding: hit, exchanges: exec.exchanges };
+        return false;
+      }
+      // Found: the same sequence again, REPLAYS times, before anything is shrunk. One that does not fail every
+      // time is intermittent: reported with the requests that got it, never shrunk into a made-up sequence.
       state.setTarget(hit.id);
-      last = { finding: hit, exchanges: exec.exchanges, shrinks: 0 };
+      state.setReplaying(true);
+      let failed = 0;
+      for (let i = 0; i < REPLAYS && !o.ended(); i++) {
+        const again = await runSequence();
+        if (again.throttled === undefined && again.findings.some((f) => f.id === hit.id && !f.result.ok)) failed++;
+      }
+      state.setReplaying(false);
+      const replays = { failed, of: REPLAYS };
+      if (failed < REPLAYS) {
+        r.failures.set(hit.id, { finding: hit, exchanges: exec.exchanges, shrinks: 0, replays });
+        state.setTarget(undefined);
+        return true;
+      }
+      shrinkStarted = performance.now();
+      shrinkFrom = r.shrinkRequests;
+      last = { finding: hit, exchanges: exec.exchanges, shrinks: 0, replays };
       return false;
     },
   );
@@ -223,6 +284,11 @@ async function searchRound(
     throw Object.assign(new Error(`a generated sequence threw: ${String(details.errorInstance)}`), {
       code: 'PETSTORE_GENERATION_BUG',
     });
-  if (last) r.failures.set(last.finding.id, { ...last, shrinks: details.numShrinks });
+  if (last)
+    r.failures.set(last.finding.id, {
+      ...last,
+      shrinks: details.numShrinks,
+      shrinking: { requests: r.shrinkRequests - shrinkFrom, ms: performance.now() - shrinkStarted, stoppedAtBudget },
+    });
   return sentInRound === 0 && !details.failed ? 'idle' : 'done';
 }

@@ -127,7 +127,8 @@ export function throttlingLine(report: Report): string | undefined {
   const t = report.throttling;
   const statuses = Object.entries(t.byStatus).map(([status, n]) => `${n} × ${status}`);
   if (statuses.length === 0) return undefined;
-  const spent = t.exhausted > 0 ? `; ${t.exhausted} came after the wait budget was spent and failed their case` : '';
+  const spent =
+    t.exhausted > 0 ? `; ${t.exhausted} came after the wait budget was spent: what they were for was not judged` : '';
   return `The server asked the suite to wait ${statuses.join(', ')} (Retry-After): ${t.retried} retried, ${formatDuration(t.waitedMs)} waited of the ${formatDuration(t.maxWaitMs)} budget${spent}`;
 }
 
@@ -146,7 +147,7 @@ export function generationLines(report: Report): string[] {
     .map(([op, n]) => `${op} ${n}`)
     .join(', ');
   const lines = [
-    `Generated ${g.requestsPerOperation} requests per operation${g.readOnly ? ' (reads only)' : ''} with seed ${g.seed}: sent ${sent} (${g.shrinkRequests} of them shrinking failures); ${g.created} animal${g.created === 1 ? '' : 's'} created by them`,
+    `Generated ${g.requestsPerOperation} requests per operation${g.readOnly ? ' (reads only)' : ''} with seed ${g.seed}: sent ${sent} (${g.replayRequests} of them replaying failures, ${g.shrinkRequests} shrinking them; shrinking budget ${g.shrinkBudget.requests} requests and ${g.shrinkBudget.seconds} s per failure); ${g.created} animal${g.created === 1 ? '' : 's'} created by them`,
   ];
   for (const s of g.skipped) lines.push(`Skipped ${s.count} generated value${s.count === 1 ? '' : 's'}: ${s.reason}`);
   return lines;

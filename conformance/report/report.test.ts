@@ -211,6 +211,9 @@ describe('seed and generated requests', () => {
       requestsPerOperation: 300,
       sent: { listPets: 301, createPet: 300, getPet: 412 },
       shrinkRequests: 9,
+      replayRequests: 6,
+      replays: 3,
+      shrinkBudget: { requests: 400, seconds: 20 },
       skipped: [{ reason: 'the empty name cannot carry the run prefix', count: 4 }],
       created: 150,
       readOnly: false,
@@ -228,7 +231,7 @@ describe('seed and generated requests', () => {
   it('says what was generated, created and skipped, and counts generated requests in the coverage', () => {
     const text = renderPretty(generated);
     expect(text).toContain(
-      'Generated 300 requests per operation with seed 7: sent listPets 301, createPet 300, getPet 412 (9 of them shrinking failures); 150 animals created by them',
+      'Generated 300 requests per operation with seed 7: sent listPets 301, createPet 300, getPet 412 (6 of them replaying failures, 9 shrinking them; shrinking budget 400 requests and 20 s per failure); 150 animals created by them',
     );
     expect(text).toContain('Skipped 4 generated values: the empty name cannot carry the run prefix');
     expect(text).toMatch(/createPet\s+POST \/pets\s+201\s+createPet\.full, 123 generated/);
