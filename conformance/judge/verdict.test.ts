@@ -82,5 +82,9 @@ describe('throttled is not failed', () => {
   it('leaves a real failure, and a pass, as they are', () => {
     expect(throttledOutcome({ outcome: 'failed', reason: 'x' }, [{}])).toEqual({ outcome: 'failed', reason: 'x' });
     expect(throttledOutcome({ outcome: 'passed' }, [limited])).toEqual({ outcome: 'passed' });
+    // Advice judged on a 429 (expected 400, got 429) is not the server's either.
+    expect(throttledOutcome({ outcome: 'warned', reason: 'status: expected 400, got 429' }, [limited]).outcome).toBe(
+      'skipped',
+    );
   });
 });

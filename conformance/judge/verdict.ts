@@ -59,7 +59,8 @@ export function throttledOutcome(
   result: { outcome: Outcome; reason?: string },
   exchanges: readonly { error?: { code: string; message: string } }[],
 ): { outcome: Outcome; reason?: string } {
-  if (result.outcome !== 'failed' && result.outcome !== 'notApplicable') return result;
+  // Advice judged on a 429 is no more the server's than a failure is.
+  if (result.outcome !== 'failed' && result.outcome !== 'notApplicable' && result.outcome !== 'warned') return result;
   const limited = exchanges.find((e) => e.error?.code === 'PETSTORE_RATE_LIMITED');
   if (!limited) return result;
   return {
