@@ -143,6 +143,26 @@ export interface CaseResult extends Pick<Case, 'id' | 'title' | 'level' | 'secti
   checks: CheckResult[];
   exchanges: Exchange[];
   durationMs: number;
+  /** For a failed case, the id of the cause it is grouped under (`report.causes`). */
+  cause?: string;
+}
+
+/** What the server does wrong, and the failed cases it explains (one finding per cause). */
+export interface Cause {
+  /** `C1`, `C2`, … in the order of importance. */
+  id: string;
+  /** What the grouping keyed on (operation, check, message shape). */
+  key: string;
+  /** One line: what the server does wrong. */
+  statement: string;
+  /** `required` when any case it explains is. */
+  level: Level;
+  /** The contract section of the first case it explains. */
+  section: string;
+  /** The failed cases it explains, the first one the example. */
+  cases: string[];
+  /** The request that shows it (its curl line in the reports). */
+  request?: ExchangeRequest;
 }
 
 /** One (operation, documented status) pair and the cases that exercised it. */
@@ -213,6 +233,8 @@ export interface Report {
   durationMs: number;
   options: { strict: boolean; readOnly: boolean; concurrency: number; timeoutMs: number };
   cases: CaseResult[];
+  /** What the server does wrong, one finding per cause, most important first; each failed case names its own. */
+  causes?: Cause[];
   /** Cases left out by `only`/`skip`. */
   deselected: number;
   summary: Summary;

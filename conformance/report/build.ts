@@ -6,6 +6,7 @@
 import { listOperations } from '../../spec/index.ts';
 import type { Client } from '../client/client.ts';
 import type { GenerationOutcome } from '../generate/index.ts';
+import { findCauses } from '../judge/causes.ts';
 import { incompleteReason, runOk, summarise } from '../judge/verdict.ts';
 import { compareBaseline } from '../run/baseline.ts';
 import { namePrefix } from '../run/context.ts';
@@ -38,6 +39,7 @@ export function buildReport(settings: Settings, f: RunFindings): Report {
     durationMs: Date.now() - f.started,
     options: settings.reported,
     cases: f.results,
+    causes: findCauses(f.results),
     deselected: settings.deselected,
     summary,
     coverage: buildCoverage(listOperations(), f.results, settings.basePath, f.generation?.statuses),

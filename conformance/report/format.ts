@@ -117,6 +117,28 @@ function createdLine(created: Report['created']): string {
   return `Created ${count} animal${count === 1 ? '' : 's'} named ${namePrefix}*${parts.length > 0 ? ` (${parts.join('; ')})` : ''}`;
 }
 
+/**
+ * The causes, most important first: `C1 [required] statement` with the cases it explains, the contract section and
+ * one curl line to see it. Empty when nothing failed.
+ */
+export function causeLines(report: Report): string[] {
+  const causes = report.causes ?? [];
+  if (causes.length === 0) return [];
+  const failed = report.cases.filter((c) => c.outcome === 'failed').length;
+  const lines = [
+    `${causes.length} cause${causes.length === 1 ? '' : 's'} explain the ${failed} failed case${failed === 1 ? '' : 's'}, most important first:`,
+  ];
+  for (const cause of causes) {
+    const n = cause.cases.length;
+    lines.push(
+      `${cause.id} [${cause.level}] ${cause.statement}`,
+      `   ${n === 1 ? 'case' : `${n} cases`}: ${cause.cases.join(', ')}; contract: ${cause.section}`,
+      ...(cause.request ? [`   $ ${renderCurl(cause.request)}`] : []),
+    );
+  }
+  return lines;
+}
+
 /** The line that says a run ended early and why; the cases after that point were not run. */
 export function endedLine(ended: NonNullable<Report['ended']>): string {
   return `The run ended early (${ended.code}): ${ended.reason}. Only what is listed was judged; the rest was not run`;

@@ -148,6 +148,20 @@ function allCasesTable(report: Report): string {
 <table class="all"><tbody>${rows.join('\n')}</tbody></table></details></section>`;
 }
 
+/** The causes, most important first, each with the cases it explains and one curl line. */
+function causeSection(report: Report): string {
+  const causes = report.causes ?? [];
+  if (causes.length === 0) return '';
+  const items = causes
+    .map(
+      (c) => `<li class="cause ${c.level}"><b>${e(c.id)}</b> <span class="level">${e(c.level)}</span> ${e(c.statement)}
+<p class="cases">${c.cases.length === 1 ? 'case' : `${c.cases.length} cases`}: ${c.cases.map((id) => `<a href="#${e(id)}">${e(id)}</a>`).join(', ')} · contract: ${e(c.section)}</p>
+${c.request ? `<pre class="curl">$ ${e(renderCurl(c.request))}</pre>` : ''}</li>`,
+    )
+    .join('\n');
+  return `<section><h2>Causes <small>${causes.length}, most important first</small></h2><ol class="causes">${items}</ol></section>`;
+}
+
 /** Renders the report as one self-contained HTML page. */
 export function renderHtml(report: Report): string {
   const failed = report.cases.filter((r) => r.outcome === 'failed');
@@ -159,6 +173,7 @@ export function renderHtml(report: Report): string {
 <style>${HTML_STYLE}</style></head>
 <body><main>
 ${verdict(report)}
+${causeSection(report)}
 ${coverageMatrix(report)}
 ${caseSection('Failures', failed, 'No required case failed.')}
 ${caseSection('Advice not followed', warned, 'Every advice case was followed.')}

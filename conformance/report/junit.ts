@@ -3,7 +3,15 @@
  * skips as skipped), run facts and the coverage table as suite properties.
  */
 import type { CaseResult, Report } from '../types.ts';
-import { coverageLines, endedLine, exchangeLines, failedCheckLines, footerLines, summaryLine } from './format.ts';
+import {
+  causeLines,
+  coverageLines,
+  endedLine,
+  exchangeLines,
+  failedCheckLines,
+  footerLines,
+  summaryLine,
+} from './format.ts';
 
 /** Escapes text for XML content and attributes, dropping characters XML 1.0 cannot hold. */
 export function escapeXml(text: string): string {
@@ -40,7 +48,7 @@ function testcase(r: CaseResult): string {
     case 'warned':
       return `${open}>\n      <system-out>${escapeXml(`advice not followed: ${r.reason ?? ''}\n${details(r)}`)}</system-out>\n    </testcase>`;
     case 'failed':
-      return `${open}>\n      <failure message="${escapeXml(r.reason ?? '')}" type="${r.level}">${escapeXml(details(r))}</failure>\n    </testcase>`;
+      return `${open}>\n      <failure message="${escapeXml(`${r.cause ? `[cause ${r.cause}] ` : ''}${r.reason ?? ''}`)}" type="${r.level}">${escapeXml(details(r))}</failure>\n    </testcase>`;
   }
 }
 
@@ -60,6 +68,10 @@ export function renderJunit(report: Report): string {
     ['notApplicable', String(s.notApplicable)],
     ['strict', String(report.options.strict)],
     ['readOnly', String(report.options.readOnly)],
+    ...(report.causes ?? []).map((c): [string, string] => [
+      `cause ${c.id}`,
+      `[${c.level}] ${c.statement} (cases: ${c.cases.join(', ')})`,
+    ]),
     ...report.coverage.map((e): [string, string] => [
       `coverage ${e.operationId} ${e.status}`,
       [...e.caseIds, ...(e.generated ? [`${e.generated} generated`] : [])].join(' ') || 'NOT COVERED',
@@ -78,7 +90,7 @@ export function renderJunit(report: Report): string {
           `    <testcase classname="petstore.run" name="run.ended: the run ended early" time="0">\n      <error message="${escapeXml(report.ended.reason)}" type="${escapeXml(report.ended.code)}">${escapeXml(endedLine(report.ended))}</error>\n    </testcase>`,
         ]
       : []),
-    `    <system-out>${escapeXml([...coverageLines(report), '', ...footerLines(report), summaryLine(report)].join('\n'))}</system-out>`,
+    `    <system-out>${escapeXml([...causeLines(report), ...(report.causes?.length ? [''] : []), ...coverageLines(report), '', ...footerLines(report), summaryLine(report)].join('\n'))}</system-out>`,
     '  </testsuite>',
     '</testsuites>',
   ];

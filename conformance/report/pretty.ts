@@ -6,7 +6,7 @@
 import { styleText } from 'node:util';
 import type { CaseResult, Outcome, Report } from '../types.ts';
 import { escapeControls } from './controls.ts';
-import { coverageLines, exchangeLines, failedCheckLines, footerLines, summaryLine } from './format.ts';
+import { causeLines, coverageLines, exchangeLines, failedCheckLines, footerLines, summaryLine } from './format.ts';
 
 /** Options of {@link renderPretty}. */
 export interface PrettyOptions {
@@ -37,7 +37,8 @@ export function shouldColor(stream: { isTTY?: boolean }, env: NodeJS.ProcessEnv 
 function caseLines(r: CaseResult, paint: (s: Style, t: string) => string): string[] {
   const label = LABELS[r.outcome];
   const level = r.level === 'advice' ? ' (advice)' : '';
-  const head = `${paint(label.style, label.text)} ${r.id}${level}  ${paint('dim', r.title)}`;
+  const cause = r.cause ? `  ${paint('dim', `(cause ${r.cause})`)}` : '';
+  const head = `${paint(label.style, label.text)} ${r.id}${level}  ${paint('dim', r.title)}${cause}`;
   if (r.outcome === 'passed') return [head];
   if (r.outcome === 'skipped' || r.outcome === 'notApplicable')
     return [`${head}  ${paint('dim', `— ${r.reason ?? ''}`)}`];
@@ -69,6 +70,9 @@ export function renderPretty(report: Report, options: PrettyOptions = {}): strin
     ),
     ...(report.proxy ? [`Through the proxy ${report.proxy.url} (from ${report.proxy.source})`] : []),
     '',
+    ...(report.causes?.length
+      ? [...causeLines(report).map((l, i) => (i === 0 ? paint('bold', l) : `  ${l}`)), '']
+      : []),
     // A run that ended before any case (the first request showed it cannot test the server) has no table to show.
     ...(report.ended && report.cases.length === 0
       ? []

@@ -67,6 +67,17 @@ export function redactReport(report: Report, requestBase: string, r: OutputRedac
     ...report,
     baseUrl: r.text(report.baseUrl),
     cases: report.cases.map((c) => redactCase(c, requestBase, r)),
+    ...(report.causes
+      ? {
+          causes: report.causes.map((cause) => ({
+            ...cause,
+            statement: r.text(cause.statement),
+            ...(cause.request
+              ? { request: { ...cause.request, url: redactUrl(cause.request.url, requestBase, r) } }
+              : {}),
+          })),
+        }
+      : {}),
     ...(report.ended ? { ended: { ...report.ended, reason: r.text(report.ended.reason) } } : {}),
     ...(report.exchangeLog
       ? {

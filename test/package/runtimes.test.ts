@@ -191,7 +191,12 @@ describe("Playwright (Debian's Chromium through playwright-core)", () => {
  * lowercase `bearer` with 2 MiB.
  */
 function breakingServer(req: IncomingMessage, res: ServerResponse): void {
-  if (req.headers.authorization?.startsWith('bearer '))
+  // A wrong key is refused, so that auth.bearerLowercase's control holds and its request (the capped body) is sent.
+  if (req.headers.authorization?.endsWith('-wrong-key'))
+    res
+      .writeHead(401, { 'content-type': 'application/json' })
+      .end('{"code":"unauthorized","message":"wrong key","status":401}');
+  else if (req.headers.authorization?.startsWith('bearer '))
     res.writeHead(200, { 'content-type': 'application/json' }).end(`[${'0,'.repeat(1024 * 1024)}0]`);
   else if (req.method === 'GET' && /^\/v1\/pets\/[^/?]+/.test(req.url!))
     res.writeHead(302, { location: 'http://127.0.0.1:9/elsewhere' }).end();

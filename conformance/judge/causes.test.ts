@@ -1,0 +1,75 @@
+import { describe, expect, it } from 'vitest';
+import type { CaseResult, Exchange } from '../types.ts';
+import { findCauses } from './causes.ts';
+
+function exchange(method: string, path: string, status: number): Exchange {
+  return {
+    request: { method, url: `http://h/v1${path}`, headers: {} },
+    response: { status, headers: {}, body: '', bytes: 0 },
+    durationMs: 1,
+  };
+}
+
+function failed(
+  id: string,
+  operationId: string,
+  check: [string, string],
+  ex: Exchange,
+  level: 'required' | 'advice' = 'required',
+): CaseResult {
+  return {
+    id,
+    title: id,
+    level,
+    section: 'S',
+    operationId,
+    covers: [],
+    outcome: 'failed',
+    checks: [{ name: check[0], ok: false, message: check[1] }],
+    exchanges: [ex],
+    durationMs: 1,
+  };
+}
+
+describe('findCauses: one finding per cause', () => {
+  it('groups the cases one wrong answer explains, most important first, and points each case at its cause', () => {
+    const results = [
+      failed('auth.getPet.missing', 'getPet', ['status', 'expected 401, got 200'], exchange('GET', '/pets/1', 200)),
+      failed('auth.listPets.missing', 'listPets', ['status', 'expected 401, got 200'], exchange('GET', '/pets', 200)),
+      failed('auth.listPets.wrongKey', 'listPets', ['status', 'expected 401, got 200'], exchange('GET', '/pets', 200)),
+      failed('createPet.listed', 'createPet', ['no 5xx', 'server error 500'], exchange('GET', '/pets', 500)),
+      failed('listPets.ok', 'listPets', ['no 5xx', 'server error 500'], exchange('GET', '/pets', 500)),
+      failed(
+        'listPets.limit.outOfRange',
+        'listPets',
+        ['limit=0: status', 'expected 400, got 200'],
+        exchange('GET', '/pets?limit=0', 200),
+        'advice',
+      ),
+      { ...failed('passes', 'listPets', ['x', 'y'], exchange('GET', '/pets', 200)), outcome: 'passed' as const },
+    ];
+    const causes = findCauses(results);
+    expect(causes.map((c) => [c.id, c.statement, c.cases])).toEqual([
+      ['C1', 'GET /v1/pets answers a server error (500)', ['createPet.listed', 'listPets.ok']],
+      [
+        'C2',
+        'listPets answers 200 where the contract requires 401',
+        ['auth.listPets.missing', 'auth.listPets.wrongKey'],
+      ],
+      ['C3', 'getPet answers 200 where the contract requires 401', ['auth.getPet.missing']],
+      ['C4', 'listPets answers 200 where the contract requires 400', ['listPets.limit.outOfRange']],
+    ]);
+    expect(causes[3]!.level).toBe('advice');
+    expect(causes[0]!.request?.url).toBe('http://h/v1/pets');
+    expect(results.map((r) => r.cause)).toEqual(['C3', 'C2', 'C2', 'C1', 'C1', 'C4', undefined]);
+  });
+
+  it('keeps checks that fail with different messages apart, and the same message with other numbers together', () => {
+    const results = [
+      failed('a', 'listPets', ['filter', '3 of 7 items have another status'], exchange('GET', '/pets', 200)),
+      failed('b', 'listPets', ['filter', '5 of 9 items have another status'], exchange('GET', '/pets', 200)),
+      failed('c', 'listPets', ['unique ids', 'ids listed more than once: 4'], exchange('GET', '/pets', 200)),
+    ];
+    expect(findCauses(results).map((c) => c.cases)).toEqual([['a', 'b'], ['c']]);
+  });
+});

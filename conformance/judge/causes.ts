@@ -1,0 +1,109 @@
+/**
+ * One finding per cause: the failed cases grouped by what the server does
+ * wrong, most important first. A cause is read off each failed case's first
+ * failed check: a 5xx on an operation, a status the contract does not allow
+ * for a kind of request, or the same check failing with the same message
+ * (numbers aside) on the same operation. Every later case with the same cause
+ * points at it instead of standing as a finding of its own.
+ */
+import type { CaseResult, Cause, CheckResult, Exchange } from '../types.ts';
+
+/** The label a check of a variation carries (`limit=-1: status`): the check is `status`. */
+function bareName(name: string): string {
+  return name.slice(name.lastIndexOf(': ') + 1).trim();
+}
+
+/** Numbers and quoted values aside, so `3 of 7 items` and `5 of 9 items` read the same. */
+function shape(message: string): string {
+  return message.replace(/"(?:[^"\\]|\\.)*"/g, '"…"').replace(/\d+(\.\d+)?/g, '#');
+}
+
+interface Found {
+  key: string;
+  statement: string;
+  /** The exchange that shows it. */
+  exchange: Exchange | undefined;
+}
+
+function serverError(c: CaseResult): Exchange | undefined {
+  return c.exchanges.find((ex) => (ex.response?.status ?? 0) >= 500);
+}
+
+function find(c: CaseResult, check: CheckResult): Found {
+  const name = bareName(check.name);
+  const last = c.exchanges.at(-1);
+  const failedServer = serverError(c);
+  if (name === 'no 5xx' && failedServer) {
+    // Keyed by the request that got it, whichever case sent it (createPet.listed's 500 may come from GET /pets).
+    const { method, url } = failedServer.request;
+    const path = new URL(url, 'http://x').pathname.replace(/\/pets\/[^/]+$/, '/pets/{petId}');
+    return {
+      key: `5xx ${method} ${path}`,
+      statement: `${method} ${path} answers a server error (${failedServer.response!.status})`,
+      exchange: failedServer,
+    };
+  }
+  const status = name === 'status' ? /^expected ([\d ,or]+), got (\d{3})/.exec(check.message) : null;
+  if (status) {
+    const got = status[2]!;
+    return {
+      key: `status ${c.operationId} ${status[1]} ${got}`,
+      statement: `${c.operationId} answers ${got} where the contract requires ${status[1]}`,
+      exchange: c.exchanges.findLast((ex) => String(ex.response?.status) === got) ?? last,
+    };
+  }
+  if (check.name === 'transport' || name === 'transport')
+    return {
+      key: `transport ${c.operationId} ${shape(check.message.replace(/^\S+ \S+: /, ''))}`,
+      statement: `${c.operationId}: no usable answer: ${check.message.replace(/^\S+ \S+: /, '')}`,
+      exchange: last,
+    };
+  return {
+    key: `${c.operationId} ${name} ${shape(check.message)}`,
+    statement: `${c.operationId}: ${name}: ${check.message}`,
+    exchange: last,
+  };
+}
+
+function rank(cause: Cause): number {
+  return (cause.level === 'required' ? 0 : 2) + (cause.key.startsWith('5xx ') ? 0 : 1);
+}
+
+/**
+ * The causes of the failed cases, most important first (required before advice, server errors first, then the
+ * one explaining most cases); each failed case's `cause` names its cause's id.
+ */
+export function findCauses(results: CaseResult[]): Cause[] {
+  const byKey = new Map<string, Cause>();
+  for (const c of results) {
+    if (c.outcome !== 'failed') continue;
+    const check = c.checks.find((k) => !k.ok);
+    if (!check) continue;
+    const found = find(c, check);
+    let cause = byKey.get(found.key);
+    if (!cause) {
+      cause = {
+        id: '',
+        key: found.key,
+        statement: found.statement,
+        level: c.level,
+        section: c.section,
+        cases: [],
+        ...(found.exchange ? { request: found.exchange.request } : {}),
+      };
+      byKey.set(found.key, cause);
+    }
+    cause.cases.push(c.id);
+    if (c.level === 'required') cause.level = 'required';
+  }
+  const causes = [...byKey.values()].sort((a, b) => rank(a) - rank(b) || b.cases.length - a.cases.length);
+  causes.forEach((cause, i) => {
+    cause.id = `C${i + 1}`;
+  });
+  const causeOf = new Map(causes.flatMap((cause) => cause.cases.map((id) => [id, cause.id] as const)));
+  for (const c of results) {
+    const id = causeOf.get(c.id);
+    if (id) c.cause = id;
+  }
+  return causes;
+}
