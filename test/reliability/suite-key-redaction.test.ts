@@ -8,6 +8,7 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runConformance } from '../../conformance/index.ts';
 import { renderCurl } from '../../conformance/report/format.ts';
@@ -57,6 +58,38 @@ function traces(text: string, key: string): string[] {
   if (unescaped.includes(key)) found.push('(after unescaping)');
   return found;
 }
+
+describe('for any key, in every form, in every reporter (property)', () => {
+  // Visible ASCII: what an Authorization header can carry.
+  const visible = fc.integer({ min: 0x21, max: 0x7e }).map((c) => String.fromCharCode(c));
+  const anyKey = fc.string({ unit: visible, minLength: 8, maxLength: 24 });
+
+  it('no output of a run against a server echoing the key in every spelling carries any of them', async () => {
+    await fc.assert(
+      fc.asyncProperty(anyKey, async (key) => {
+        const echo = await startHostileTarget('echoKey', key);
+        try {
+          const report = await runConformance({
+            baseUrl: echo.url,
+            apiKey: key,
+            timeoutMs: 2_000,
+            exchangeLog: true,
+            only: ['listPets.ok', 'auth.listPets.wrongKey', 'createPet.full', 'getPet.unknown'],
+          });
+          expect(report.cases.length).toBe(4);
+          for (const reporter of REPORTERS)
+            expect(
+              traces(render(reporter, report, { color: false }), key),
+              `${reporter} ${JSON.stringify(key)}`,
+            ).toEqual([]);
+        } finally {
+          await echo.close();
+        }
+      }),
+      { numRuns: 12 },
+    );
+  }, 60_000);
+});
 
 describe('the API key in reports, against a server that echoes it', () => {
   it('the echo target really does echo the key (so the test can fail)', async () => {
