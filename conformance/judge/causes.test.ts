@@ -64,6 +64,50 @@ describe('findCauses: one finding per cause', () => {
     expect(results.map((r) => r.cause)).toEqual(['C3', 'C2', 'C2', 'C1', 'C1', 'C4', undefined]);
   });
 
+  it('folds every check that read back a categoryId beyond 2^53 into one cause, whichever check saw it', () => {
+    const post = (body: string): Exchange => ({
+      ...exchange('POST', '/pets', 201),
+      request: { method: 'POST', url: 'http://h/v1/pets', headers: {}, body },
+    });
+    const results = [
+      failed(
+        'createPet.categoryId.beyond2pow53',
+        'createPet',
+        ['exact', 'categoryId 9007199254740993 was not echoed exactly'],
+        post('{"name":"a","categoryId":9007199254740993}'),
+      ),
+      failed(
+        'generated.createPet.echo',
+        'createPet',
+        ['echo', 'the Pet differs from what was sent'],
+        post('{"name":"","categoryId":13372609825339661}'),
+      ),
+      failed(
+        'generated.createPet.fetchable',
+        'createPet',
+        ['same animal', 'id 3 is not the animal created'],
+        post('{"name":"","categoryId":-9007199254740995}'),
+      ),
+      // A safe big number stays apart.
+      failed(
+        'generated.createPet.other',
+        'createPet',
+        ['echo', 'the Pet differs from what was sent'],
+        post('{"name":"x","categoryId":9007199254740991}'),
+      ),
+    ];
+    const causes = findCauses(results);
+    expect(causes[0]!.statement).toBe(
+      '`categoryId` beyond 2^53 is not kept as sent (e.g. 9007199254740993): it is rounded or changed when a pet is created',
+    );
+    expect(causes[0]!.cases).toEqual([
+      'createPet.categoryId.beyond2pow53',
+      'generated.createPet.echo',
+      'generated.createPet.fetchable',
+    ]);
+    expect(causes[1]!.cases).toEqual(['generated.createPet.other']);
+  });
+
   it('keeps checks that fail with different messages apart, and the same message with other numbers together', () => {
     const results = [
       failed('a', 'listPets', ['filter', '3 of 7 items have another status'], exchange('GET', '/pets', 200)),

@@ -126,7 +126,7 @@ export function causeLines(report: Report): string[] {
   if (causes.length === 0) return [];
   const failed = report.cases.filter((c) => c.outcome === 'failed').length;
   const lines = [
-    `${causes.length} cause${causes.length === 1 ? '' : 's'} explain the ${failed} failed case${failed === 1 ? '' : 's'}, most important first:`,
+    `${causes.length} ${causes.length === 1 ? 'cause explains' : 'causes explain'} the ${failed} failed case${failed === 1 ? '' : 's'}, most important first:`,
   ];
   for (const cause of causes) {
     const n = cause.cases.length;
