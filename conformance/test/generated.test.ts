@@ -229,3 +229,29 @@ describe('a generated failure is replayed before it is shrunk', () => {
     });
   });
 });
+
+describe('one finding per cause, across fixed and generated checks', () => {
+  it('a server that rounds categoryId beyond 2^53 gets one cause listing every check that read it back', async () => {
+    await withFake({ violations: ['bigCategoryRounded'] }, async (fake) => {
+      const report = await run(fake, { generate: 100 });
+      const failedIds = failed(report).map((c) => c.id);
+      expect(failedIds).toEqual(
+        expect.arrayContaining(['createPet.categoryId.beyond2pow53', 'generated.createPet.echo']),
+      );
+      // One cause for every check that read the rounded value back; accepting a categoryId beyond int64 (the
+      // generated invalidRefused) is a rule of its own and stays apart.
+      const [cause, ...others] = report.causes!;
+      expect(cause!.statement).toMatch(/^`categoryId` beyond 2\^53 is not kept as sent/);
+      const valueChecks = failedIds.filter((id) => id !== 'generated.createPet.invalidRefused');
+      expect(cause!.cases.sort()).toEqual(valueChecks.sort());
+      expect(valueChecks.length).toBeGreaterThanOrEqual(3);
+      expect(others.flatMap((c) => c.cases)).toEqual(failedIds.filter((id) => !valueChecks.includes(id)));
+      expect(
+        failed(report)
+          .filter((c) => c.cause === cause!.id)
+          .map((c) => c.id)
+          .sort(),
+      ).toEqual(valueChecks.sort());
+    });
+  });
+});
