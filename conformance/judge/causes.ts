@@ -67,7 +67,7 @@ function find(c: CaseResult, check: CheckResult): Found {
       statement: `\`${unsafe.field}\` beyond 2^53 is not kept as sent (e.g. ${unsafe.text}): it is rounded or changed when a pet is created`,
       exchange: c.exchanges.find((ex) => ex.request.body?.includes(unsafe.text)) ?? last,
     };
-  const status = name === 'status' ? /^expected ([\d ,or]+), got (\d{3})/.exec(check.message) : null;
+  const status = name === 'status' ? /expected ([\d ,or]+), got (\d{3})/.exec(check.message) : null;
   if (status) {
     const got = status[2]!;
     return {
