@@ -53,11 +53,11 @@ describe('findCauses: one finding per cause', () => {
       ['C1', 'GET /v1/pets answers a server error (500)', ['createPet.listed', 'listPets.ok']],
       [
         'C2',
-        'listPets answers 200 where the contract requires 401',
+        'GET /v1/pets answers 200 where the contract requires 401',
         ['auth.listPets.missing', 'auth.listPets.wrongKey'],
       ],
-      ['C3', 'getPet answers 200 where the contract requires 401', ['auth.getPet.missing']],
-      ['C4', 'listPets answers 200 where the contract requires 400', ['listPets.limit.outOfRange']],
+      ['C3', 'GET /v1/pets/{petId} answers 200 where the contract requires 401', ['auth.getPet.missing']],
+      ['C4', 'GET /v1/pets answers 200 where the contract requires 400', ['listPets.limit.outOfRange']],
     ]);
     expect(causes[3]!.level).toBe('advice');
     expect(causes[0]!.request?.url).toBe('http://h/v1/pets');

@@ -42,6 +42,12 @@ function unsafeNumberSent(c: CaseResult): { field: string; text: string } | unde
   return undefined;
 }
 
+/** `GET /v1/pets/{petId}`: the request's method and path, an id in it as the template's parameter. */
+function requestTemplate(ex: Exchange): string {
+  const path = new URL(ex.request.url, 'http://x').pathname.replace(/\/pets\/[^/]+$/, '/pets/{petId}');
+  return `${ex.request.method} ${path}`;
+}
+
 function serverError(c: CaseResult): Exchange | undefined {
   return c.exchanges.find((ex) => (ex.response?.status ?? 0) >= 500);
 }
@@ -52,11 +58,10 @@ function find(c: CaseResult, check: CheckResult): Found {
   const failedServer = serverError(c);
   if (name === 'no 5xx' && failedServer) {
     // Keyed by the request that got it, whichever case sent it (createPet.listed's 500 may come from GET /pets).
-    const { method, url } = failedServer.request;
-    const path = new URL(url, 'http://x').pathname.replace(/\/pets\/[^/]+$/, '/pets/{petId}');
+    const where = requestTemplate(failedServer);
     return {
-      key: `5xx ${method} ${path}`,
-      statement: `${method} ${path} answers a server error (${failedServer.response!.status})`,
+      key: `5xx ${where}`,
+      statement: `${where} answers a server error (${failedServer.response!.status})`,
       exchange: failedServer,
     };
   }
@@ -70,10 +75,13 @@ function find(c: CaseResult, check: CheckResult): Found {
   const status = name === 'status' ? /expected ([\d ,or]+), got (\d{3})/.exec(check.message) : null;
   if (status) {
     const got = status[2]!;
+    const exchange = c.exchanges.findLast((ex) => String(ex.response?.status) === got);
+    // Named by the request that got it when there is one (createPet.fetchable's 404 comes from GET /pets/{petId}).
+    const where = exchange ? requestTemplate(exchange) : c.operationId;
     return {
-      key: `status ${c.operationId} ${status[1]} ${got}`,
-      statement: `${c.operationId} answers ${got} where the contract requires ${status[1]}`,
-      exchange: c.exchanges.findLast((ex) => String(ex.response?.status) === got) ?? last,
+      key: `status ${where} ${status[1]} ${got}`,
+      statement: `${where} answers ${got} where the contract requires ${status[1]}`,
+      exchange: exchange ?? last,
     };
   }
   if (check.name === 'transport' || name === 'transport')
