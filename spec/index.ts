@@ -160,19 +160,20 @@ function itemSchemaOf(name: string): string | undefined {
   return ref?.startsWith('#/components/schemas/') ? ref.slice('#/components/schemas/'.length) : undefined;
 }
 
-const linear = new Map<string, ValidateFunction>();
+/** The validators getValidator serves, open and closed, made once: an array of components checked item-wise. */
+const served: Record<string, [open: ValidateFunction, closed: ValidateFunction]> = Object.fromEntries(
+  Object.entries(generated).map(([name, [open, closed]]) => {
+    const item = itemSchemaOf(name);
+    if (item === undefined || !Object.hasOwn(generated, item)) return [name, [open, closed]];
+    const [itemOpen, itemClosed] = generated[item]!;
+    return [name, [itemWise(open, itemOpen, false), itemWise(closed, itemClosed, true)]];
+  }),
+);
 
 /** Returns the validator ajv generated for a component schema, open or closed (an array of components item-wise). */
 export function getValidator(name: SchemaName, options: ValidatorOptions = {}): ValidateFunction {
-  if (!Object.hasOwn(generated, name)) throw new Error(`spec has no schema named ${name}`);
-  const variant = options.closed === true ? 1 : 0;
-  const item = itemSchemaOf(name);
-  if (item === undefined || !Object.hasOwn(generated, item)) return generated[name]![variant];
-  const key = `${name}/${variant}`;
-  let validate = linear.get(key);
-  if (validate === undefined)
-    linear.set(key, (validate = itemWise(generated[name]![variant], generated[item]![variant], variant === 1)));
-  return validate;
+  if (!Object.hasOwn(served, name)) throw new Error(`spec has no schema named ${name}`);
+  return served[name]![options.closed === true ? 1 : 0];
 }
 
 /** Formats ajv errors as `instancePath message` lines, for error bodies and reports. */

@@ -10,7 +10,7 @@ import type { Dispatcher } from 'undici';
 import type { CaseRequest, Exchange, ExchangeResponse } from '../types.ts';
 import type { ProxyChoice } from './proxy.ts';
 import { BASIC_USER, REDACTED } from './redact.ts';
-import { createThrottle, type Throttle, type ThrottleOptions, type ThrottleStats } from './throttle.ts';
+import { createThrottle, RATE_LIMITED, type Throttle, type ThrottleOptions, type ThrottleStats } from './throttle.ts';
 import { undici } from './undici.ts';
 
 /** Options of {@link createClient}. */
@@ -177,7 +177,7 @@ async function retrying(
       const last: Exchange =
         decision === undefined
           ? { ...ex, ...note }
-          : { ...ex, ...note, error: { code: 'PETSTORE_RATE_LIMITED', message: decision.exhausted } };
+          : { ...ex, ...note, error: { code: RATE_LIMITED, message: decision.exhausted } };
       onExchange?.(last, startedAt, false);
       return last;
     }
@@ -331,10 +331,10 @@ function buildResponse(
     if (value !== undefined) headers[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
   }
   const response: ExchangeResponse = { status, headers, body: text, bytes };
-  const containers = text.trim() === '' ? 0 : countContainers(text);
-  if (containers > MAX_PARSED_CONTAINERS)
+  if (text.trim() === '') return response;
+  if (countContainers(text) > MAX_PARSED_CONTAINERS)
     response.jsonError = `holds more than ${MAX_PARSED_CONTAINERS} objects and arrays, far more than any Petstore answer (a full page is ${MAX_PAGE_CONTAINERS}): not parsed`;
-  else if (text.trim() !== '') {
+  else {
     try {
       response.json = JSON.parse(text) as unknown;
     } catch {

@@ -5,7 +5,11 @@
  * budget counts wall-clock time in which at least one request is held back,
  * so eight requests told to wait the same second spend one second of it.
  */
+
 import { formatDuration } from './duration.ts';
+
+/** The error code of an exchange that met a 429/503 after the wait budget was spent: throttled, not judged. */
+export const RATE_LIMITED = 'PETSTORE_RATE_LIMITED';
 
 /** Options of {@link createThrottle}. */
 export interface ThrottleOptions {

@@ -6,6 +6,7 @@
  * requests that still fail it; the next round goes on looking for others.
  */
 import fc from 'fast-check';
+import { RATE_LIMITED } from '../client/throttle.ts';
 import type { CaseRequest, Exchange } from '../types.ts';
 import type { Finding } from './checks.ts';
 import { type CommandContext, type Execution, type GeneratedOperation, sequenceArb } from './commands.ts';
@@ -132,7 +133,7 @@ function commandContext(
       if (ex.response) bump(r.statuses, `${op} ${ex.response.status}`);
       exec.exchanges.push(ex);
       // Throttled past the budget: what follows in this sequence would be judged on a 429, so it stops here.
-      if (ex.error?.code === 'PETSTORE_RATE_LIMITED') {
+      if (ex.error?.code === RATE_LIMITED) {
         exec.throttled ??= ex.error.message;
         exec.stopped = true;
       }

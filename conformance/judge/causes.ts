@@ -6,7 +6,9 @@
  * (numbers aside) on the same operation. Every later case with the same cause
  * points at it instead of standing as a finding of its own.
  */
+import { listOperations, type OperationInfo } from '../../spec/index.ts';
 import type { CaseResult, Cause, CheckResult, Exchange } from '../types.ts';
+import { matchOperation } from './operations.ts';
 
 /** The label a check of a variation carries (`limit=-1: status`): the check is `status`. */
 function bareName(name: string): string {
@@ -25,14 +27,14 @@ interface Found {
   exchange: Exchange | undefined;
 }
 
+/** The checks that compare a value read back with the one sent. */
+const VALUE_CHECKS = new Set(['exact', 'echo', 'same animal', 'unchanged']);
+
 /**
  * A field the case sent as an integer beyond 2^53 (JSON text of 16 digits or more that is not a safe integer): a
  * server that parses JSON numbers as doubles changes it, and every check that later reads it fails for that one
  * reason (`exact` at creation, `echo`, `fetchable`, a generated `lost`), so they share one cause.
  */
-/** The checks that compare a value read back with the one sent. */
-const VALUE_CHECKS = new Set(['exact', 'echo', 'same animal', 'unchanged']);
-
 function unsafeNumberSent(c: CaseResult): { field: string; text: string } | undefined {
   for (const ex of c.exchanges) {
     for (const m of (ex.request.body ?? '').matchAll(/"([A-Za-z_]\w*)"\s*:\s*(-?\d{16,})(?![\d.eE])/g)) {
@@ -42,23 +44,30 @@ function unsafeNumberSent(c: CaseResult): { field: string; text: string } | unde
   return undefined;
 }
 
-/** `GET /v1/pets/{petId}`: the request's method and path, an id in it as the template's parameter. */
-function requestTemplate(ex: Exchange): string {
-  const path = new URL(ex.request.url, 'http://x').pathname.replace(/\/pets\/[^/]+$/, '/pets/{petId}');
-  return `${ex.request.method} ${path}`;
+/** Where the causes' requests go: the spec's operations below the base URL's path. */
+interface Api {
+  operations: readonly OperationInfo[];
+  basePath: string;
+}
+
+/** `GET /v1/pets/{petId}`: the request's method and the spec's path template it matched (its own path if none). */
+function requestTemplate(ex: Exchange, api: Api): string {
+  const { method, url } = ex.request;
+  const op = matchOperation(api.operations, method, url, api.basePath);
+  return `${method} ${op ? api.basePath + op.path : new URL(url).pathname}`;
 }
 
 function serverError(c: CaseResult): Exchange | undefined {
   return c.exchanges.find((ex) => (ex.response?.status ?? 0) >= 500);
 }
 
-function find(c: CaseResult, check: CheckResult): Found {
+function find(c: CaseResult, check: CheckResult, api: Api): Found {
   const name = bareName(check.name);
   const last = c.exchanges.at(-1);
   const failedServer = serverError(c);
   if (name === 'no 5xx' && failedServer) {
     // Keyed by the request that got it, whichever case sent it (createPet.listed's 500 may come from GET /pets).
-    const where = requestTemplate(failedServer);
+    const where = requestTemplate(failedServer, api);
     return {
       key: `5xx ${where}`,
       statement: `${where} answers a server error (${failedServer.response!.status})`,
@@ -77,7 +86,7 @@ function find(c: CaseResult, check: CheckResult): Found {
     const got = status[2]!;
     const exchange = c.exchanges.findLast((ex) => String(ex.response?.status) === got);
     // Named by the request that got it when there is one (createPet.fetchable's 404 comes from GET /pets/{petId}).
-    const where = exchange ? requestTemplate(exchange) : c.operationId;
+    const where = exchange ? requestTemplate(exchange, api) : c.operationId;
     return {
       key: `status ${where} ${status[1]} ${got}`,
       statement: `${where} answers ${got} where the contract requires ${status[1]}`,
@@ -105,13 +114,14 @@ function rank(cause: Cause): number {
  * The causes of the failed cases, most important first (required before advice, server errors first, then the
  * one explaining most cases); each failed case's `cause` names its cause's id.
  */
-export function findCauses(results: CaseResult[]): Cause[] {
+export function findCauses(results: CaseResult[], basePath = '/v1', operations = listOperations()): Cause[] {
+  const api = { operations, basePath };
   const byKey = new Map<string, Cause>();
   for (const c of results) {
     if (c.outcome !== 'failed') continue;
     const check = c.checks.find((k) => !k.ok);
     if (!check) continue;
-    const found = find(c, check);
+    const found = find(c, check, api);
     let cause = byKey.get(found.key);
     if (!cause) {
       cause = {

@@ -3,6 +3,7 @@
  * results add up to (the counts and whether the run is ok). The checks of one
  * exchange are in checks.ts; the generated checks judge theirs in generate/results.ts.
  */
+import { RATE_LIMITED } from '../client/throttle.ts';
 import type { BaselineResult, Case, CaseResult, CheckResult, Outcome, Summary } from '../types.ts';
 
 /** Why a case did not judge: skipped (a prerequisite, read-only), or not applicable (its control failed). */
@@ -61,7 +62,7 @@ export function throttledOutcome(
 ): { outcome: Outcome; reason?: string } {
   // Advice judged on a 429 is no more the server's than a failure is.
   if (result.outcome !== 'failed' && result.outcome !== 'notApplicable' && result.outcome !== 'warned') return result;
-  const limited = exchanges.find((e) => e.error?.code === 'PETSTORE_RATE_LIMITED');
+  const limited = exchanges.find((e) => e.error?.code === RATE_LIMITED);
   if (!limited) return result;
   return {
     outcome: 'skipped',

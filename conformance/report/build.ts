@@ -31,6 +31,7 @@ export function buildReport(settings: Settings, f: RunFindings): Report {
   const baseline = settings.baseline ? compareBaseline(f.results, settings.baseline) : undefined;
   const summary = summarise(f.results);
   const { stats } = f.client;
+  const operations = listOperations();
   const report: Report = {
     tool: 'petstore-conformance',
     runId: settings.runId,
@@ -39,10 +40,10 @@ export function buildReport(settings: Settings, f: RunFindings): Report {
     durationMs: Date.now() - f.started,
     options: settings.reported,
     cases: f.results,
-    causes: findCauses(f.results),
+    causes: findCauses(f.results, settings.basePath, operations),
     deselected: settings.deselected,
     summary,
-    coverage: buildCoverage(listOperations(), f.results, settings.basePath, f.generation?.statuses),
+    coverage: buildCoverage(operations, f.results, settings.basePath, f.generation?.statuses),
     created: { count: stats.created, ids: stats.createdIds, namePrefix: namePrefix(settings.runId) },
     throttling: { ...f.client.throttleStats },
     ...(baseline ? { baseline } : {}),

@@ -3,6 +3,7 @@
  * cases that actually got that status from the server.
  */
 import type { OperationInfo } from '../../spec/index.ts';
+import { matchOperation } from '../judge/operations.ts';
 import type { CaseResult, CoverageEntry } from '../types.ts';
 
 /** A request's operation: its method, and its path below `basePath` matched against the spec's path templates. */
@@ -12,12 +13,7 @@ export function operationOf(
   url: string,
   basePath: string,
 ): string | undefined {
-  const pathname = new URL(url).pathname;
-  if (!pathname.startsWith(basePath)) return undefined;
-  const rest = pathname.slice(basePath.length);
-  const matches = (template: string): boolean =>
-    new RegExp(`^${template.replace(/[.+?^$()|[\]\\]/g, '\\$&').replace(/\{[^/}]+\}/g, '[^/]+')}$`).test(rest);
-  return operations.find((op) => op.method === method && matches(op.path))?.operationId;
+  return matchOperation(operations, method, url, basePath)?.operationId;
 }
 
 /** The statuses a case actually got, whole, for requests to its own operation. */
