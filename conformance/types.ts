@@ -145,6 +145,10 @@ export interface CaseResult extends Pick<Case, 'id' | 'title' | 'level' | 'secti
   durationMs: number;
   /** For a failed case, the id of the cause it is grouped under (`report.causes`). */
   cause?: string;
+  /** Ids of animals the server created from requests this case judged it should have refused. */
+  letIn?: number[];
+  /** For a failed case that fails only because of an earlier cause (an invalid animal it let in): what and which. */
+  consequence?: string;
 }
 
 /** What the server does wrong, and the failed cases it explains (one finding per cause). */
@@ -161,6 +165,8 @@ export interface Cause {
   section: string;
   /** The failed cases it explains, the first one the example. */
   cases: string[];
+  /** Later failed cases that fail only because of it (an invalid animal it let in, returned by a listing). */
+  consequences?: string[];
   /** The request that shows it (its curl line in the reports). */
   request?: ExchangeRequest;
 }

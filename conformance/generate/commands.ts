@@ -43,6 +43,8 @@ export interface CommandContext {
   allow(op: GeneratedOperation): boolean;
   /** Notes a generated value left out, with why (counted while searching only). */
   skipValue(reason: string): void;
+  /** Notes the animal a server created from an invalid body (its 2xx answer's id), so what it breaks later is traced to it. */
+  letIn(ex: Exchange): void;
   /** Sends a request; `primary` requests spend the operation's budget. */
   send(exec: Execution, op: GeneratedOperation, request: CaseRequest, primary: boolean): Promise<Exchange>;
 }
@@ -147,6 +149,7 @@ class InvalidCreateCommand implements Command {
   }
   async run(_m: SequenceModel, exec: Execution): Promise<void> {
     const ex = await this.ctx.send(exec, 'createPet', { method: 'POST', path: '/pets', body: this.text()! }, true);
+    this.ctx.letIn(ex);
     exec.judge(invalidFindings(ex, this.body.kind));
   }
   toString(): string {

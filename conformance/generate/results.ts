@@ -49,6 +49,7 @@ function failedResult(
     reason: `${result.name}: ${result.message} (seed ${o.seed}, ${replayed}, ${intermittent ? `${plural(failure.exchanges.length, 'request')} as sent` : `shrunk to ${plural(failure.exchanges.length, 'request')}`})`,
     checks: [result, replay],
     exchanges: failure.exchanges,
+    ...(base.id.endsWith('.invalidRefused') && s.letIn.size > 0 ? { letIn: [...s.letIn] } : {}),
     durationMs: 0,
   };
 }

@@ -5,8 +5,10 @@
  * shrinking, judged on that same check only) to the fewest, smallest
  * requests that still fail it; the next round goes on looking for others.
  */
+
 import fc from 'fast-check';
 import { RATE_LIMITED } from '../client/throttle.ts';
+import { acceptedId } from '../judge/consequences.ts';
 import type { CaseRequest, Exchange } from '../types.ts';
 import type { Finding } from './checks.ts';
 import { type CommandContext, type Execution, type GeneratedOperation, sequenceArb } from './commands.ts';
@@ -65,6 +67,8 @@ export interface SearchResult {
   /** Sequences that met a 429/503 past the wait budget and so judged nothing, and the first such answer. */
   throttled: number;
   firstThrottled?: string;
+  /** Ids of the animals the server created from generated invalid bodies. */
+  letIn: Set<number>;
 }
 
 const RUNS_PER_ROUND = 100;
@@ -98,6 +102,7 @@ function emptyResult(): SearchResult {
     replayRequests: 0,
     skipped: new Map(),
     throttled: 0,
+    letIn: new Set(),
   };
 }
 
@@ -119,6 +124,10 @@ function commandContext(
     runCreated: [],
     fixedIds: new Set(o.fixedIds),
     allow: (op) => o.operations.has(op) && (shrinking() || budget[op] > 0),
+    letIn: (ex) => {
+      const id = acceptedId(ex);
+      if (id !== undefined) r.letIn.add(id);
+    },
     skipValue: (reason) => {
       if (!shrinking()) bump(r.skipped, reason);
     },

@@ -116,4 +116,44 @@ describe('findCauses: one finding per cause', () => {
     ];
     expect(findCauses(results).map((c) => c.cases)).toEqual([['a', 'b'], ['c']]);
   });
+
+  it('points a listing that fails only because it holds an animal an invalid create let in at that create’s cause', () => {
+    const answered = (method: string, path: string, status: number, json: unknown): Exchange => {
+      const base = exchange(method, path, status);
+      return { ...base, response: { ...base.response!, body: JSON.stringify(json), json } };
+    };
+    const good = { id: 1, name: 'a', categoryId: 1 };
+    const bad = { id: 7, name: null, categoryId: 1 };
+    const stranger = { id: 8, categoryId: 1 };
+    const schema: [string, string] = ['schema Pets', 'body is not a valid Pets'];
+    const results = [
+      failed(
+        'createPet.invalid.nameNull',
+        'createPet',
+        ['status', 'expected 400, got 201'],
+        answered('POST', '/pets', 201, bad),
+      ),
+      failed('listPets.ok', 'listPets', schema, answered('GET', '/pets', 200, [good, bad])),
+      // Holds an invalid animal nobody here let in: a finding of its own.
+      failed('listPets.limit.max', 'listPets', schema, answered('GET', '/pets?limit=100', 200, [good, bad, stranger])),
+      // A labelled schema check of a variation reads the same.
+      failed(
+        'createPet.listed',
+        'createPet',
+        ['status=available: schema Pets', 'body is not a valid Pets'],
+        answered('GET', '/pets?status=available', 200, [bad]),
+      ),
+    ];
+    const causes = findCauses(results);
+    expect(causes.map((c) => [c.id, c.cases, c.consequences])).toEqual([
+      ['C1', ['createPet.invalid.nameNull'], ['listPets.ok', 'createPet.listed']],
+      ['C2', ['listPets.limit.max'], undefined],
+    ]);
+    expect(results.map((r) => r.cause)).toEqual(['C1', 'C1', 'C2', 'C1']);
+    expect(results[1]!.consequence).toBe(
+      'fails only because of C1: the answer holds 1 animal (id 7) that the server created from a request it should have refused',
+    );
+    expect(results[0]!.consequence).toBeUndefined();
+    expect(results[2]!.consequence).toBeUndefined();
+  });
 });

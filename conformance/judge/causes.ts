@@ -4,16 +4,13 @@
  * failed check: a 5xx on an operation, a status the contract does not allow
  * for a kind of request, or the same check failing with the same message
  * (numbers aside) on the same operation. Every later case with the same cause
- * points at it instead of standing as a finding of its own.
+ * points at it instead of standing as a finding of its own, and so does a case
+ * that fails only because of what an earlier cause let in (consequences.ts).
  */
 import { listOperations, type OperationInfo } from '../../spec/index.ts';
 import type { CaseResult, Cause, CheckResult, Exchange } from '../types.ts';
+import { acceptedId, bareName, type Consequence, consequenceOf } from './consequences.ts';
 import { matchOperation } from './operations.ts';
-
-/** The label a check of a variation carries (`limit=-1: status`): the check is `status`. */
-function bareName(name: string): string {
-  return name.slice(name.lastIndexOf(': ') + 1).trim();
-}
 
 /** Numbers and quoted values aside, so `3 of 7 items` and `5 of 9 items` read the same. */
 function shape(message: string): string {
@@ -110,18 +107,40 @@ function rank(cause: Cause): number {
   return (cause.level === 'required' ? 0 : 2) + (cause.key.startsWith('5xx ') ? 0 : 1);
 }
 
+function explained(cause: Cause): number {
+  return cause.cases.length + (cause.consequences?.length ?? 0);
+}
+
+function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? '' : 's'}`;
+}
+
 /**
  * The causes of the failed cases, most important first (required before advice, server errors first, then the
- * one explaining most cases); each failed case's `cause` names its cause's id.
+ * one explaining most cases); each failed case's `cause` names its cause's id, and a case that fails only because
+ * of an earlier cause (an animal it let in) is listed under it as a consequence and says so.
  */
 export function findCauses(results: CaseResult[], basePath = '/v1', operations = listOperations()): Cause[] {
   const api = { operations, basePath };
+  const failed = results.flatMap((c) => {
+    const check = c.outcome === 'failed' ? c.checks.find((k) => !k.ok) : undefined;
+    return check ? [{ c, found: find(c, check, api) }] : [];
+  });
+  // The animals the server created from requests it should have refused, and the cause that let each in.
+  const accepted = new Map<number, string>();
+  for (const { c, found } of failed) {
+    const id = found.key.startsWith('status ') ? acceptedId(found.exchange) : undefined;
+    for (const letIn of [...(id === undefined ? [] : [id]), ...(c.letIn ?? [])])
+      if (!accepted.has(letIn)) accepted.set(letIn, found.key);
+  }
   const byKey = new Map<string, Cause>();
-  for (const c of results) {
-    if (c.outcome !== 'failed') continue;
-    const check = c.checks.find((k) => !k.ok);
-    if (!check) continue;
-    const found = find(c, check, api);
+  const later: { c: CaseResult; consequence: Consequence }[] = [];
+  for (const { c, found } of failed) {
+    const consequence = consequenceOf(c, accepted);
+    if (consequence) {
+      later.push({ c, consequence });
+      continue;
+    }
     let cause = byKey.get(found.key);
     if (!cause) {
       cause = {
@@ -138,7 +157,11 @@ export function findCauses(results: CaseResult[], basePath = '/v1', operations =
     cause.cases.push(c.id);
     if (c.level === 'required') cause.level = 'required';
   }
-  const causes = [...byKey.values()].sort((a, b) => rank(a) - rank(b) || b.cases.length - a.cases.length);
+  for (const { c, consequence } of later) {
+    const cause = byKey.get(consequence.key)!;
+    cause.consequences = [...(cause.consequences ?? []), c.id];
+  }
+  const causes = [...byKey.values()].sort((a, b) => rank(a) - rank(b) || explained(b) - explained(a));
   causes.forEach((cause, i) => {
     cause.id = `C${i + 1}`;
   });
@@ -146,6 +169,12 @@ export function findCauses(results: CaseResult[], basePath = '/v1', operations =
   for (const c of results) {
     const id = causeOf.get(c.id);
     if (id) c.cause = id;
+  }
+  for (const { c, consequence } of later) {
+    const cause = byKey.get(consequence.key)!;
+    const ids = consequence.ids;
+    c.cause = cause.id;
+    c.consequence = `fails only because of ${cause.id}: the answer holds ${plural(ids.length, 'animal')} (id ${ids.slice(0, 5).join(', ')}${ids.length > 5 ? ', …' : ''}) that the server created from a request it should have refused`;
   }
   return causes;
 }

@@ -57,9 +57,12 @@ export function exchangeLines(ex: Exchange): string[] {
 
 /** The failed checks of a case, each with its detail lines (ajv errors with instance paths) indented. */
 export function failedCheckLines(result: CaseResult): string[] {
-  return result.checks
-    .filter((c) => !c.ok)
-    .flatMap((c) => [`✗ ${c.name}: ${c.message}`, ...(c.details ?? []).map((d) => `    ${d}`)]);
+  return [
+    ...(result.consequence ? [result.consequence] : []),
+    ...result.checks
+      .filter((c) => !c.ok)
+      .flatMap((c) => [`✗ ${c.name}: ${c.message}`, ...(c.details ?? []).map((d) => `    ${d}`)]),
+  ];
 }
 
 function coverageCell(e: CoverageEntry): string {
@@ -130,9 +133,15 @@ export function causeLines(report: Report): string[] {
   ];
   for (const cause of causes) {
     const n = cause.cases.length;
+    const later = cause.consequences ?? [];
     lines.push(
       `${cause.id} [${cause.level}] ${cause.statement}`,
       `   ${n === 1 ? 'case' : `${n} cases`}: ${cause.cases.join(', ')}; contract: ${cause.section}`,
+      ...(later.length > 0
+        ? [
+            `   and ${later.length === 1 ? 'a case that fails' : `${later.length} cases that fail`} only because of it: ${later.join(', ')}`,
+          ]
+        : []),
       ...(cause.request ? [`   $ ${renderCurl(cause.request)}`] : []),
     );
   }

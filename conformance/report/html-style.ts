@@ -61,6 +61,7 @@ details summary { cursor: pointer; list-style: none; } details summary h2 { disp
 details summary::before { content: "▸ "; color: var(--muted); } details[open] summary::before { content: "▾ "; }
 table.all { margin-top: 10px; } table.all td small { color: var(--muted); } .num { text-align: right; white-space: nowrap; color: var(--muted); }
 ol.causes { padding-left: 0; list-style: none; } li.cause { background: var(--card, #fff); border: 1px solid #d0d7de; border-left: 4px solid #cf222e; border-radius: 6px; padding: 10px 14px; margin: 8px 0; }
+p.consequence { margin: 4px 0; color: var(--muted); font-size: 13px; }
 li.cause.advice { border-left-color: #9a6700; } li.cause .level { font-size: 12px; color: var(--muted); margin-right: 4px; } li.cause p.cases { margin: 6px 0; color: var(--muted); font-size: 13px; }
 footer { margin: 28px 0 8px; color: var(--muted); font-size: 12px; text-align: center; }
 `;

@@ -125,7 +125,7 @@ function caseBlock(r: CaseResult): string {
       : `<details class="held"><summary>${passed.length} check${passed.length === 1 ? '' : 's'} held</summary><ul class="checks">${passed.map(checkItem).join('')}</ul></details>`;
   return `<article class="case ${r.outcome}" id="${e(r.id)}">
 <h3><span class="tag ${r.outcome}">${LABEL[r.outcome]}</span> <code>${e(r.id)}</code> ${r.level === 'advice' ? '<span class="level">advice</span>' : ''}</h3>
-<p class="title">${e(r.title)} <small>${e(r.section)}</small></p>
+<p class="title">${e(r.title)} <small>${e(r.section)}</small></p>${r.consequence ? `\n<p class="consequence">${e(r.consequence)}</p>` : r.cause ? `\n<p class="consequence">cause ${e(r.cause)}</p>` : ''}
 <ul class="checks">${failed.map(checkItem).join('')}</ul>${held}
 ${r.exchanges.map(exchangeBlock).join('\n')}
 </article>`;
@@ -148,6 +148,10 @@ function allCasesTable(report: Report): string {
 <table class="all"><tbody>${rows.join('\n')}</tbody></table></details></section>`;
 }
 
+function caseLinks(ids: readonly string[]): string {
+  return ids.map((id) => `<a href="#${e(id)}">${e(id)}</a>`).join(', ');
+}
+
 /** The causes, most important first, each with the cases it explains and one curl line. */
 function causeSection(report: Report): string {
   const causes = report.causes ?? [];
@@ -155,7 +159,8 @@ function causeSection(report: Report): string {
   const items = causes
     .map(
       (c) => `<li class="cause ${c.level}"><b>${e(c.id)}</b> <span class="level">${e(c.level)}</span> ${e(c.statement)}
-<p class="cases">${c.cases.length === 1 ? 'case' : `${c.cases.length} cases`}: ${c.cases.map((id) => `<a href="#${e(id)}">${e(id)}</a>`).join(', ')} · contract: ${e(c.section)}</p>
+<p class="cases">${c.cases.length === 1 ? 'case' : `${c.cases.length} cases`}: ${caseLinks(c.cases)} · contract: ${e(c.section)}</p>
+${c.consequences?.length ? `<p class="cases">failing only because of it: ${caseLinks(c.consequences)}</p>` : ''}
 ${c.request ? `<pre class="curl">$ ${e(renderCurl(c.request))}</pre>` : ''}</li>`,
     )
     .join('\n');

@@ -48,7 +48,7 @@ function testcase(r: CaseResult): string {
     case 'warned':
       return `${open}>\n      <system-out>${escapeXml(`advice not followed: ${r.reason ?? ''}\n${details(r)}`)}</system-out>\n    </testcase>`;
     case 'failed':
-      return `${open}>\n      <failure message="${escapeXml(`${r.cause ? `[cause ${r.cause}] ` : ''}${r.reason ?? ''}`)}" type="${r.level}">${escapeXml(details(r))}</failure>\n    </testcase>`;
+      return `${open}>\n      <failure message="${escapeXml(`${r.cause ? `[${r.consequence ? 'because of' : 'cause'} ${r.cause}] ` : ''}${r.reason ?? ''}`)}" type="${r.level}">${escapeXml(details(r))}</failure>\n    </testcase>`;
   }
 }
 
@@ -70,7 +70,7 @@ export function renderJunit(report: Report): string {
     ['readOnly', String(report.options.readOnly)],
     ...(report.causes ?? []).map((c): [string, string] => [
       `cause ${c.id}`,
-      `[${c.level}] ${c.statement} (cases: ${c.cases.join(', ')})`,
+      `[${c.level}] ${c.statement} (cases: ${c.cases.join(', ')}${c.consequences?.length ? `; failing only because of it: ${c.consequences.join(', ')}` : ''})`,
     ]),
     ...report.coverage.map((e): [string, string] => [
       `coverage ${e.operationId} ${e.status}`,

@@ -37,7 +37,7 @@ export function shouldColor(stream: { isTTY?: boolean }, env: NodeJS.ProcessEnv 
 function caseLines(r: CaseResult, paint: (s: Style, t: string) => string): string[] {
   const label = LABELS[r.outcome];
   const level = r.level === 'advice' ? ' (advice)' : '';
-  const cause = r.cause ? `  ${paint('dim', `(cause ${r.cause})`)}` : '';
+  const cause = r.cause ? `  ${paint('dim', `(${r.consequence ? 'because of' : 'cause'} ${r.cause})`)}` : '';
   const head = `${paint(label.style, label.text)} ${r.id}${level}  ${paint('dim', r.title)}${cause}`;
   if (r.outcome === 'passed') return [head];
   if (r.outcome === 'skipped' || r.outcome === 'notApplicable')

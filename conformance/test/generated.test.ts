@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { petStatuses } from '../../spec/index.ts';
 import { type CaseResult, type ConformanceOptions, generatedChecks, type Report, runConformance } from '../index.ts';
+import { renderPretty } from '../report/index.ts';
 import { type FakePetstore, type FakePetstoreOptions, type GeneratedBug, startFakePetstore } from './fake-petstore.ts';
 
 const BUDGET = 300;
@@ -252,6 +253,25 @@ describe('one finding per cause, across fixed and generated checks', () => {
           .map((c) => c.id)
           .sort(),
       ).toEqual(valueChecks.sort());
+    });
+  });
+
+  it('a listing or fetch that fails only because it returns an invalid animal the server let in points at that cause', async () => {
+    // Two seeded pets, so the listings soon hold what the invalid creates stored.
+    await withFake({ count: 2, violations: ['noValidation'] }, async (fake) => {
+      const report = await run(fake, { generate: 60 });
+      const [accepts] = report.causes!;
+      expect(accepts!.statement).toBe('POST /v1/pets answers 201 where the contract requires 400');
+      expect(accepts!.cases).toContain('generated.createPet.invalidRefused');
+      expect(accepts!.consequences).toEqual(expect.arrayContaining(['generated.listPets.response']));
+      for (const id of accepts!.consequences!) {
+        const c = report.cases.find((r) => r.id === id)!;
+        expect([c.outcome, c.cause]).toEqual(['failed', accepts!.id]);
+        expect(c.consequence).toMatch(/^fails only because of C1: the answer holds \d+ animals? \(id \d+/);
+      }
+      // No other cause is about an invalid Pet in an answer.
+      expect(report.causes!.filter((c) => /valid Pets?$/.test(c.statement))).toEqual([]);
+      expect(renderPretty(report)).toContain('only because of it: ');
     });
   });
 });

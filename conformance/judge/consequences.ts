@@ -1,0 +1,70 @@
+/**
+ * Failures that are only the consequence of an earlier cause. A server that
+ * accepts an invalid body (201 where 400 is required) stores an animal that is
+ * not a valid Pet; every later listing or fetch that returns it then fails its
+ * schema check. Those later cases are not findings of their own: each points
+ * at the cause that let the animal in.
+ */
+import { getValidator } from '../../spec/index.ts';
+import type { CaseResult, CheckResult, Exchange } from '../types.ts';
+
+/** The check of a variation is named `label: check`; the check is the part after the last `: `. */
+export function bareName(name: string): string {
+  return name.slice(name.lastIndexOf(': ') + 1).trim();
+}
+
+function idOf(value: unknown): number | undefined {
+  const id = (value as { id?: unknown } | null | undefined)?.id;
+  return Number.isSafeInteger(id) ? (id as number) : undefined;
+}
+
+/**
+ * The id of the animal a server created from a request it should have refused: the exchange got a 2xx where the
+ * case's failed status check required an error. Undefined when the answer carries no usable id.
+ */
+export function acceptedId(ex: Exchange | undefined): number | undefined {
+  const status = ex?.response?.status ?? 0;
+  if (ex?.request.method !== 'POST' || status < 200 || status > 299) return undefined;
+  return idOf(ex.response?.json);
+}
+
+/** The invalid Pets in an answer (each item of an array, or the object itself), by the check's own schema. */
+function invalidItems(ex: Exchange, closed: boolean): unknown[] {
+  const json = ex.response?.json;
+  const status = ex.response?.status ?? 0;
+  if (status < 200 || status > 299 || json === undefined) return [];
+  const pet = getValidator('Pet', { closed });
+  const items = Array.isArray(json) ? json : [json];
+  return items.filter((item) => !pet(item));
+}
+
+/** An explained failure: the cause it follows from and the animals that carry it. */
+export interface Consequence {
+  /** The key of the cause that let the animals in. */
+  key: string;
+  ids: number[];
+}
+
+/**
+ * Whether every failed check of `c` is a schema check that fails only because its answers hold animals the server
+ * accepted from invalid requests (`accepted`: id to the key of the cause that accepted it). Undefined when any failed
+ * check is of another kind, when an invalid item is not one of those animals, or when nothing invalid was found.
+ */
+export function consequenceOf(c: CaseResult, accepted: ReadonlyMap<number, string>): Consequence | undefined {
+  // A generated failure's `replay` line says how it repeated: not a check of the server's answer.
+  const failed = c.checks.filter((k: CheckResult) => !k.ok && k.name !== 'replay');
+  if (failed.length === 0 || !failed.every((k) => bareName(k.name).startsWith('schema Pet'))) return undefined;
+  const closed = failed.some((k) => k.name.endsWith('(strict)'));
+  const ids = new Set<number>();
+  let key: string | undefined;
+  for (const ex of c.exchanges) {
+    for (const item of invalidItems(ex, closed)) {
+      const id = idOf(item);
+      const from = id === undefined ? undefined : accepted.get(id);
+      if (id === undefined || from === undefined) return undefined;
+      ids.add(id);
+      key ??= from;
+    }
+  }
+  return key === undefined ? undefined : { key, ids: [...ids] };
+}
