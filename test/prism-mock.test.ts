@@ -19,6 +19,7 @@ const PRISM_MOCK_FAILURES: Record<string, string[]> = {
     'createPet.status.*',
     'createPet.distinctIds',
     'createPet.clientId.noOverwrite',
+    'createPet.categoryId.inexact',
     'getPet.unknown',
     'listPets.status.pending',
     'listPets.status.sold',

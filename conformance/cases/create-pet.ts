@@ -136,6 +136,40 @@ async function bigCategory(ctx: CaseContext): Promise<void> {
   }
 }
 
+/**
+ * Numbers whose JSON text is not exactly an integer, though a double reads one: 2^52 + 0.5 (read as 2^52) and a
+ * value too small for a double (read as 0). A server that parses JSON numbers as doubles stores them changed.
+ */
+const INEXACT_CATEGORIES = ['4503599627370496.5', '1e-400'];
+
+/** The raw JSON text of `field` in a body, or undefined. */
+function rawNumber(body: string, field: string): string | undefined {
+  return new RegExp(`"${field}"\\s*:\\s*(-?[0-9][0-9.eE+-]*)`).exec(body)?.[1];
+}
+
+async function inexactCategory(ctx: CaseContext): Promise<void> {
+  // As for bigCategory: a 400 means something only where a valid body gets its 201.
+  if (!(await createControl(ctx))) return;
+  for (const text of INEXACT_CATEGORIES) {
+    const body = `{"name":${JSON.stringify(ctx.name('inexact-category'))},"categoryId":${text}}`;
+    const ex = await ctx.send({ method: 'POST', path: '/pets', body });
+    const checks = expectResponse(ex, { statuses: { 201: 'Pet', 400: 'Error' }, strict: ctx.strict });
+    if (ex.response?.status === 201) {
+      const got = rawNumber(ex.response.body, 'categoryId');
+      checks.push(
+        checkThat(
+          'exact',
+          got === text,
+          got === text
+            ? `categoryId ${text} kept exactly`
+            : `categoryId ${text} was stored changed: the answer reads ${got ?? 'no number'}`,
+        ),
+      );
+    }
+    ctx.check(...labelled(`categoryId ${text}`, checks));
+  }
+}
+
 async function distinctIds(ctx: CaseContext): Promise<void> {
   const a = await requirePet(ctx, 'available');
   const b = await requirePet(ctx, 'noStatus');
@@ -191,6 +225,13 @@ export function createPetCases(): Case[] {
       section: 'Resources NewPet',
       covers: [201, 400],
       run: bigCategory,
+    }),
+    createCase({
+      id: 'createPet.categoryId.inexact',
+      title: `a categoryId whose JSON text is not exactly an integer (${INEXACT_CATEGORIES.join(', ')}) gets a 400 Error or is kept exactly, never rounded`,
+      section: 'Resources NewPet',
+      covers: [201, 400],
+      run: inexactCategory,
     }),
     createCase({
       id: 'createPet.clientId.noOverwrite',

@@ -48,6 +48,7 @@ export type Violation =
   | 'garbageOnCreate'
   | 'resetOnCreate'
   | 'bigCategoryRounded'
+  | 'inexactCategoryRounded'
   | 'petsInProtoKey';
 
 /**

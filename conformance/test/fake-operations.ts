@@ -158,6 +158,11 @@ export function parseNewPet(s: FakeState, req: FakeRequest): { pet?: Record<stri
     return { failure: error(s, 400, 'malformed_json', 'body is not JSON') };
   }
   if (s.broken.has('noValidation')) return { pet: (body ?? {}) as Record<string, unknown> };
+  // JSON.parse reads 4503599627370496.5 as 2^52 and 1e-400 as 0: a number not written as an integer is refused.
+  const raw = /"categoryId"\s*:\s*(-?[0-9][0-9.eE+-]*)/.exec(req.body)?.[1];
+  const lenient = s.broken.has('inexactCategoryRounded') || s.broken.has('floatCategoryAccepted');
+  if (raw !== undefined && !/^-?[0-9]+$/.test(raw) && !lenient)
+    return { failure: error(s, 400, 'invalid_body', 'categoryId is not written as an integer') };
   const b = body as Record<string, unknown>;
   if (!isNewPet(s, b)) return { failure: error(s, 400, 'invalid_body', 'body is not a valid NewPet') };
   if (s.c.clientId400 && 'id' in b) return { failure: error(s, 400, 'invalid_body', 'id is assigned by the service') };
