@@ -92,7 +92,10 @@ describe('the reference mock behind Prism’s validation proxy', () => {
     const failed = report.cases.filter((c) => c.outcome === 'failed');
     // Prism parses JSON bodies itself and answers a malformed one with its own 400 (not an Error body) without forwarding it.
     const notPrisms = failed.filter((c) => !c.exchanges.some((ex) => ex.response?.body === PRISM_INVALID_JSON));
-    expect(notPrisms.map((c) => `${c.id}: ${c.reason}`)).toEqual([]);
+    // And it re-serialises valid ones: 4503599627370496.5 reaches the mock as 4503599627370496, which it stores.
+    const reserialised = notPrisms.filter((c) => c.id === 'createPet.categoryId.inexact');
+    expect(reserialised.map((c) => c.reason)).toEqual([expect.stringContaining('the answer reads 4503599627370496;')]);
+    expect(notPrisms.filter((c) => !reserialised.includes(c)).map((c) => `${c.id}: ${c.reason}`)).toEqual([]);
   });
 
   it('is not transparent in four places (pinned here because docs/prism.md says so)', async () => {
