@@ -145,8 +145,8 @@ export interface CaseResult extends Pick<Case, 'id' | 'title' | 'level' | 'secti
   durationMs: number;
   /** For a failed case, the id of the cause it is grouped under (`report.causes`). */
   cause?: string;
-  /** Ids of animals the server created from requests this case judged it should have refused. */
-  letIn?: number[];
+  /** What the server created from requests this case judged it should have refused: `id 7`, or its JSON when it has no id. */
+  letIn?: string[];
   /** For a failed case that fails only because of an earlier cause (an invalid animal it let in): what and which. */
   consequence?: string;
 }

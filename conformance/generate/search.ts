@@ -8,7 +8,7 @@
 
 import fc from 'fast-check';
 import { RATE_LIMITED } from '../client/throttle.ts';
-import { acceptedId } from '../judge/consequences.ts';
+import { acceptedIdentity } from '../judge/consequences.ts';
 import type { CaseRequest, Exchange } from '../types.ts';
 import type { Finding } from './checks.ts';
 import { type CommandContext, type Execution, type GeneratedOperation, sequenceArb } from './commands.ts';
@@ -67,8 +67,8 @@ export interface SearchResult {
   /** Sequences that met a 429/503 past the wait budget and so judged nothing, and the first such answer. */
   throttled: number;
   firstThrottled?: string;
-  /** Ids of the animals the server created from generated invalid bodies. */
-  letIn: Set<number>;
+  /** What the server created from generated invalid bodies (`id 7`, or its JSON when it has no id). */
+  letIn: Set<string>;
 }
 
 const RUNS_PER_ROUND = 100;
@@ -125,8 +125,8 @@ function commandContext(
     fixedIds: new Set(o.fixedIds),
     allow: (op) => o.operations.has(op) && (shrinking() || budget[op] > 0),
     letIn: (ex) => {
-      const id = acceptedId(ex);
-      if (id !== undefined) r.letIn.add(id);
+      const stored = acceptedIdentity(ex);
+      if (stored !== undefined) r.letIn.add(stored);
     },
     skipValue: (reason) => {
       if (!shrinking()) bump(r.skipped, reason);

@@ -156,4 +156,41 @@ describe('findCauses: one finding per cause', () => {
     expect(results[0]!.consequence).toBeUndefined();
     expect(results[2]!.consequence).toBeUndefined();
   });
+
+  it('recognises a stored thing with no id by its whole JSON (json-server keeps a posted array as it is)', () => {
+    const answered = (method: string, path: string, status: number, json: unknown): Exchange => {
+      const base = exchange(method, path, status);
+      return { ...base, response: { ...base.response!, body: JSON.stringify(json), json } };
+    };
+    const stored = [{ name: 'a', categoryId: 1 }];
+    const results = [
+      failed(
+        'createPet.invalid.bodyArray',
+        'createPet',
+        ['status', 'expected 400, got 201'],
+        answered('POST', '/pets', 201, stored),
+      ),
+      failed(
+        'listPets.ok',
+        'listPets',
+        ['schema Pets', 'body is not a valid Pets'],
+        answered('GET', '/pets', 200, [stored]),
+      ),
+      // The same array with another name is not what was stored.
+      failed(
+        'listPets.limit.max',
+        'listPets',
+        ['schema Pets', 'body is not a valid Pets'],
+        answered('GET', '/pets', 200, [[{ name: 'b', categoryId: 1 }]]),
+      ),
+    ];
+    const causes = findCauses(results);
+    expect(causes.map((c) => [c.cases, c.consequences])).toEqual([
+      [['createPet.invalid.bodyArray'], ['listPets.ok']],
+      [['listPets.limit.max'], undefined],
+    ]);
+    expect(results[1]!.consequence).toBe(
+      'fails only because of C1: the answer holds 1 animal ([{"name":"a","categoryId":1}]) that the server created from a request it should have refused',
+    );
+  });
 });

@@ -9,7 +9,7 @@
  */
 import { listOperations, type OperationInfo } from '../../spec/index.ts';
 import type { CaseResult, Cause, CheckResult, Exchange } from '../types.ts';
-import { acceptedId, bareName, type Consequence, consequenceOf } from './consequences.ts';
+import { acceptedIdentity, bareName, type Consequence, consequenceOf } from './consequences.ts';
 import { matchOperation } from './operations.ts';
 
 /** Numbers and quoted values aside, so `3 of 7 items` and `5 of 9 items` read the same. */
@@ -111,6 +111,10 @@ function explained(cause: Cause): number {
   return cause.cases.length + (cause.consequences?.length ?? 0);
 }
 
+function excerpt(text: string): string {
+  return text.length > 60 ? `${text.slice(0, 59)}…` : text;
+}
+
 function plural(n: number, word: string): string {
   return `${n} ${word}${n === 1 ? '' : 's'}`;
 }
@@ -127,10 +131,10 @@ export function findCauses(results: CaseResult[], basePath = '/v1', operations =
     return check ? [{ c, found: find(c, check, api) }] : [];
   });
   // The animals the server created from requests it should have refused, and the cause that let each in.
-  const accepted = new Map<number, string>();
+  const accepted = new Map<string, string>();
   for (const { c, found } of failed) {
-    const id = found.key.startsWith('status ') ? acceptedId(found.exchange) : undefined;
-    for (const letIn of [...(id === undefined ? [] : [id]), ...(c.letIn ?? [])])
+    const stored = found.key.startsWith('status ') ? acceptedIdentity(found.exchange) : undefined;
+    for (const letIn of [...(stored === undefined ? [] : [stored]), ...(c.letIn ?? [])])
       if (!accepted.has(letIn)) accepted.set(letIn, found.key);
   }
   const byKey = new Map<string, Cause>();
@@ -173,8 +177,9 @@ export function findCauses(results: CaseResult[], basePath = '/v1', operations =
   for (const { c, consequence } of later) {
     const cause = byKey.get(consequence.key)!;
     const ids = consequence.ids;
+    const shown = ids.slice(0, 5).map((id) => (id.startsWith('id ') ? id : excerpt(id.slice(5))));
     c.cause = cause.id;
-    c.consequence = `fails only because of ${cause.id}: the answer holds ${plural(ids.length, 'animal')} (id ${ids.slice(0, 5).join(', ')}${ids.length > 5 ? ', …' : ''}) that the server created from a request it should have refused`;
+    c.consequence = `fails only because of ${cause.id}: the answer holds ${plural(ids.length, 'animal')} (${shown.join(', ')}${ids.length > 5 ? ', …' : ''}) that the server created from a request it should have refused`;
   }
   return causes;
 }

@@ -19,13 +19,23 @@ function idOf(value: unknown): number | undefined {
 }
 
 /**
- * The id of the animal a server created from a request it should have refused: the exchange got a 2xx where the
- * case's failed status check required an error. Undefined when the answer carries no usable id.
+ * How a stored thing is recognised in a later answer: by its id when it has a usable one, else by its whole JSON
+ * (json-server stores a posted array as it is, with no id).
  */
-export function acceptedId(ex: Exchange | undefined): number | undefined {
+export function identity(value: unknown): string {
+  const id = idOf(value);
+  return id === undefined ? `json ${JSON.stringify(value)}` : `id ${id}`;
+}
+
+/**
+ * What a server created from a request it should have refused, as {@link identity}: the exchange is a POST that got
+ * a 2xx with a body where the case's failed status check required an error. Undefined otherwise.
+ */
+export function acceptedIdentity(ex: Exchange | undefined): string | undefined {
   const status = ex?.response?.status ?? 0;
   if (ex?.request.method !== 'POST' || status < 200 || status > 299) return undefined;
-  return idOf(ex.response?.json);
+  const json = ex.response?.json;
+  return json === undefined ? undefined : identity(json);
 }
 
 /** The invalid Pets in an answer (each item of an array, or the object itself), by the check's own schema. */
@@ -42,26 +52,28 @@ function invalidItems(ex: Exchange, closed: boolean): unknown[] {
 export interface Consequence {
   /** The key of the cause that let the animals in. */
   key: string;
-  ids: number[];
+  /** Their ids (`id 7`), or their JSON when they have none. */
+  ids: string[];
 }
 
 /**
  * Whether every failed check of `c` is a schema check that fails only because its answers hold animals the server
- * accepted from invalid requests (`accepted`: id to the key of the cause that accepted it). Undefined when any failed
- * check is of another kind, when an invalid item is not one of those animals, or when nothing invalid was found.
+ * accepted from invalid requests (`accepted`: {@link identity} to the key of the cause that accepted it). Undefined
+ * when any failed check is of another kind, when an invalid item is not one of those animals, or when nothing
+ * invalid was found.
  */
-export function consequenceOf(c: CaseResult, accepted: ReadonlyMap<number, string>): Consequence | undefined {
+export function consequenceOf(c: CaseResult, accepted: ReadonlyMap<string, string>): Consequence | undefined {
   // A generated failure's `replay` line says how it repeated: not a check of the server's answer.
   const failed = c.checks.filter((k: CheckResult) => !k.ok && k.name !== 'replay');
   if (failed.length === 0 || !failed.every((k) => bareName(k.name).startsWith('schema Pet'))) return undefined;
   const closed = failed.some((k) => k.name.endsWith('(strict)'));
-  const ids = new Set<number>();
+  const ids = new Set<string>();
   let key: string | undefined;
   for (const ex of c.exchanges) {
     for (const item of invalidItems(ex, closed)) {
-      const id = idOf(item);
-      const from = id === undefined ? undefined : accepted.get(id);
-      if (id === undefined || from === undefined) return undefined;
+      const id = identity(item);
+      const from = accepted.get(id);
+      if (from === undefined) return undefined;
       ids.add(id);
       key ??= from;
     }
