@@ -1,0 +1,278 @@
+/**
+ * The servers nobody on this project wrote, and how the suite's verdict on
+ * each was reviewed: json-server, an Express app with express.json() before
+ * its auth, Prism mocking the OpenAPI Initiative's petstore example, and our
+ * mock with chaos and with a rate limit. {@link runTarget} runs the CLI on one
+ * as a user runs it (exit code and JSON report).
+ *
+ * Every cause each run reports was read against the contract and is listed
+ * here with why it is true; the script fails on a cause nobody reviewed (a
+ * possible false finding), on a reviewed one that went missing (a lost true
+ * finding), and on an exit code other than the one the run must end with.
+ *
+ * Run by test/outside/run.ts (npm run outside) and, for the quick ones, outside.test.ts.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { styleText } from 'node:util';
+import type { Report } from '../../conformance/index.ts';
+import { startMockServer } from '../../mock/node/index.ts';
+import { startPrism } from '../../prism/index.ts';
+import { ROOT, runProcess, tsxEntry } from '../support/processes.ts';
+import { startExpressApp } from './express-app.ts';
+import { startJsonServer } from './json-server.ts';
+
+interface Running {
+  url: string;
+  apiKey: string;
+  close(): Promise<void>;
+}
+
+/** A cause the run must report, and why it is true of that server. */
+interface Reviewed {
+  statement: RegExp;
+  why: string;
+}
+
+export interface Target {
+  /** What `npm run outside -- ID` selects. */
+  id: string;
+  name: string;
+  start(): Promise<Running>;
+  /** CLI options besides --base-url, --api-key and --reporter. */
+  args: string[];
+  exit: number;
+  causes: Reviewed[];
+  /** Further facts of the report the run must show. */
+  expect?(report: Report): string[];
+}
+
+const SPEC = join(ROOT, 'spec/petstore.openapi.yaml');
+const OAI_EXAMPLE = join(ROOT, 'test/outside/oai-petstore.yaml');
+
+const noAuth = (request: string): Reviewed => ({
+  statement: new RegExp(`^${request} answers 200 where the contract requires 401$`),
+  why: 'it has no authentication: a missing or wrong key gets the answer a valid one gets',
+});
+
+export const TARGETS: Target[] = [
+  {
+    id: 'json-server',
+    name: 'json-server 0.17.4 (a pets collection, the API at the root)',
+    start: async () => ({ ...(await startJsonServer()), apiKey: 'any-key' }),
+    args: ['--generate', '50'],
+    exit: 1,
+    causes: [
+      {
+        statement: /^POST \/pets answers 201 where the contract requires 400$/,
+        why: 'it stores any JSON object posted: no name, a null name, a string categoryId…',
+      },
+      {
+        statement: /^POST \/pets answers a server error \(500\)$/,
+        why: 'malformed JSON, a body of null, a string or a number, and a client id that exists all throw (500 and a stack trace in text/html)',
+      },
+      noAuth('GET /pets'),
+      { ...noAuth('POST /pets'), statement: /^POST \/pets answers 201 where the contract requires 401$/ },
+      noAuth('GET /pets/\\{petId\\}'),
+      {
+        statement: /^getPet: Error body: body is not a valid Error$/,
+        why: 'an unknown id gets 404 with the body {}, not an Error',
+      },
+      {
+        statement: /^listPets: item count: \d+ items, at most \d+ allowed$/,
+        why: 'limit is not a json-server parameter (it pages with _limit): limit=1 lists every animal',
+      },
+      {
+        statement: /^`categoryId` beyond 2\^53 is not kept as sent/,
+        why: 'it parses JSON numbers as doubles: 9007199254740993 is stored as 9007199254740992',
+      },
+      {
+        statement: /^createPet: exact: categoryId 4503599627370496\.5 was stored changed/,
+        why: 'the same double parsing: 4503599627370496.5 is stored as 4503599627370496',
+      },
+      {
+        statement: /^POST \/pets answers 201 where the contract requires 400 or 415$/,
+        why: 'a text/plain body is parsed and stored anyway',
+      },
+      {
+        statement: /^GET \/pets answers 200 where the contract requires 400 or 401$/,
+        why: 'no key check: a wrong key with a bad limit is answered',
+      },
+      {
+        statement: /^GET \/pets\/\{petId\} answers 404 where the contract requires 400 or 401$/,
+        why: 'no key check: a wrong key with a malformed id gets its 404',
+      },
+    ],
+    // The generated listings hold what the invalid creates stored: that is the invalid creates' cause, not a new one.
+    expect: (r) => {
+      const listing = r.cases.find((c) => c.id === 'generated.listPets.response');
+      return listing?.outcome !== 'failed' || listing.consequence
+        ? []
+        : [`generated.listPets.response should fail only because of the invalid creates: ${listing.reason}`];
+    },
+  },
+  {
+    id: 'express',
+    name: 'Express 5 + express-openapi-validator on our spec, express.json() before auth',
+    start: () => startExpressApp(SPEC),
+    args: ['--generate', '100'],
+    exit: 1,
+    causes: [
+      {
+        statement: /^`categoryId` beyond 2\^53 is not kept as sent/,
+        why: 'express.json() is JSON.parse: 9007199254740993 becomes 9007199254740992 before validation',
+      },
+      {
+        statement: /^createPet: exact: categoryId 4503599627370496\.5 was stored changed/,
+        why: 'JSON.parse reads 4503599627370496.5 as the integer 2^52, which the validator then accepts',
+      },
+      {
+        statement: /^POST \/v1\/pets answers 201 where the contract requires 400$/,
+        why: 'a categoryId beyond int64 is a double to the validator, which takes it as an integer',
+      },
+    ],
+    expect: (r) => {
+      const before = r.cases.find((c) => c.id === 'auth.createPet.beforeValidation');
+      return before?.outcome === 'passed'
+        ? []
+        : [
+            `auth.createPet.beforeValidation must pass (400 to a wrong key plus a bad body is allowed), got ${before?.outcome}`,
+          ];
+    },
+  },
+  {
+    id: 'prism-oai',
+    name: 'Prism 5.14.2 mocking the OpenAPI Initiative petstore example',
+    start: async () => {
+      const prism = await startPrism({ mode: 'mock', spec: OAI_EXAMPLE, startTimeoutMs: 30_000 });
+      return { url: prism.url, apiKey: 'any-key', close: () => prism.close() };
+    },
+    args: [],
+    exit: 1,
+    causes: [
+      {
+        statement: /^listPets: schema Pets: body is not a valid Pets$/,
+        why: 'its Pet is {id, name, tag}: no categoryId, so its listings are not this interface’s Pets',
+      },
+      {
+        statement: /^POST \/pets answers 422 where the contract requires 201$/,
+        why: 'its Pet requires an id, so a NewPet without one is refused',
+      },
+      { ...noAuth('GET /pets'), why: 'the example has no security scheme' },
+      {
+        statement: /^GET \/pets answers 422 where the contract requires 200 or 400$/,
+        why: 'limit=abc gets 422, a status this interface does not list',
+      },
+      {
+        statement: /^GET \/pets answers 200 where the contract requires 400 or 401$/,
+        why: 'no key check: a wrong key with a bad listing query is answered',
+      },
+    ],
+    expect: (r) =>
+      r.summary.passed === 0 ? [] : [`nothing should pass on another interface, ${r.summary.passed} did`],
+  },
+  {
+    id: 'mock-chaos',
+    name: 'our mock with --chaos 0.05, --generate 200',
+    start: async () => {
+      const mock = await startMockServer({ chaos: 0.05, apiKeys: ['chaos-key'] });
+      return { url: `${mock.origin}/v1`, apiKey: 'chaos-key', close: () => mock.close() };
+    },
+    args: ['--generate', '200'],
+    exit: 1,
+    causes: [
+      {
+        statement: /^(GET|POST) \/v1\/pets(\/\{petId\})? answers a server error \(5\d\d\)$/,
+        why: 'chaos answers 5% of requests with a 5xx: a 5xx is a required failure wherever it appears',
+      },
+    ],
+    expect: (r) => {
+      const generated = r.cases.filter((c) => c.outcome === 'failed' && c.id.startsWith('generated.'));
+      const shrunk = generated.filter((c) => !/intermittent: \d of 4/.test(c.reason ?? ''));
+      const spent = r.generation?.shrinkRequests ?? 0;
+      return [
+        ...shrunk.map((c) => `${c.id} should be intermittent, not shrunk: ${c.reason}`),
+        ...(spent > 0 ? [`no flaky failure may be shrunk, ${spent} shrinking requests were sent`] : []),
+        ...(r.durationMs > 30_000 ? [`the run took ${(r.durationMs / 1000).toFixed(1)} s, over 30 s`] : []),
+      ];
+    },
+  },
+  {
+    id: 'mock-rate-limit',
+    name: 'our mock with --rate-limit 5, --generate 200 --max-wait 5s',
+    start: async () => {
+      const mock = await startMockServer({ rateLimit: 5, apiKeys: ['rate-key'] });
+      return { url: `${mock.origin}/v1`, apiKey: 'rate-key', close: () => mock.close() };
+    },
+    args: ['--generate', '200', '--max-wait', '5s'],
+    exit: 2,
+    causes: [],
+    expect: (r) => [
+      ...(r.summary.failed === 0 ? [] : [`a throttled run fails nothing, ${r.summary.failed} failed`]),
+      ...(r.cases.some((c) => c.outcome === 'skipped' && /throttled/.test(c.reason ?? ''))
+        ? []
+        : ['some case must be not judged: throttled']),
+    ],
+  },
+];
+
+function paint(style: Parameters<typeof styleText>[0], text: string): string {
+  return styleText(style, text, { stream: process.stdout });
+}
+
+/** What one run printed, and the problems found: none when the run is as reviewed. */
+export interface TargetRun {
+  lines: string[];
+  problems: string[];
+}
+
+/** Runs the CLI against one target, writing its JSON report in `dir`. */
+export async function runTarget(t: Target, dir: string): Promise<TargetRun> {
+  const server = await t.start();
+  const file = join(dir, `${TARGETS.indexOf(t)}.json`);
+  const started = Date.now();
+  try {
+    const ran = await runProcess(
+      [
+        ...tsxEntry('conformance/cli.ts'),
+        '--base-url',
+        server.url,
+        '--api-key',
+        server.apiKey,
+        '--reporter',
+        `json=${file}`,
+        ...t.args,
+      ],
+      { env: { ...process.env, NO_COLOR: '1' }, timeoutMs: 240_000 },
+    );
+    const seconds = ((Date.now() - started) / 1000).toFixed(1);
+    const report = JSON.parse(readFileSync(file, 'utf8')) as Report;
+    const s = report.summary;
+    const lines = [
+      `  exit ${ran.code} in ${seconds} s: ${s.passed} passed, ${s.failed} failed, ${s.warned} warned, ${s.skipped} skipped, ${s.notApplicable} not applicable; ${report.causes?.length ?? 0} causes`,
+    ];
+    const problems: string[] = [];
+    if (ran.code !== t.exit) problems.push(`exit ${ran.code}, must be ${t.exit}:\n${ran.stderr.slice(-2000)}`);
+    const matched = new Set<Reviewed>();
+    for (const cause of report.causes ?? []) {
+      const reviewed = t.causes.find((r) => r.statement.test(cause.statement));
+      const n = cause.cases.length + (cause.consequences?.length ?? 0);
+      const line = `${cause.id} ${cause.statement} (${n} case${n === 1 ? '' : 's'})`;
+      if (reviewed) {
+        matched.add(reviewed);
+        lines.push(`  ${paint('green', '✓')} ${line}`, `      true: ${reviewed.why}`);
+        if (cause.consequences?.length)
+          lines.push(`      and failing only because of it: ${cause.consequences.join(', ')}`);
+      } else {
+        lines.push(`  ${paint('red', '✗')} ${line}`, '      NOT REVIEWED: read it against the contract');
+        problems.push(`unreviewed cause: ${cause.statement} (${cause.cases.join(', ')})`);
+      }
+    }
+    for (const r of t.causes)
+      if (!matched.has(r)) problems.push(`a reviewed cause was not reported: ${r.statement} (${r.why})`);
+    problems.push(...(t.expect?.(report) ?? []));
+    return { lines, problems };
+  } finally {
+    await server.close();
+  }
+}
