@@ -193,4 +193,22 @@ describe('findCauses: one finding per cause', () => {
       'fails only because of C1: the answer holds 1 animal ([{"name":"a","categoryId":1}]) that the server created from a request it should have refused',
     );
   });
+
+  it('shows a variation’s cause with the request that carried the variation, not the case’s last one', () => {
+    const post = (body: string): Exchange => ({
+      ...exchange('POST', '/pets', 201),
+      request: { method: 'POST', url: 'http://h/v1/pets', headers: {}, body },
+    });
+    const c = failed(
+      'createPet.categoryId.inexact',
+      'createPet',
+      ['categoryId 4503599627370496.5: exact', 'stored changed'],
+      post('{"categoryId":4503599627370496.5}'),
+    );
+    c.exchanges.push(post('{"categoryId":1e-400}'));
+    expect(findCauses([c])[0]!.request?.body).toBe('{"categoryId":4503599627370496.5}');
+    const plain = failed('createPet.full', 'createPet', ['echo', 'differs'], post('{"a":1}'));
+    plain.exchanges.push(post('{"b":2}'));
+    expect(findCauses([plain])[0]!.request?.body).toBe('{"b":2}');
+  });
 });

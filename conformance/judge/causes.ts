@@ -54,13 +54,25 @@ function requestTemplate(ex: Exchange, api: Api): string {
   return `${method} ${op ? api.basePath + op.path : new URL(url).pathname}`;
 }
 
+/**
+ * The exchange a failed check is about: for the check of a variation (`categoryId 4503599627370496.5: exact`,
+ * `limit=-1: status`), the first request that carries the variation's value; else the case's last one.
+ */
+function shownBy(c: CaseResult, check: CheckResult): Exchange | undefined {
+  const cut = check.name.lastIndexOf(': ');
+  const value = cut < 0 ? undefined : check.name.slice(0, cut).split(' ').at(-1);
+  const carries = (ex: Exchange): boolean =>
+    value !== undefined && (ex.request.url.includes(value) || (ex.request.body ?? '').includes(value));
+  return c.exchanges.find(carries) ?? c.exchanges.at(-1);
+}
+
 function serverError(c: CaseResult): Exchange | undefined {
   return c.exchanges.find((ex) => (ex.response?.status ?? 0) >= 500);
 }
 
 function find(c: CaseResult, check: CheckResult, api: Api): Found {
   const name = bareName(check.name);
-  const last = c.exchanges.at(-1);
+  const last = shownBy(c, check);
   const failedServer = serverError(c);
   if (name === 'no 5xx' && failedServer) {
     // Keyed by the request that got it, whichever case sent it (createPet.listed's 500 may come from GET /pets).

@@ -16,7 +16,12 @@ export interface JsonServer {
 /** Starts json-server on 127.0.0.1, port 0, with a fresh database. */
 export async function startJsonServer(): Promise<JsonServer> {
   const app = jsonServer.create();
+  // Its error handler prints every 500's stack trace unless NODE_ENV is `test` (read when defaults() is called).
+  const env = process.env.NODE_ENV;
+  process.env.NODE_ENV = 'test';
   app.use(jsonServer.defaults({ logger: false }));
+  if (env === undefined) delete process.env.NODE_ENV;
+  else process.env.NODE_ENV = env;
   app.use(
     jsonServer.router({
       pets: [
