@@ -18,13 +18,22 @@ function idOf(value: unknown): number | undefined {
   return Number.isSafeInteger(id) ? (id as number) : undefined;
 }
 
+/** Longer JSON is not compared: a stored animal is small, and a server's answer may be anything. */
+const MAX_IDENTITY_CHARS = 4096;
+
 /**
  * How a stored thing is recognised in a later answer: by its id when it has a usable one, else by its whole JSON
- * (json-server stores a posted array as it is, with no id).
+ * (json-server stores a posted array as it is, with no id). Undefined when it cannot be told (too deep or too long).
  */
-export function identity(value: unknown): string {
+export function identity(value: unknown): string | undefined {
   const id = idOf(value);
-  return id === undefined ? `json ${JSON.stringify(value)}` : `id ${id}`;
+  if (id !== undefined) return `id ${id}`;
+  try {
+    const json = JSON.stringify(value);
+    return json !== undefined && json.length <= MAX_IDENTITY_CHARS ? `json ${json}` : undefined;
+  } catch {
+    return undefined; // nested deeper than the stack allows: a hostile answer, not a stored animal
+  }
 }
 
 /**
@@ -72,8 +81,8 @@ export function consequenceOf(c: CaseResult, accepted: ReadonlyMap<string, strin
   for (const ex of c.exchanges) {
     for (const item of invalidItems(ex, closed)) {
       const id = identity(item);
-      const from = accepted.get(id);
-      if (from === undefined) return undefined;
+      const from = id === undefined ? undefined : accepted.get(id);
+      if (id === undefined || from === undefined) return undefined;
       ids.add(id);
       key ??= from;
     }
