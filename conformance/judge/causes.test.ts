@@ -10,6 +10,12 @@ function exchange(method: string, path: string, status: number): Exchange {
   };
 }
 
+/** An exchange whose answer carries `json` (as the client parses it). */
+function answered(method: string, path: string, status: number, json: unknown): Exchange {
+  const base = exchange(method, path, status);
+  return { ...base, response: { ...base.response!, body: JSON.stringify(json), json } };
+}
+
 function failed(
   id: string,
   operationId: string,
@@ -118,10 +124,6 @@ describe('findCauses: one finding per cause', () => {
   });
 
   it('points a listing that fails only because it holds an animal an invalid create let in at that create’s cause', () => {
-    const answered = (method: string, path: string, status: number, json: unknown): Exchange => {
-      const base = exchange(method, path, status);
-      return { ...base, response: { ...base.response!, body: JSON.stringify(json), json } };
-    };
     const good = { id: 1, name: 'a', categoryId: 1 };
     const bad = { id: 7, name: null, categoryId: 1 };
     const stranger = { id: 8, categoryId: 1 };
@@ -158,10 +160,6 @@ describe('findCauses: one finding per cause', () => {
   });
 
   it('recognises a stored thing with no id by its whole JSON (json-server keeps a posted array as it is)', () => {
-    const answered = (method: string, path: string, status: number, json: unknown): Exchange => {
-      const base = exchange(method, path, status);
-      return { ...base, response: { ...base.response!, body: JSON.stringify(json), json } };
-    };
     const stored = [{ name: 'a', categoryId: 1 }];
     const results = [
       failed(
