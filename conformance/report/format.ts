@@ -109,12 +109,19 @@ export function footerLines(report: Report): string[] {
   return lines;
 }
 
-/** `Created 25 animals named P* (ids 1, …, 24; 1 answered without a numeric id)`: the count and the list agree. */
+/** Ids listed on the line; the JSON report holds them all. */
+const SHOWN_IDS = 10;
+
+/**
+ * `Created 25 animals named P* (ids 1, 2, …, 10 and 14 more; 1 answered without a numeric id)`: the count and the
+ * list agree; past ten ids the rest are counted, not listed.
+ */
 function createdLine(created: Report['created']): string {
   const { count, ids, namePrefix } = created;
   const without = count - ids.length;
+  const more = ids.length - SHOWN_IDS;
   const parts = [
-    ...(ids.length > 0 ? [`ids ${ids.join(', ')}`] : []),
+    ...(ids.length > 0 ? [`ids ${ids.slice(0, SHOWN_IDS).join(', ')}${more > 0 ? ` and ${more} more` : ''}`] : []),
     ...(without > 0 ? [`${without} answered without a numeric id`] : []),
   ];
   return `Created ${count} animal${count === 1 ? '' : 's'} named ${namePrefix}*${parts.length > 0 ? ` (${parts.join('; ')})` : ''}`;

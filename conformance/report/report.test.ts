@@ -117,6 +117,22 @@ describe('pretty', () => {
     expect(lines.at(-1)).toBe('1 passed, 1 failed, 1 skipped');
   });
 
+  it('says how many animals were created and lists ten ids at most, counting the rest and those without an id', () => {
+    const created = (count: number, ids: number[]): string => {
+      const r = report([failed]);
+      r.created = { count, ids, namePrefix: 'conformance-r1-' };
+      return renderPretty(r)
+        .split('\n')
+        .find((l) => l.startsWith('Created'))!;
+    };
+    expect(created(2, [5, 6])).toBe('Created 2 animals named conformance-r1-* (ids 5, 6)');
+    const many = Array.from({ length: 24 }, (_, i) => i + 1);
+    expect(created(25, many)).toBe(
+      'Created 25 animals named conformance-r1-* (ids 1, 2, 3, 4, 5, 6, 7, 8, 9, 10 and 14 more; 1 answered without a numeric id)',
+    );
+    expect(created(1, [])).toBe('Created 1 animal named conformance-r1-* (1 answered without a numeric id)');
+  });
+
   it('is colourless unless asked, and colour follows TTY and NO_COLOR', () => {
     expect(text).not.toContain('\u001b[');
     expect(renderPretty(report([failed]), { color: true })).toContain('\u001b[');
