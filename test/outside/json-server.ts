@@ -1,11 +1,21 @@
 /**
- * json-server 0.17.4 with a `pets` collection of two, as its README starts
- * one (`json-server db.json`), in memory and on port 0: the API at the host's
- * root, no authentication, whatever JSON is posted stored as sent.
+ * json-server 0.17.4 as its README starts it, `json-server db.json`, on a
+ * fresh copy of a `pets` collection of two: its own process, the API at the
+ * host's root, no authentication, whatever JSON is posted stored as sent.
  */
-import { once } from 'node:events';
-import type { AddressInfo } from 'node:net';
-import jsonServer from 'json-server';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { findFreePort } from '../../prism/index.ts';
+import { spawnProcess } from '../support/processes.ts';
+
+const DB = {
+  pets: [
+    { id: 1, name: 'Rex', categoryId: 1, status: 'available' },
+    { id: 2, name: 'Tom', categoryId: 2, status: 'sold' },
+  ],
+};
 
 /** A running json-server: its base URL (the host's root) and close. */
 export interface JsonServer {
@@ -13,31 +23,24 @@ export interface JsonServer {
   close(): Promise<void>;
 }
 
-/** Starts json-server on 127.0.0.1, port 0, with a fresh database. */
+/** Starts `json-server --port P db.json` on 127.0.0.1 with a fresh database file. */
 export async function startJsonServer(): Promise<JsonServer> {
-  const app = jsonServer.create();
-  // Its error handler prints every 500's stack trace unless NODE_ENV is `test` (read when defaults() is called).
-  const env = process.env.NODE_ENV;
-  process.env.NODE_ENV = 'test';
-  app.use(jsonServer.defaults({ logger: false }));
-  if (env === undefined) delete process.env.NODE_ENV;
-  else process.env.NODE_ENV = env;
-  app.use(
-    jsonServer.router({
-      pets: [
-        { id: 1, name: 'Rex', categoryId: 1, status: 'available' },
-        { id: 2, name: 'Tom', categoryId: 2, status: 'sold' },
-      ],
-    }),
-  );
-  const server = app.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    close: async () => {
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    },
+  const dir = mkdtempSync(join(tmpdir(), 'json-server-'));
+  writeFileSync(join(dir, 'db.json'), JSON.stringify(DB));
+  const bin = createRequire(import.meta.url).resolve('json-server/lib/cli/bin.js');
+  const port = await findFreePort();
+  const server = spawnProcess([process.execPath, bin, '--port', String(port), '--host', '127.0.0.1', 'db.json'], {
+    cwd: dir,
+  });
+  const close = async (): Promise<void> => {
+    await server.stop();
+    rmSync(dir, { recursive: true, force: true });
   };
+  try {
+    await server.waitForOutput(/Home\s+http:/, 20_000);
+  } catch (error) {
+    await close();
+    throw error;
+  }
+  return { url: `http://127.0.0.1:${port}`, close };
 }
