@@ -71,4 +71,15 @@ describe('redactReport', () => {
     expect(result.exchanges[0]!.response!.headers['x-echo']).toBe('Bearer sold');
     expect(result.exchanges[0]!.response!.json).toEqual([{ id: 1, name: 'sold', sold: 'c29sZA==' }]);
   });
+
+  it('hides the key in a consequence, which quotes what the server stored, and leaves out the stored things', () => {
+    const stored = {
+      ...result,
+      consequence: 'fails only because of C1: the answer holds 1 animal ({"name":"sold"})',
+      letIn: ['json {"name":"sold"}'],
+    };
+    const [hidden] = redactReport({ ...report, cases: [stored] }, 'http://h/v1', outputRedactors([KEY])).cases;
+    expect(hidden!.consequence).toBe(`fails only because of C1: the answer holds 1 animal ({"name":"${REDACTED}"})`);
+    expect(hidden).not.toHaveProperty('letIn');
+  });
 });

@@ -53,9 +53,12 @@ function redactCheck(c: CheckResult, r: OutputRedactors): CheckResult {
 }
 
 function redactCase(c: CaseResult, baseUrl: string, r: OutputRedactors): CaseResult {
+  // letIn is what the server stored, for finding causes only: the report does not carry it.
+  const { letIn: _letIn, ...kept } = c;
   return {
-    ...c,
+    ...kept,
     ...(c.reason === undefined ? {} : { reason: r.text(c.reason) }),
+    ...(c.consequence === undefined ? {} : { consequence: r.text(c.consequence) }),
     checks: c.checks.map((k) => redactCheck(k, r)),
     exchanges: c.exchanges.map((ex) => redactExchange(ex, baseUrl, r)),
   };
