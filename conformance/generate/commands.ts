@@ -43,7 +43,7 @@ export interface CommandContext {
   allow(op: GeneratedOperation): boolean;
   /** Notes a generated value left out, with why (counted while searching only). */
   skipValue(reason: string): void;
-  /** Notes the animal a server created from an invalid body (its 2xx answer's id), so what it breaks later is traced to it. */
+  /** Notes what a server created from an invalid body (by its 2xx answer), so what it breaks later is traced to it. */
   letIn(ex: Exchange): void;
   /** Sends a request; `primary` requests spend the operation's budget. */
   send(exec: Execution, op: GeneratedOperation, request: CaseRequest, primary: boolean): Promise<Exchange>;

@@ -5,7 +5,6 @@
  * shrinking, judged on that same check only) to the fewest, smallest
  * requests that still fail it; the next round goes on looking for others.
  */
-
 import fc from 'fast-check';
 import { RATE_LIMITED } from '../client/throttle.ts';
 import { acceptedIdentity } from '../judge/consequences.ts';

@@ -157,6 +157,23 @@ describe('findCauses: one finding per cause', () => {
     );
     expect(results[0]!.consequence).toBeUndefined();
     expect(results[2]!.consequence).toBeUndefined();
+    // Several let-in animals are counted and the first ids named.
+    const more = [9, 10, 11, 12, 13, 14].map((id) => ({ ...bad, id }));
+    const many = [
+      ...more.map((pet) =>
+        failed(
+          `createPet.invalid.${pet.id}`,
+          'createPet',
+          ['status', 'expected 400, got 201'],
+          answered('POST', '/pets', 201, pet),
+        ),
+      ),
+      failed('listPets.ok', 'listPets', schema, answered('GET', '/pets', 200, [good, ...more])),
+    ];
+    findCauses(many);
+    expect(many.at(-1)!.consequence).toBe(
+      'fails only because of C1: the answer holds 6 animals (ids 9, 10, 11, 12, 13, …) that the server created from a request it should have refused',
+    );
   });
 
   it('recognises a stored thing with no id by its whole JSON (json-server keeps a posted array as it is)', () => {

@@ -189,9 +189,14 @@ export function findCauses(results: CaseResult[], basePath = '/v1', operations =
   for (const { c, consequence } of later) {
     const cause = byKey.get(consequence.key)!;
     const ids = consequence.ids;
-    const shown = ids.slice(0, 5).map((id) => (id.startsWith('id ') ? id : excerpt(id.slice(5))));
+    // `ids 9, 10, 11`, and what has no id as its JSON.
+    const numbered = ids.filter((id) => id.startsWith('id ')).map((id) => id.slice(3));
+    const shown = [
+      ...(numbered.length > 0 ? [`${numbered.length === 1 ? 'id' : 'ids'} ${numbered.slice(0, 5).join(', ')}`] : []),
+      ...ids.filter((id) => !id.startsWith('id ')).map((json) => excerpt(json.slice(5))),
+    ];
     c.cause = cause.id;
-    c.consequence = `fails only because of ${cause.id}: the answer holds ${plural(ids.length, 'animal')} (${shown.join(', ')}${ids.length > 5 ? ', …' : ''}) that the server created from a request it should have refused`;
+    c.consequence = `fails only because of ${cause.id}: the answer holds ${plural(ids.length, 'animal')} (${shown.slice(0, 3).join('; ')}${numbered.length > 5 || shown.length > 3 ? ', …' : ''}) that the server created from a request it should have refused`;
   }
   return causes;
 }

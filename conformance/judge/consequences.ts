@@ -25,7 +25,7 @@ const MAX_IDENTITY_CHARS = 4096;
  * How a stored thing is recognised in a later answer: by its id when it has a usable one, else by its whole JSON
  * (json-server stores a posted array as it is, with no id). Undefined when it cannot be told (too deep or too long).
  */
-export function identity(value: unknown): string | undefined {
+function identity(value: unknown): string | undefined {
   const id = idOf(value);
   if (id !== undefined) return `id ${id}`;
   try {
