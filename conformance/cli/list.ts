@@ -4,6 +4,7 @@
  */
 import type { Selection } from '../run/select.ts';
 import type { Case } from '../types.ts';
+import { plural } from '../words.ts';
 
 /** One listed case or generated check. */
 export interface ListedCase {
@@ -40,7 +41,6 @@ export function renderList(selection: Pick<Selection, 'cases' | 'generated'>, js
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
   const line = (r: string[]): string =>
     r.map((cell, i) => (i === r.length - 1 ? cell : cell.padEnd(widths[i]!))).join('  ');
-  const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
   const counts = [plural(selection.cases.length, 'case')];
   if (selection.generated.length > 0)
     counts.push(`${plural(selection.generated.length, 'generated check')} (run with --generate N)`);

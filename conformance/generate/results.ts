@@ -6,6 +6,7 @@
  */
 import { THROTTLED } from '../judge/verdict.ts';
 import type { CaseResult, CheckResult } from '../types.ts';
+import { plural } from '../words.ts';
 import type { GeneratedCheck } from './catalog.ts';
 import type { SearchResult } from './search.ts';
 
@@ -17,10 +18,6 @@ export interface ResultsOptions {
   readOnly: boolean;
   /** Animals the generated requests created. */
   created: number;
-}
-
-function plural(n: number, word: string): string {
-  return `${n} ${word}${n === 1 ? '' : 's'}`;
 }
 
 function failedResult(

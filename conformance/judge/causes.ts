@@ -9,6 +9,7 @@
  */
 import { listOperations, type OperationInfo } from '../../spec/index.ts';
 import type { CaseResult, Cause, CheckResult, Exchange } from '../types.ts';
+import { excerpt, plural } from '../words.ts';
 import { acceptedIdentity, bareName, type Consequence, consequenceOf } from './consequences.ts';
 import { matchOperation } from './operations.ts';
 
@@ -123,14 +124,6 @@ function explained(cause: Cause): number {
   return cause.cases.length + (cause.consequences?.length ?? 0);
 }
 
-function excerpt(text: string): string {
-  return text.length > 60 ? `${text.slice(0, 59)}…` : text;
-}
-
-function plural(n: number, word: string): string {
-  return `${n} ${word}${n === 1 ? '' : 's'}`;
-}
-
 /**
  * The causes of the failed cases, most important first (required before advice, server errors first, then the
  * one explaining most cases); each failed case's `cause` names its cause's id, and a case that fails only because
@@ -193,7 +186,7 @@ export function findCauses(results: CaseResult[], basePath = '/v1', operations =
     const numbered = ids.filter((id) => id.startsWith('id ')).map((id) => id.slice(3));
     const shown = [
       ...(numbered.length > 0 ? [`${numbered.length === 1 ? 'id' : 'ids'} ${numbered.slice(0, 5).join(', ')}`] : []),
-      ...ids.filter((id) => !id.startsWith('id ')).map((json) => excerpt(json.slice(5))),
+      ...ids.filter((id) => !id.startsWith('id ')).map((json) => excerpt(json.slice(5), 60)),
     ];
     c.cause = cause.id;
     c.consequence = `fails only because of ${cause.id}: the answer holds ${plural(ids.length, 'animal')} (${shown.slice(0, 3).join('; ')}${numbered.length > 5 || shown.length > 3 ? ', …' : ''}) that the server created from a request it should have refused`;

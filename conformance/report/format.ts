@@ -4,6 +4,7 @@
  */
 import { formatDuration } from '../client/duration.ts';
 import type { CaseResult, CoverageEntry, Exchange, ExchangeRequest, Report } from '../types.ts';
+import { excerpt } from '../words.ts';
 
 /** Quotes a string for a POSIX shell. */
 export function shellQuote(text: string): string {
@@ -23,21 +24,6 @@ export function renderCurl(request: ExchangeRequest): string {
 
 function displayName(header: string): string {
   return header.replace(/(^|-)([a-z])/g, (_m, dash: string, c: string) => dash + c.toUpperCase());
-}
-
-/** At most `max` characters of `text` on one line, control characters escaped. */
-export function excerpt(text: string, max = 300): string {
-  // eslint-disable-next-line no-control-regex
-  const flat = text.replace(/[\u0000-\u001f\u007f]/g, (c) =>
-    c === '\n'
-      ? '\\n'
-      : c === '\r'
-        ? '\\r'
-        : c === '\t'
-          ? '\\t'
-          : `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
-  );
-  return flat.length > max ? `${flat.slice(0, max)}… (${text.length} characters)` : flat;
 }
 
 /** The lines describing one exchange of a failed case. */

@@ -5,8 +5,9 @@
  * line and body excerpt, the advice not followed, and every case.
  */
 import type { CaseResult, CheckResult, CoverageEntry, Exchange, Outcome, Report } from '../types.ts';
+import { excerpt } from '../words.ts';
 import { escapeControls } from './controls.ts';
-import { excerpt, footerLines, renderCurl, summaryLine } from './format.ts';
+import { footerLines, renderCurl, summaryLine } from './format.ts';
 import { HTML_STYLE } from './html-style.ts';
 
 /** Escapes text for HTML content and attribute values; control bytes are shown as `\xNN`. */
