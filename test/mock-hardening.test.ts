@@ -87,6 +87,22 @@ it('a compressed body is a 415 naming Content-Encoding, on the API and the contr
   expect(mock.scenarios.list()).toEqual([]);
 });
 
+it('an empty Content-Encoding, or only identity, is no coding: the body is taken as sent (RFC 9110 §8.4)', async () => {
+  for (const coding of ['', 'identity', ' identity , ']) {
+    const res = await post('{"name":"Rex","categoryId":1}', { ...JSON_AUTH, 'content-encoding': coding });
+    expect([coding, res.status]).toEqual([coding, 201]);
+  }
+  const control = await fetch(`${mock.origin}/__control/scenarios`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'content-encoding': '' },
+    body: '{"status":503,"times":1}',
+  });
+  expect(control.status).toBe(201);
+  mock.scenarios.clear();
+  const mixed = await post('{"name":"Rex","categoryId":1}', { ...JSON_AUTH, 'content-encoding': 'identity, gzip' });
+  expect(mixed.status).toBe(415);
+});
+
 describe('a body that never ends, or drips, gets the documented 408 within the request timeout', () => {
   const raw = async (head: string, feed: (socket: import('node:net').Socket) => void) => {
     const url = new URL(mock.origin);

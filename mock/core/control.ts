@@ -9,7 +9,14 @@ import { PetstoreMockError } from './errors.ts';
 import { describePath, findInexactInteger } from './exact-numbers.ts';
 import type { Journal } from './journal.ts';
 import type { Layer, RequestContext } from './layers.ts';
-import { type ApiResponse, ErrorCode, errorResponse, isJsonMediaType, jsonResponse } from './responses.ts';
+import {
+  type ApiResponse,
+  ErrorCode,
+  errorResponse,
+  isJsonMediaType,
+  jsonResponse,
+  refuseContentCoding,
+} from './responses.ts';
 import type { ScenarioStore } from './scenarios.ts';
 import type { PetStore } from './store.ts';
 
@@ -173,13 +180,8 @@ function withJson(context: RequestContext, use: (value: unknown, text: string) =
       ErrorCode.unsupportedMediaType,
       `the control endpoints take Content-Type: application/json only, got ${JSON.stringify(type ?? '')}`,
     );
-  const encoding = headers['content-encoding'];
-  if (encoding !== undefined && String(encoding).trim().toLowerCase() !== 'identity')
-    return errorResponse(
-      415,
-      ErrorCode.unsupportedMediaType,
-      `Content-Encoding ${JSON.stringify(String(encoding))} is not supported: send the JSON uncompressed`,
-    );
+  const coded = refuseContentCoding(headers['content-encoding']);
+  if (coded) return coded;
   if (body === undefined || body.length === 0)
     return errorResponse(400, ErrorCode.invalidBody, 'a JSON body is required');
   let value: unknown;

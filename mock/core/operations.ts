@@ -14,6 +14,7 @@ import {
   errorResponse,
   isJsonMediaType,
   jsonResponse,
+  refuseContentCoding,
 } from './responses.ts';
 import type { PetStore } from './store.ts';
 
@@ -125,13 +126,8 @@ export function createPet(store: PetStore, request: ApiRequest, basePath: string
       `Content-Type must be application/json, got ${JSON.stringify(contentType ?? '')}`,
     );
   }
-  const encoding = request.headers['content-encoding'];
-  if (encoding !== undefined && String(encoding).trim().toLowerCase() !== 'identity')
-    return errorResponse(
-      415,
-      ErrorCode.unsupportedMediaType,
-      `Content-Encoding ${JSON.stringify(String(encoding).slice(0, 100))} is not supported: send the JSON uncompressed`,
-    );
+  const coded = refuseContentCoding(request.headers['content-encoding']);
+  if (coded) return coded;
   if (empty) return errorResponse(400, ErrorCode.invalidBody, 'a JSON request body (NewPet) is required');
   const text = decodeBody(request.body!);
   const parsed = text instanceof Error ? text : parseJson(text);

@@ -95,6 +95,22 @@ export function errorResponse(
   return jsonResponse(status, JSON.stringify({ code, message, status }), headers);
 }
 
+/**
+ * A 415 Error for a body sent with a content coding (gzip, br, …), or undefined when there is none: the header is a
+ * list (RFC 9110 §8.4), so an empty one, or one naming only `identity`, means the body is as sent.
+ */
+export function refuseContentCoding(header: string | string[] | undefined): ApiResponse | undefined {
+  if (header === undefined) return undefined;
+  const text = Array.isArray(header) ? header.join(',') : header;
+  const codings = text.split(',').map((c) => c.trim().toLowerCase());
+  if (codings.every((c) => c === '' || c === 'identity')) return undefined;
+  return errorResponse(
+    415,
+    ErrorCode.unsupportedMediaType,
+    `Content-Encoding ${JSON.stringify(text.slice(0, 100))} is not supported: send the JSON uncompressed`,
+  );
+}
+
 /** True when a Content-Type header names JSON (`application/json` or `application/*+json`). */
 export function isJsonMediaType(contentType: string | undefined): boolean {
   if (contentType === undefined) return false;

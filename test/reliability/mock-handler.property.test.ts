@@ -18,7 +18,9 @@ const HANDLER_RUNS = 16_000;
 const apiKeys = ['k3y-alpha-7f3a', 'k3y-beta-91c2'];
 
 function toApiRequest(g: GeneratedRequest): ApiRequest {
-  const headers: Record<string, string> = Object.fromEntries(g.extraHeaders);
+  // A header sent twice reaches the handler as node:http gives it: the values joined with ", ".
+  const headers: Record<string, string> = {};
+  for (const [name, value] of g.extraHeaders) headers[name] = name in headers ? `${headers[name]}, ${value}` : value;
   if (g.authorization !== undefined) headers.authorization = g.authorization;
   if (g.contentType !== undefined) headers['content-type'] = g.contentType;
   const request: ApiRequest = { method: g.method, url: g.url, headers };

@@ -296,6 +296,17 @@ function isJson(contentType: string | undefined): boolean {
 }
 
 /** The NewPet a request body carries, when the mock must accept it; undefined otherwise. */
+/**
+ * Whether the request declares a content coding other than none: Content-Encoding is a list (RFC 9110 §8.4), so an
+ * empty one, or one naming only `identity`, leaves the body as sent.
+ */
+function contentCoded(req: SentRequest): boolean {
+  return (req.extraHeaders ?? [])
+    .filter(([n]) => n === 'content-encoding')
+    .flatMap(([, v]) => v.split(','))
+    .some((c) => !['', 'identity'].includes(c.trim().toLowerCase()));
+}
+
 function acceptableNewPet(req: SentRequest): Record<string, unknown> | undefined {
   if (req.bodyTooLarge || !isJson(req.contentType) || req.body === undefined || req.body.length === 0) return undefined;
   let text: string;
@@ -331,10 +342,8 @@ function checkCreate(
     if (res.status !== 413) fail('over-limit body not answered 413');
     return undefined;
   }
-  // A compressed body (any Content-Encoding but identity) is refused, unless there is no body to refuse.
-  const encodings = (req.extraHeaders ?? []).filter(([n]) => n === 'content-encoding').map(([, v]) => v.trim());
-  const encoded = encodings.length > 0 && !(encodings.length === 1 && encodings[0]!.toLowerCase() === 'identity');
-  if (encoded && !(empty && req.contentType === undefined)) {
+  // A compressed body is refused, unless there is no body to refuse.
+  if (contentCoded(req) && !(empty && req.contentType === undefined)) {
     if (res.status !== 415) fail('a body with a Content-Encoding not answered 415');
     return undefined;
   }
@@ -363,7 +372,7 @@ function checkCreate(
 
 /**
  * `PUT /__control/pets`: a valid array of Pets sent as JSON replaces the model; anything else is a 400 or 413 (or a
- * 415 when the body is not declared JSON: the control endpoints take application/json only) and changes nothing.
+ * 415 when the body is not declared JSON, or is sent with a content coding) and changes nothing.
  */
 function checkReplace(
   req: SentRequest,
@@ -374,9 +383,10 @@ function checkReplace(
   if (res.status === 400 || res.status === 413) return undefined;
   const json = req.contentTypeJson ?? isJson(req.contentType);
   if (res.status === 415) {
-    if (json === true) fail('PUT /__control/pets refused a JSON media type');
+    if (json === true && !contentCoded(req)) fail('PUT /__control/pets refused a JSON media type');
     return undefined;
   }
+  if (contentCoded(req)) fail(`PUT /__control/pets took a body with a Content-Encoding (answered ${res.status})`);
   if (!json) fail(`PUT /__control/pets took a body declared ${JSON.stringify(req.contentType)}, not JSON`);
   if (res.status !== 200) fail(`PUT /__control/pets answered ${res.status}`);
   const text = typeof req.body === 'string' ? req.body : utf8.decode(req.body ?? new Uint8Array());
