@@ -156,6 +156,34 @@ describe.each(TRANSPORTS)('forced answers and transport faults through %s', (_na
     });
   });
 
+  it('GET /v1/%70ets is listPets everywhere: forced, journaled, scenario-matched and counted like /v1/pets', async () => {
+    reach = await open();
+    const { mock } = reach;
+    const get = (prefer?: string) =>
+      reach!.fetch(`${mock.url}/%70ets`, {
+        headers: { authorization: `Bearer ${KEY}`, ...(prefer === undefined ? {} : { prefer }) },
+      });
+    expect((await get()).status).toBe(200);
+    // listPets documents 401: Prefer may force it here as on /v1/pets.
+    const forced = await get('code=401');
+    expect(forced.status).toBe(401);
+    expect(forced.headers.get('preference-applied')).toBe('code=401');
+    mock.scenarios.add({ method: 'GET', path: '/v1/pets', status: 503, times: 1 });
+    expect((await get()).status).toBe(503);
+    expect(mock.requests({ path: '/v1/pets' }).map((e) => [e.path, e.operationId, e.status])).toEqual([
+      ['/v1/%70ets', 'listPets', 200],
+      ['/v1/%70ets', 'listPets', 401],
+      ['/v1/%70ets', 'listPets', 503],
+    ]);
+    const counted = mock.coverage().responses.filter((r) => r.operationId === 'listPets' && r.count > 0);
+    expect(counted.map((r) => [r.id, r.bySource])).toEqual([
+      ['listPets 200', expect.objectContaining({ client: 1 })],
+      ['listPets 401', expect.objectContaining({ prefer: 1 })],
+      ['listPets 503', expect.objectContaining({ scenario: 1 })],
+    ]);
+    expect(mock.coverage().unknownRoutes).toBe(0);
+  });
+
   it('fault=hang answers nothing until the client gives up', async () => {
     reach = await open();
     const started = performance.now();

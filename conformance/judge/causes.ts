@@ -51,7 +51,7 @@ interface Api {
 /** `GET /v1/pets/{petId}`: the request's method and the spec's path template it matched (its own path if none). */
 function requestTemplate(ex: Exchange, api: Api): string {
   const { method, url } = ex.request;
-  const op = matchOperation(api.operations, method, url, api.basePath);
+  const op = matchOperation(method, url, api.basePath);
   return `${method} ${op ? api.basePath + op.path : new URL(url).pathname}`;
 }
 

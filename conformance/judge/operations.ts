@@ -1,17 +1,8 @@
-/** Which of the spec's operations a request went to, by its method and its path matched against the templates. */
+/** Which of the spec's operations a request went to: the one matcher of spec/match.ts, which the mock routes by too. */
 import type { OperationInfo } from '../../spec/index.ts';
+import { operationMatcher } from '../../spec/match.ts';
 
-/** A request's operation: its method, and its path below `basePath` matched against the spec's path templates. */
-export function matchOperation(
-  operations: readonly OperationInfo[],
-  method: string,
-  url: string,
-  basePath: string,
-): OperationInfo | undefined {
-  const pathname = new URL(url).pathname;
-  if (!pathname.startsWith(basePath)) return undefined;
-  const rest = pathname.slice(basePath.length);
-  const matches = (template: string): boolean =>
-    new RegExp(`^${template.replace(/[.+?^$()|[\]\\]/g, '\\$&').replace(/\{[^/}]+\}/g, '[^/]+')}$`).test(rest);
-  return operations.find((op) => op.method === method && matches(op.path));
+/** A request's operation: its method, and its URL's path below `basePath` (the base URL's path, `/v1`). */
+export function matchOperation(method: string, url: string, basePath: string): OperationInfo | undefined {
+  return operationMatcher(basePath.replace(/\/+$/, '')).operation(method, new URL(url).pathname);
 }

@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { listOperations } from '../../spec/index.ts';
+import { matchOperation } from '../judge/operations.ts';
 import { compareBaseline, parseBaseline } from '../run/baseline.ts';
 import type { CaseResult, Exchange } from '../types.ts';
-import { buildCoverage, operationOf } from './coverage.ts';
+import { buildCoverage } from './coverage.ts';
 
 const URLS: Record<string, [string, string]> = {
   listPets: ['GET', 'http://h/v1/pets?limit=1'],
@@ -89,13 +90,14 @@ describe('coverage and baseline', () => {
     expect(buildCoverage(listOperations(), [result('a', 'passed')], '/v1')[0]).not.toHaveProperty('generated');
   });
 
-  it('matches requests to operations below the base path', () => {
-    const ops = listOperations();
-    expect(operationOf(ops, 'GET', 'http://h/v1/pets?status=sold', '/v1')).toBe('listPets');
-    expect(operationOf(ops, 'POST', 'http://h/v1/pets', '/v1')).toBe('createPet');
-    expect(operationOf(ops, 'GET', 'http://h/v1/pets/abc', '/v1')).toBe('getPet');
-    expect(operationOf(ops, 'GET', 'http://h/v1/pets/1/x', '/v1')).toBeUndefined();
-    expect(operationOf(ops, 'GET', 'http://h/v2/pets', '/v1')).toBeUndefined();
+  it('matches requests to operations below the base path, as the mock decodes them', () => {
+    expect(matchOperation('GET', 'http://h/v1/%70ets', '/v1')?.operationId).toBe('listPets');
+    expect(matchOperation('GET', 'http://h/api/v1/pets/7', '/api/v1/')?.operationId).toBe('getPet');
+    expect(matchOperation('GET', 'http://h/v1/pets?status=sold', '/v1')?.operationId).toBe('listPets');
+    expect(matchOperation('POST', 'http://h/v1/pets', '/v1')?.operationId).toBe('createPet');
+    expect(matchOperation('GET', 'http://h/v1/pets/abc', '/v1')?.operationId).toBe('getPet');
+    expect(matchOperation('GET', 'http://h/v1/pets/1/x', '/v1')?.operationId).toBeUndefined();
+    expect(matchOperation('GET', 'http://h/v2/pets', '/v1')?.operationId).toBeUndefined();
   });
 
   it('reads three baseline shapes and names fixed cases', () => {

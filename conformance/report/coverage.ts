@@ -6,22 +6,14 @@ import type { OperationInfo } from '../../spec/index.ts';
 import { matchOperation } from '../judge/operations.ts';
 import type { CaseResult, CoverageEntry } from '../types.ts';
 
-/** A request's operation: its method, and its path below `basePath` matched against the spec's path templates. */
-export function operationOf(
-  operations: readonly OperationInfo[],
-  method: string,
-  url: string,
-  basePath: string,
-): string | undefined {
-  return matchOperation(operations, method, url, basePath)?.operationId;
-}
-
 /** The statuses a case actually got, whole, for requests to its own operation. */
-function answered(operations: readonly OperationInfo[], r: CaseResult, basePath: string): Set<number> {
+function answered(r: CaseResult, basePath: string): Set<number> {
   const statuses = r.exchanges
     .filter(
       (e) =>
-        e.response && !e.error && operationOf(operations, e.request.method, e.request.url, basePath) === r.operationId,
+        e.response &&
+        !e.error &&
+        matchOperation(e.request.method, e.request.url, basePath)?.operationId === r.operationId,
     )
     .map((e) => e.response!.status);
   return new Set(statuses);
@@ -42,7 +34,7 @@ export function buildCoverage(
 ): CoverageEntry[] {
   const ran = results
     .filter((r) => r.outcome !== 'skipped' && r.outcome !== 'notApplicable')
-    .map((r) => ({ r, got: answered(operations, r, basePath) }));
+    .map((r) => ({ r, got: answered(r, basePath) }));
   return operations.flatMap((op) =>
     op.statuses.map((status) => {
       const own = ran.filter(({ r }) => r.operationId === op.operationId);

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { listOperations, loadProfile } from '../../spec/index.ts';
 import { createMock } from './create-mock.ts';
 import { PetstoreMockError } from './errors.ts';
-import { FORCEABLE_STATUSES } from './forced.ts';
+import { SCENARIO_STATUSES } from './forced.ts';
 import { parseLatency } from './options.ts';
 import { seedPets } from './seed.ts';
 import { AUTH, CONTROL_JSON, expectError, JSON_HEADERS, json, KEY, setupMock } from './test-support.ts';
@@ -293,7 +293,7 @@ describe('the profile the mock serves', () => {
     const own: Record<string, number[]> = { listPets: [400], createPet: [413, 415, 507], getPet: [400] };
     for (const op of listOperations()) {
       const documented = statuses(op.path, op.method.toLowerCase());
-      const answered = [...op.statuses, ...own[op.operationId]!, ...FORCEABLE_STATUSES.filter((s) => s >= 429)];
+      const answered = [...op.statuses, ...own[op.operationId]!, ...SCENARIO_STATUSES.filter((s) => s >= 429)];
       expect(documented.sort(), op.operationId).toEqual([...new Set(answered)].sort());
     }
   });

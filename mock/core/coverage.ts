@@ -9,6 +9,7 @@
  * run. Every adapter counts the same way (a layer beside the journal).
  */
 import { listOperations, listPetsLimit, petStatuses, sunsetOf } from '../../spec/index.ts';
+import { SERVICE_FAILURES } from './forced.ts';
 import type { Layer, RequestContext } from './layers.ts';
 import type { ApiResponse } from './responses.ts';
 
@@ -16,9 +17,6 @@ import type { ApiResponse } from './responses.ts';
 export type CoverageSource = 'client' | 'scenario' | 'prefer' | 'chaos' | 'rateLimit';
 
 const SOURCES: readonly CoverageSource[] = ['client', 'scenario', 'prefer', 'chaos', 'rateLimit'];
-
-/** Answers the mock can be made to give besides the documented ones (Prefer, scenarios, chaos, the rate limit). */
-export const FORCEABLE_STATUSES: readonly number[] = [429, 500, 502, 503, 504];
 
 /** One operation's answer with one status (or fault) and how often the client received it, by source. */
 export interface ResponseCoverage {
@@ -69,8 +67,6 @@ export interface CoverageReport {
 
 /** Options of {@link createCoverage}. */
 export interface CoverageOptions {
-  /** The API's base path, `/v1`. */
-  basePath: string;
   /** getPet is gone (`asOf` on or after its sunset): its calls count as calls to a removed operation. */
   removed?: ReadonlySet<string>;
 }
@@ -115,7 +111,7 @@ function kindOf(operationId: string, message: string): string {
 }
 
 /** Makes the counters; the documented responses come from the spec. */
-export function createCoverage(options: CoverageOptions): Coverage {
+export function createCoverage(options: CoverageOptions = {}): Coverage {
   const operations = listOperations();
   const documented = new Map(operations.map((op) => [op.operationId, op.statuses]));
   const limit = listPetsLimit();
@@ -130,8 +126,6 @@ export function createCoverage(options: CoverageOptions): Coverage {
     'listPets empty listing',
     'getPet a created pet fetched back',
   ];
-  const collection = `${options.basePath}/pets`;
-  const itemPrefix = `${collection}/`;
   let since = new Date().toISOString();
   let requests = 0;
   let unknownRoutes = 0;
@@ -141,15 +135,6 @@ export function createCoverage(options: CoverageOptions): Coverage {
   let created = new Set<string>();
 
   const bump = (map: Map<string, number>, id: string) => map.set(id, (map.get(id) ?? 0) + 1);
-
-  function operationOf(context: RequestContext): string | undefined {
-    const { method } = context.request;
-    const read = method === 'GET' || method === 'HEAD';
-    if (context.path === collection) return read ? 'listPets' : method === 'POST' ? 'createPet' : undefined;
-    if (context.path.startsWith(itemPrefix) && read && !context.path.slice(itemPrefix.length).includes('/'))
-      return 'getPet';
-    return undefined;
-  }
 
   function listVariations(context: RequestContext, response: ApiResponse): void {
     const query = new URLSearchParams(context.query);
@@ -189,7 +174,7 @@ export function createCoverage(options: CoverageOptions): Coverage {
   function record(context: RequestContext, response: ApiResponse): void {
     if (context.request.method === 'OPTIONS') return;
     requests++;
-    const operationId = operationOf(context);
+    const operationId = context.operation?.operationId;
     const source = sourceOf(context);
     if (operationId === undefined || options.removed?.has(operationId)) {
       unknownRoutes++;
@@ -212,7 +197,7 @@ export function createCoverage(options: CoverageOptions): Coverage {
       const createdId = location.slice(location.lastIndexOf('/') + 1);
       if (created.size < MAX_CREATED_IDS) created.add(createdId);
     }
-    if (operationId === 'getPet' && response.status === 200 && created.has(context.path.slice(itemPrefix.length)))
+    if (operationId === 'getPet' && response.status === 200 && created.has(context.route!.params.petId!))
       bump(variations, 'getPet a created pet fetched back');
     if (response.status === 400 || response.status === 401) noteInvalid(context, operationId, response);
   }
@@ -223,7 +208,8 @@ export function createCoverage(options: CoverageOptions): Coverage {
     for (const op of operations) {
       const ids = [
         ...(documented.get(op.operationId) ?? []).map((status) => ({ status, documented: true })),
-        ...FORCEABLE_STATUSES.filter((s) => !(documented.get(op.operationId) ?? []).includes(s)).map((status) => ({
+        // The answers the mock can be made to give besides the documented ones (Prefer, scenarios, chaos, the rate limit).
+        ...SERVICE_FAILURES.filter((s) => !(documented.get(op.operationId) ?? []).includes(s)).map((status) => ({
           status,
           documented: false,
         })),

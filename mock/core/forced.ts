@@ -4,30 +4,21 @@
  * and the `malformed` fault's body.
  * @see ../../docs/mock.md "Prefer", "Scenarios"
  */
-import { listOperations } from '../../spec/index.ts';
-import { matchesPath } from './layers.ts';
+import type { OperationInfo } from '../../spec/index.ts';
 import { type ApiResponse, ErrorCode, errorResponse } from './responses.ts';
 
 /** The service-level failures a client must handle, forceable on any API request. */
 export const SERVICE_FAILURES: readonly number[] = [429, 500, 502, 503, 504];
 
 /** Every status a scenario may force: the documented errors of some operation, and the service failures. */
-export const FORCEABLE_STATUSES: readonly number[] = [400, 401, 404, ...SERVICE_FAILURES];
+export const SCENARIO_STATUSES: readonly number[] = [400, 401, 404, ...SERVICE_FAILURES];
 
 /** Seconds a forced 429 or 503 asks the client to wait. */
 export const FORCED_RETRY_AFTER = '1';
 
-const OPERATIONS = listOperations();
-
-/** The operation a request addresses (`HEAD` as `GET`), or undefined for an unknown route. */
-export function operationOf(method: string, path: string, basePath: string): string | undefined {
-  const wanted = method === 'HEAD' ? 'GET' : method;
-  return OPERATIONS.find((op) => op.method === wanted && matchesPath(`${basePath}${op.path}`, path))?.operationId;
-}
-
 /** The statuses `Prefer: code=` may ask of an operation: its documented errors, then the service failures. */
-export function forceableFor(operationId: string | undefined): number[] {
-  const documented = OPERATIONS.find((op) => op.operationId === operationId)?.statuses ?? [];
+export function forceableFor(operation: OperationInfo | undefined): number[] {
+  const documented = operation?.statuses ?? [];
   return [...documented.filter((s) => s >= 400 && !SERVICE_FAILURES.includes(s)), ...SERVICE_FAILURES];
 }
 

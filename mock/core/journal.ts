@@ -4,8 +4,10 @@
  * it appears, is replaced by `[REDACTED]` in everything read from it.
  * @see ../../docs/mock.md "Request journal"
  */
+
+import { canonicalPath, matchesTemplate } from '../../spec/match.ts';
 import { badOption } from './errors.ts';
-import { type Applied, type Layer, matchesPath, originForm, type RequestContext, splitTarget } from './layers.ts';
+import { type Applied, type Layer, originForm, type RequestContext, splitTarget } from './layers.ts';
 import { REDACTED, redactKeys } from './redact.ts';
 import type { ApiRequest, ApiResponse, Fault } from './responses.ts';
 
@@ -30,8 +32,10 @@ export interface JournalEntry {
   /** When it arrived, ISO 8601. */
   at: string;
   method: string;
-  /** The path, without the query. */
+  /** The path as sent, without the query. */
   path: string;
+  /** The operation it addressed (`listPets`; `/v1/%70ets` is listPets too), absent for none. */
+  operationId?: string;
   /** Query parameters, decoded; a parameter sent twice is an array. */
   query: Record<string, string | string[]>;
   headers: Record<string, string | string[]>;
@@ -45,7 +49,10 @@ export interface JournalEntry {
   applied: Applied;
 }
 
-/** Which entries {@link Journal.list} returns: `path` exact or a template (`/v1/pets/{petId}`). */
+/**
+ * Which entries {@link Journal.list} returns: `path` exact or a template (`/v1/pets/{petId}`), matched against each
+ * request's path in its canonical spelling (`/v1/%70ets` is `/v1/pets`).
+ */
 export interface JournalFilter {
   method?: string;
   path?: string;
@@ -60,6 +67,9 @@ export interface JournalRecord {
   /** When it arrived, ms since the epoch. */
   time: number;
   request: ApiRequest;
+  /** The operation it addressed, and its path in canonical spelling (spec/match.ts), as the layers matched them. */
+  operationId?: string | undefined;
+  canonicalPath?: string | undefined;
   status: number | null;
   fault?: Fault;
   durationMs: number;
@@ -125,6 +135,9 @@ export function createJournal({
   const targets: string[] = new Array(capacity);
   const headers: ApiRequest['headers'][] = new Array(capacity);
   const extras: (Extra | undefined)[] = new Array(capacity);
+  // What the layers matched: the operation, and the path in canonical spelling (no allocation per request).
+  const operations: (string | undefined)[] = new Array(capacity);
+  const canonicals: (string | undefined)[] = new Array(capacity);
   const costs = new Float64Array(capacity);
   let count = 0;
   let next = 0;
@@ -137,9 +150,12 @@ export function createJournal({
     targets[slot] = '';
     headers[slot] = EMPTY;
     extras[slot] = undefined;
+    canonicals[slot] = undefined;
     count--;
     dropped++;
   };
+  /** A kept request's path in canonical spelling, as the filter reads it. */
+  const pathAt = (slot: number): string => canonicals[slot] ?? canonicalPath(splitTarget(targets[slot]!).path);
   const entryAt = (slot: number): JournalEntry => {
     const extra = extras[slot];
     const { path, query } = splitTarget(targets[slot]!);
@@ -149,6 +165,7 @@ export function createJournal({
       at: new Date(times[slot]!).toISOString(),
       method: methods[slot]!,
       path: redactText(path, keys),
+      ...(operations[slot] === undefined ? {} : { operationId: operations[slot] }),
       query: redactQuery(query, keys),
       headers: redactHeaders(headers[slot]!, keys),
       ...(body === undefined ? {} : { body: body.text }),
@@ -169,7 +186,7 @@ export function createJournal({
     get dropped() {
       return dropped;
     },
-    record({ time, request, status, fault, durationMs, applied }) {
+    record({ time, request, operationId, canonicalPath: canonical, status, fault, durationMs, applied }) {
       seq++;
       if (capacity === 0) return;
       const target = originForm(request.url);
@@ -189,17 +206,20 @@ export function createJournal({
       targets[slot] = target;
       headers[slot] = request.headers;
       extras[slot] = extra;
+      operations[slot] = operationId;
+      canonicals[slot] = canonical;
     },
     list(filter = {}) {
       const method = filter.method?.toUpperCase();
       const { since = 0, limit = Number.POSITIVE_INFINITY } = filter;
+      const wanted = filter.path === undefined ? undefined : canonicalPath(filter.path);
       const entries: JournalEntry[] = [];
       // Only the entries asked for are built (redacting is what costs): a page of a full journal stays quick.
       for (let i = 0; i < count && entries.length < limit; i++) {
         const slot = (next - count + i + capacity) % capacity;
         if (seqs[slot]! <= since || (method !== undefined && methods[slot] !== method)) continue;
-        const entry = entryAt(slot);
-        if (filter.path === undefined || matchesPath(filter.path, entry.path)) entries.push(entry);
+        if (filter.path !== undefined && !matchesTemplate(wanted!, pathAt(slot))) continue;
+        entries.push(entryAt(slot));
       }
       return entries;
     },
@@ -211,6 +231,8 @@ export function createJournal({
       targets.fill('');
       headers.fill(EMPTY);
       extras.fill(undefined);
+      operations.fill(undefined);
+      canonicals.fill(undefined);
     },
   };
 }
@@ -310,6 +332,8 @@ export function journalLayer(journal: Journal): Layer {
     journal.record({
       time,
       request: context.request,
+      operationId: context.operation?.operationId,
+      canonicalPath: context.route?.path,
       status: fault === undefined || fault === 'truncated' ? response.status : null,
       fault,
       durationMs: Math.round((clock.now() - started) * 10) / 10,

@@ -4,6 +4,8 @@
  * handler: each takes the request's context and the next step, and may answer
  * itself, change the answer, or pass it on.
  */
+import type { OperationInfo } from '../../spec/index.ts';
+import { type OperationMatcher, operationMatcher, type RouteMatch } from '../../spec/match.ts';
 import type { Handler } from './handler.ts';
 import type { ApiRequest, ApiResponse, Fault } from './responses.ts';
 
@@ -37,6 +39,10 @@ export interface RequestContext {
   readonly query: string;
   /** True under the API's base path: only these get latency, chaos, limits, scenarios and the journal. */
   readonly api: boolean;
+  /** The spec's route for the path, segments decoded (`/v1/%70ets` is `/v1/pets`); undefined off the API's routes. */
+  readonly route: RouteMatch | undefined;
+  /** The operation the method and path address (`HEAD` as `GET`), past its sunset or not: every layer reads this one. */
+  readonly operation: OperationInfo | undefined;
   applied: Applied;
   override?: Override;
 }
@@ -68,17 +74,22 @@ export function thenAnswer(answer: Answer, change: (response: ApiResponse) => Ap
 /** Wraps `inner` in `layers`, the first outermost. */
 export function compose(layers: readonly Layer[], inner: Handler, basePath = '/v1'): Responder {
   // The context's path and query are the target split once, for every layer and the handler.
+  // The route is matched once, here: the layers and the handler all read the same answer.
   let chain: Next = (context) => inner(context.request, context);
   for (const layer of [...layers].reverse()) {
     const next = chain;
     chain = (context) => layer(context, next);
   }
-  return (request) => chain(createContext(request, basePath));
+  const matcher = operationMatcher(basePath);
+  return (request) => chain(createContext(request, basePath, matcher));
 }
 
-function createContext(request: ApiRequest, basePath: string): RequestContext {
+function createContext(request: ApiRequest, basePath: string, matcher: OperationMatcher): RequestContext {
   const { path, query } = splitTarget(originForm(request.url));
-  return { request, path, query, api: path === basePath || path.startsWith(`${basePath}/`), applied: {} };
+  const route = path.length > basePath.length ? matcher.route(path) : undefined;
+  const operation = route?.operations.get(request.method === 'HEAD' ? 'GET' : request.method);
+  const api = path === basePath || path.startsWith(`${basePath}/`) || route !== undefined;
+  return { request, path, query, api, route, operation, applied: {} };
 }
 
 /** A request target split: the path, and the raw query without `?` (empty when none). */
@@ -100,14 +111,6 @@ export function originForm(url: string): string {
   if (url.startsWith('/')) return url;
   const match = /^https?:\/\/[^/?#]*(.*)$/i.exec(url);
   return match ? match[1]! || '/' : url;
-}
-
-/** Whether `path` is `pattern` exactly, or fits it where `pattern` has `{name}` segments. */
-export function matchesPath(pattern: string, path: string): boolean {
-  if (!pattern.includes('{')) return pattern === path;
-  const want = pattern.split('/');
-  const got = path.split('/');
-  return want.length === got.length && want.every((w, i) => (/^\{[^/{}]+\}$/.test(w) ? got[i] !== '' : w === got[i]));
 }
 
 /** Resolves after `ms` milliseconds (global setTimeout: in Node and in browsers). */

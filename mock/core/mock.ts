@@ -138,7 +138,7 @@ export function assembleMock(options: MockOptions, pets: readonly Pet[], mount: 
   const scenarios = createScenarioStore();
   const journal = createJournal({ capacity: options.journalSize, maxBytes: options.journalBytes, keys: apiKeys });
   const removed = removedOperations(options.asOf);
-  const coverage = createCoverage({ basePath: BASE_PATH, removed });
+  const coverage = createCoverage({ removed });
   const reset = () => (store.reset(), scenarios.clear(), journal.clear());
   const replacePets = (input: unknown) => store.replace(validatePets(input));
   // The served profile names this mock's own base path, relative to where it is read from (any host, any port),
@@ -159,9 +159,9 @@ export function assembleMock(options: MockOptions, pets: readonly Pet[], mount: 
     coverageLayer(coverage),
     ...(options.rateLimit === undefined ? [] : [rateLimitLayer({ perSecond: options.rateLimit, now: options.now })]),
     scenarioLayer(scenarios),
-    preferLayer(BASE_PATH),
+    preferLayer(),
     ...(options.chaos ? [chaosLayer({ rate: options.chaos, random: seededRandom(seed ^ 0x5eed) })] : []),
-    answerLayer({ basePath: BASE_PATH, latency: latency.max === 0 ? () => 0 : draw }),
+    answerLayer({ latency: latency.max === 0 ? () => 0 : draw }),
   ];
   const urlBase = `${mount.prefix ?? ''}${BASE_PATH}`;
   const respond = compose(layers, createHandler({ store, apiKeys, basePath: BASE_PATH, urlBase, removed }), BASE_PATH);

@@ -5,7 +5,7 @@
  * or the handler's own answer.
  * @see ../../docs/mock.md "Prefer", "Scenarios", "Latency and chaos"
  */
-import { forceableFor, forcedResponse, malformedResponse, operationOf, SERVICE_FAILURES } from './forced.ts';
+import { forceableFor, forcedResponse, malformedResponse, SERVICE_FAILURES } from './forced.ts';
 import {
   type Answer,
   headerValue,
@@ -24,7 +24,7 @@ import type { ScenarioStore } from './scenarios.ts';
 export function scenarioLayer(scenarios: ScenarioStore): Layer {
   return (context, next) => {
     if (!isShaped(context) || context.override) return next(context);
-    const found = scenarios.take(context.request.method, context.path);
+    const found = scenarios.take(context.request.method, context.route?.path ?? context.path);
     if (found) {
       context.applied.scenario = found.id;
       context.override = {
@@ -39,12 +39,11 @@ export function scenarioLayer(scenarios: ScenarioStore): Layer {
 }
 
 /** `Prefer: code=, delay=, fault=` on an API request; a bad value is a 400 Error naming what is supported. */
-export function preferLayer(basePath: string): Layer {
+export function preferLayer(): Layer {
   return (context, next) => {
     const header = isShaped(context) && !context.override ? headerValue(context.request, 'prefer') : undefined;
     if (header === undefined) return next(context);
-    const operation = operationOf(context.request.method, context.path, basePath);
-    const prefs = parsePrefer(header, forceableFor(operation));
+    const prefs = parsePrefer(header, forceableFor(context.operation));
     if (typeof prefs === 'string') return errorResponse(400, ErrorCode.invalidPreference, prefs);
     if (prefs.applied === '') return next(context);
     const { applied, ...asked } = prefs;
@@ -80,19 +79,16 @@ export function chaosLayer({ rate, random }: ChaosOptions): Layer {
 
 /** Options of {@link answerLayer}. */
 export interface AnswerOptions {
-  basePath: string;
   /** The mock's latency for one API request, in ms (0 when none). */
   latency: () => number;
 }
 
 /** Waits (the forced delay, else the latency), then answers: the forced status, the fault, or the handler. */
-export function answerLayer({ basePath, latency }: AnswerOptions): Layer {
+export function answerLayer({ latency }: AnswerOptions): Layer {
   const answerNow = (context: RequestContext, next: Next): Answer => {
     const override = context.override;
-    if (override?.status !== undefined) {
-      const operation = operationOf(context.request.method, context.path, basePath);
-      return forcedResponse(override.status, override.source, operation);
-    }
+    if (override?.status !== undefined)
+      return forcedResponse(override.status, override.source, context.operation?.operationId);
     const fault = override?.fault;
     if (fault === 'malformed') return malformedResponse();
     if (fault === 'truncated') return thenAnswer(next(context), (response) => ({ ...response, fault }));

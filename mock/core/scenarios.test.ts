@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { matchesPath } from './layers.ts';
+import { matchesTemplate } from '../../spec/match.ts';
 import { createScenarioStore, MAX_SCENARIOS, type ScenarioInput } from './scenarios.ts';
 import { CONTROL_JSON, expectError, setupMock } from './test-support.ts';
 
@@ -58,7 +58,7 @@ describe('the scenario index', () => {
           const hit = model.find(
             (s) =>
               (s.method === undefined || wanted.includes(s.method)) &&
-              (s.path === undefined || matchesPath(s.path, path)),
+              (s.path === undefined || matchesTemplate(s.path, path)),
           );
           if (hit?.left !== undefined && --hit.left === 0) model.splice(model.indexOf(hit), 1);
           expect(store.take(method, path)?.id).toBe(hit?.id);

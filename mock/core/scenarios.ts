@@ -5,8 +5,10 @@
  * `times`.
  * @see ../../docs/mock.md "Scenarios"
  */
+
+import { canonicalPath, matchesTemplate } from '../../spec/match.ts';
 import { PetstoreMockError } from './errors.ts';
-import { FORCEABLE_STATUSES } from './forced.ts';
+import { SCENARIO_STATUSES } from './forced.ts';
 import { MAX_DELAY_MS } from './prefer.ts';
 import { FAULTS, type Fault } from './responses.ts';
 
@@ -40,7 +42,7 @@ export interface ScenarioStore {
   remove(id: string): boolean;
   clear(): void;
   list(): Scenario[];
-  /** The first scenario for this request, counted as used; undefined when none matches. */
+  /** The first scenario for this request (its path canonical: spec/match.ts), counted as used; undefined when none matches. */
   take(method: string, path: string): Scenario | undefined;
 }
 
@@ -70,8 +72,8 @@ export function validateScenario(input: unknown): ScenarioInput {
     throw invalid(`path must be at most ${MAX_SCENARIO_PATH} characters`);
   if (s.times !== undefined && !integerIn(s.times, 1, 1_000_000_000))
     throw invalid('times must be an integer from 1 to 1000000000');
-  if (s.status !== undefined && !FORCEABLE_STATUSES.includes(s.status as number))
-    throw invalid(`status must be one of ${FORCEABLE_STATUSES.join(', ')}`);
+  if (s.status !== undefined && !SCENARIO_STATUSES.includes(s.status as number))
+    throw invalid(`status must be one of ${SCENARIO_STATUSES.join(', ')}`);
   if (s.delayMs !== undefined && !integerIn(s.delayMs, 0, MAX_DELAY_MS))
     throw invalid(`delayMs must be an integer from 0 to ${MAX_DELAY_MS}`);
   if (s.fault !== undefined && !(FAULTS as readonly unknown[]).includes(s.fault))
@@ -89,18 +91,10 @@ const MAX_SCENARIO_PATH = 2_048;
 /** Scenarios held at once; one more is a 400 (each request looks some of them up). */
 export const MAX_SCENARIOS = 1_000;
 
-/** A scenario as held: its numeric id orders matches across the index's buckets; a template is compiled once. */
+/** A scenario as held: its numeric id orders matches across the index's buckets; `at` is its path, canonical. */
 interface Held extends Scenario {
   order: number;
-  template?: RegExp;
-}
-
-/** `/v1/pets/{petId}` as a pattern: a `{name}` segment takes any non-empty segment (as matchesPath does). */
-function compileTemplate(path: string): RegExp {
-  const segments = path
-    .split('/')
-    .map((w) => (/^\{[^/{}]+\}$/.test(w) ? '[^/]+' : w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')));
-  return new RegExp(`^${segments.join('/')}$`);
+  at?: string;
 }
 
 /** A template's bucket: its depth and its literal start, up to the last `/` before its first `{` (`{3}/v1/pets/`). */
@@ -127,8 +121,8 @@ export function createScenarioStore(): ScenarioStore {
   const all = new Map<string, Held>();
   const buckets = new Map<string, Held[]>();
   let lastId = 0;
-  const keyOf = (s: ScenarioInput) =>
-    `${s.method ?? '*'} ${s.path === undefined ? '*' : s.path.includes('{') ? templateKey(s.path) : s.path}`;
+  const keyOf = (s: Pick<Held, 'method' | 'at'>) =>
+    `${s.method ?? '*'} ${s.at === undefined ? '*' : s.at.includes('{') ? templateKey(s.at) : s.at}`;
   const drop = (held: Held) => {
     all.delete(held.id);
     const key = keyOf(held);
@@ -139,11 +133,11 @@ export function createScenarioStore(): ScenarioStore {
   const firstIn = (key: string, path: string, best: Held | undefined): Held | undefined => {
     for (const s of buckets.get(key) ?? []) {
       if (best !== undefined && s.order > best.order) return best;
-      if (s.template === undefined || s.template.test(path)) return s;
+      if (s.at === undefined || !s.at.includes('{') || matchesTemplate(s.at, path)) return s;
     }
     return best;
   };
-  const view = ({ order: _order, template: _template, ...scenario }: Held): Scenario => scenario;
+  const view = ({ order: _order, at: _at, ...scenario }: Held): Scenario => scenario;
   return {
     add(input) {
       const valid = validateScenario(input);
@@ -151,7 +145,8 @@ export function createScenarioStore(): ScenarioStore {
         throw invalid(`at most ${MAX_SCENARIOS} scenarios at once; remove some (DELETE /__control/scenarios) first`);
       const order = ++lastId;
       const held: Held = { ...valid, id: String(order), matched: 0, order };
-      if (valid.path?.includes('{')) held.template = compileTemplate(valid.path);
+      // Matched as the request's path is, in its canonical spelling (`/v1/%70ets` is `/v1/pets`).
+      if (valid.path !== undefined) held.at = canonicalPath(valid.path);
       if (held.times !== undefined) held.remaining = held.times;
       all.set(held.id, held);
       const key = keyOf(held);
