@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { listOperations, loadProfile } from '../../spec/index.ts';
-import { createMock } from './create-mock.ts';
 import { PetstoreMockError } from './errors.ts';
 import { SCENARIO_STATUSES } from './forced.ts';
+import { createMock } from './mock.ts';
 import { parseLatency } from './options.ts';
 import { seedPets } from './seed.ts';
 import { AUTH, CONTROL_JSON, expectError, JSON_HEADERS, json, KEY, setupMock } from './test-support.ts';

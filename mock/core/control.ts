@@ -4,11 +4,10 @@
  * OpenAPI profile. Each mirrors an in-process method of the mock.
  * @see ../../docs/mock.md "Control endpoints"
  */
-import type { Coverage } from './coverage.ts';
 import { PetstoreMockError } from './errors.ts';
 import { describePath, findInexactInteger } from './exact-numbers.ts';
-import type { Journal } from './journal.ts';
 import type { Layer, RequestContext } from './layers.ts';
+import type { PetstoreMock } from './petstore-mock.ts';
 import {
   type ApiResponse,
   ErrorCode,
@@ -17,25 +16,18 @@ import {
   jsonResponse,
   refuseContentCoding,
 } from './responses.ts';
-import type { ScenarioStore } from './scenarios.ts';
-import type { PetStore } from './store.ts';
 
 /** Path prefix of the control endpoints. */
 export const CONTROL_PREFIX = '/__control';
 
-/** What the control endpoints act on. */
-export interface ControlTargets {
-  store: PetStore;
-  scenarios: ScenarioStore;
-  journal: Journal;
-  /** Back to the seeded pets, no scenarios, an empty journal. */
-  reset(): void;
-  /** Validates and replaces the whole state; throws a PetstoreMockError. */
-  replacePets(input: unknown): void;
+/** What the control endpoints read besides the user's {@link PetstoreMock}: the fast forms of two of its answers, and the profile. */
+export interface ControlExtras {
+  /** The pets as JSON text (what `mock.pets.all()` gives, serialised without building objects). */
+  petsJson(): string;
+  /** How many journal entries were dropped to make room. */
+  journal: { readonly dropped: number };
   /** The mock's OpenAPI profile, as JSON text. */
   profile(): string;
-  /** What the clients exercised (`GET /__control/coverage`; `DELETE` starts counting anew). */
-  coverage: Coverage;
 }
 
 type Run = (context: RequestContext) => ApiResponse;
@@ -43,11 +35,11 @@ type Run = (context: RequestContext) => ApiResponse;
 const ok = (value: unknown, status = 200): ApiResponse => jsonResponse(status, JSON.stringify(value));
 const noContent = (): ApiResponse => ({ status: 204, headers: {}, body: '' });
 
-function routes(t: ControlTargets): Record<string, Record<string, Run>> {
+function routes(t: PetstoreMock, x: ControlExtras): Record<string, Record<string, Run>> {
   return {
-    reset: { POST: () => (t.reset(), ok({ reset: true, pets: t.store.size })) },
+    reset: { POST: () => (t.reset(), ok({ reset: true, pets: t.pets.size })) },
     pets: {
-      GET: () => jsonResponse(200, t.store.allJson()),
+      GET: () => jsonResponse(200, x.petsJson()),
       PUT: (c) =>
         withJson(c, (pets, text) => {
           const inexact = findInexactInteger(
@@ -61,8 +53,8 @@ function routes(t: ControlTargets): Record<string, Record<string, Run>> {
               ErrorCode.invalidBody,
               `${describePath('pets', inexact.path)} must be kept exactly: write an integer from ${Number.MIN_SAFE_INTEGER} to ${Number.MAX_SAFE_INTEGER} (got ${inexact.text})`,
             );
-          t.replacePets(pets);
-          return ok({ replaced: true, pets: t.store.size });
+          t.replacePets(pets as never);
+          return ok({ replaced: true, pets: t.pets.size });
         }),
     },
     health: { GET: () => jsonResponse(200, '{"status":"ok"}') },
@@ -72,20 +64,20 @@ function routes(t: ControlTargets): Record<string, Record<string, Run>> {
       DELETE: () => (t.scenarios.clear(), noContent()),
     },
     requests: {
-      GET: (c) => journalPage(t.journal, new URLSearchParams(c.query)),
-      DELETE: () => (t.journal.clear(), noContent()),
+      GET: (c) => journalPage(t, x.journal.dropped, new URLSearchParams(c.query)),
+      DELETE: () => (t.clearRequests(), noContent()),
     },
-    'openapi.json': { GET: () => jsonResponse(200, t.profile()) },
+    'openapi.json': { GET: () => jsonResponse(200, x.profile()) },
     coverage: {
-      GET: () => ok(t.coverage.report()),
-      DELETE: () => (t.coverage.clear(), noContent()),
+      GET: () => ok(t.coverage()),
+      DELETE: () => (t.clearCoverage(), noContent()),
     },
   };
 }
 
-/** Answers `/__control/...` itself; passes every other request on. */
-export function controlLayer(targets: ControlTargets): Layer {
-  const table = routes(targets);
+/** Answers `/__control/...` itself, on the user's own mock object; passes every other request on. */
+export function controlLayer(targets: PetstoreMock, extras: ControlExtras): Layer {
+  const table = routes(targets, extras);
   const prefix = `${CONTROL_PREFIX}/`;
   return (context, next) => {
     if (!context.path.startsWith(prefix)) return next(context);
@@ -105,7 +97,7 @@ export function controlLayer(targets: ControlTargets): Layer {
  * `GET /__control/requests`: the entries (`?method`, `?path`), a page at a time with `?since=SEQ&limit=N`;
  * `Link: rel="next"` when more follow, and `Journal-Dropped` says how many entries were dropped to make room.
  */
-function journalPage(journal: Journal, query: URLSearchParams): ApiResponse {
+function journalPage(mock: PetstoreMock, dropped: number, query: URLSearchParams): ApiResponse {
   const since = wholeNumber(query.get('since'));
   const limit = wholeNumber(query.get('limit'));
   if (Number.isNaN(since) || Number.isNaN(limit) || limit === 0)
@@ -115,8 +107,8 @@ function journalPage(journal: Journal, query: URLSearchParams): ApiResponse {
       'since must be an integer from 0 (a sequence number), limit an integer from 1',
     );
   const filter = { method: query.get('method') ?? undefined, path: query.get('path') ?? undefined, since, limit };
-  const entries = journal.list(filter);
-  const headers: Record<string, string> = { 'journal-dropped': String(journal.dropped) };
+  const entries = mock.requests(filter);
+  const headers: Record<string, string> = { 'journal-dropped': String(dropped) };
   const last = entries.at(-1);
   if (limit !== undefined && entries.length === limit && last !== undefined) {
     const next = new URLSearchParams(query);
@@ -133,7 +125,7 @@ function wholeNumber(text: string | null): number | undefined {
   return /^[0-9]{1,15}$/.test(text) ? Number(text) : Number.NaN;
 }
 
-function scenarioItem(t: ControlTargets, id: string): Record<string, Run> {
+function scenarioItem(t: PetstoreMock, id: string): Record<string, Run> {
   return {
     DELETE: () => (t.scenarios.remove(id) ? noContent() : errorResponse(404, ErrorCode.notFound, `no scenario ${id}`)),
   };

@@ -7,12 +7,13 @@
  */
 export { answer, BODY_LIMIT, bodyless, DEFAULT_BASE_URL, type Mount, mounted, mountOf } from './adapter.ts';
 export { createAuthenticator } from './auth.ts';
-export { createMock } from './create-mock.ts';
 export { loadSeededPets } from './default-pets.ts';
-export { PETSTORE_MOCK_ERROR_CODES, PetstoreMockError, type PetstoreMockErrorCode } from './errors.ts';
+export { PETSTORE_MOCK_ERROR_CODES } from './errors.ts';
 export { createHandler, type Handler } from './handler.ts';
-export type { Mock, MockOptions, MountPrefix } from './mock.ts';
-export { controlsOf, type PetstoreMock, type PetsView } from './petstore-mock.ts';
+export { createMock, type MockAdapter } from './mock.ts';
+export type { MockCore } from './petstore-mock.ts';
+// What every adapter's entry exports (the control interface, its member types, the coverage gates, the errors).
+export * from './public.ts';
 export { createKeyRedactor } from './redact.ts';
 export type { ApiRequest, ApiResponse } from './responses.ts';
 export { createPetStore } from './store.ts';

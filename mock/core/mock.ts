@@ -1,21 +1,22 @@
 /**
- * One mock, whatever carries its requests: the seeded store, the accepted keys
- * and the handler over them, wrapped in its layers (CORS, control endpoints,
- * journal, rate limit, scenarios, Prefer, chaos, latency). Every adapter is
- * built over {@link assembleMock}, so each behaves the same: the MSW and undici
- * adapters through createMock (create-mock.ts), which seeds synchronously;
- * mock/node with pets it seeds itself, loading faker only when they do not
- * ship as data.
+ * The one way to build a mock, whatever carries its requests: createMock
+ * checks the options once, seeds the store, wraps the handler in its layers
+ * (CORS, control endpoints, journal, coverage, rate limit, scenarios, Prefer,
+ * chaos, latency) and builds the {@link PetstoreMock} its user holds; the
+ * control endpoints act on that same object. The default seed's pets ship as
+ * data and are served at once; another seed or a larger count loads faker by a
+ * dynamic import (and an adapter may load pets itself, as `petsFrom` does):
+ * until they are made, requests wait and `ready` is pending.
  */
 import { listOperations, loadProfile, type Pet, sunsetOf } from '../../spec/index.ts';
 import { controlLayer } from './control.ts';
 import { corsLayer, corsPolicy } from './cors.ts';
-import { type CoverageReport, coverageLayer, createCoverage } from './coverage.ts';
-import { DEFAULT_SEED } from './default-pets.ts';
+import { coverageLayer, createCoverage } from './coverage.ts';
+import { DEFAULT_SEED, shippedPets } from './default-pets.ts';
 import { badOption } from './errors.ts';
 import { createHandler } from './handler.ts';
-import { createJournal, type JournalEntry, type JournalFilter, journalLayer } from './journal.ts';
-import { type AsyncHandler, compose, type Layer, type Responder } from './layers.ts';
+import { createJournal, type JournalFilter, journalLayer } from './journal.ts';
+import { compose, type Layer } from './layers.ts';
 import {
   asOfDate,
   checkChaos,
@@ -27,12 +28,13 @@ import {
   type Latency,
 } from './options.ts';
 import { answerLayer, chaosLayer, preferLayer, scenarioLayer } from './overrides.ts';
+import type { MockCore, PetstoreMock } from './petstore-mock.ts';
 import { seededRandom } from './random.ts';
 import { rateLimitLayer } from './rate-limit.ts';
 import { validatePets } from './replace-pets.ts';
 import type { ApiRequest } from './responses.ts';
-import { createScenarioStore, type Scenario, type ScenarioInput } from './scenarios.ts';
-import { createPetStore, type PetStore } from './store.ts';
+import { createScenarioStore } from './scenarios.ts';
+import { createPetStore } from './store.ts';
 
 /** The development key used when no key is configured. Printed at start; never use it outside a local mock. */
 export const DEFAULT_API_KEY = 'petstore-dev-key';
@@ -75,86 +77,96 @@ export interface MockOptions {
   asOf?: Date | string;
 }
 
-/** The scenarios of a mock, in process: the same as `/__control/scenarios`. */
-export interface ScenarioControls {
-  /** Adds one; throws a PetstoreMockError (code `PETSTORE_MOCK_INVALID_SCENARIO`) naming a bad field. */
-  add(input: ScenarioInput): Scenario;
-  /** Removes one by id; false when there was none. */
-  remove(id: string): boolean;
-  clear(): void;
-  list(): Scenario[];
-}
-
-/** A mock with no transport: hand it requests, read and control its state. */
-export interface Mock {
-  /** Answers one request (after any delay): what the MSW and undici adapters call. The journal keeps a copy of its headers. */
-  handle: AsyncHandler;
-  /**
-   * Answers one request: at once, or a promise when a delay applies; what the node adapter calls.
-   * The journal keeps `request.headers` itself, not a copy: pass an object nothing changes afterwards.
-   */
-  respond: Responder;
-  /** The state, for reading in tests. */
-  store: PetStore;
-  /** The accepted keys. */
-  apiKeys: readonly string[];
-  scenarios: ScenarioControls;
-  /** The journal of API requests, oldest first, optionally only those of a method and path (or template). */
-  requests(filter?: JournalFilter): JournalEntry[];
-  clearRequests(): void;
-  /** Holds exactly these pets; throws a PetstoreMockError (`PETSTORE_MOCK_INVALID_PETS`) naming a bad item's index and field. */
-  replacePets(pets: readonly Pet[]): void;
-  /** Back to the seeded pets, with no scenarios and an empty journal. */
-  reset(): void;
-  /** Resolves once the pets are seeded: at once, unless faker has to load for another seed or count. */
-  ready: Promise<void>;
-  /** What the clients' requests exercised of the contract since the start or the last {@link Mock.clearCoverage}. */
-  coverage(): CoverageReport;
-  /** Starts counting anew (`reset()` does not: coverage spans a whole test run). */
-  clearCoverage(): void;
-}
-
-/**
- * Where an adapter mounts the mock: `prefix` is the path before `/v1` (`/api` for a base URL ending in
- * `/api/v1`). The adapter strips it from each request; the mock writes it into the URLs it answers with.
- */
-export interface MountPrefix {
+/** What an adapter tells {@link createMock}: where it mounts the mock, how its user reaches and closes it. */
+export interface MockAdapter {
+  /** The path before `/v1` (`/api` for a base URL ending in `/api/v1`): the URLs the mock writes start with it. */
   prefix?: string;
+  /** The base URL the user's `url` reads (ends in `/v1`); asked each time, so a port may set it once it listens. */
+  url?: () => string;
+  /** What the user's `close()` does (default: nothing to close). */
+  close?: () => Promise<void>;
+  /** The origins CORS grants when the options name none: every one in process (default), none on a port. */
+  corsOrigins?: readonly string[];
+  /** Pets the adapter loads itself (`petsFrom`), instead of the seed's; `ready` waits for them and fails with them. */
+  loadPets?: () => Promise<readonly Pet[]>;
 }
 
-/** Builds the handler, wrapped in its layers, over a store holding `pets` (the seed still draws latency and chaos). */
-export function assembleMock(options: MockOptions, pets: readonly Pet[], mount: MountPrefix = {}): Mock {
+/** Builds a mock: its user's {@link PetstoreMock}, with what its adapter calls. */
+export function createMock(options: MockOptions = {}, adapter: MockAdapter = {}): MockCore {
   checkMockOptions(options);
   const latency = checkLatency(options.latency);
   checkRateLimit(options.rateLimit);
   checkChaos(options.chaos);
   checkJournalSize(options.journalSize);
   checkJournalBytes(options.journalBytes);
-  const cors = corsPolicy(options.corsOrigins);
+  const prefix = adapter.prefix ?? '';
+  const cors = corsPolicy(options.corsOrigins ?? adapter.corsOrigins ?? ['*']);
   const seed = options.seed ?? DEFAULT_SEED;
+  const seeding = { seed: options.seed, count: options.count };
   const apiKeys = options.apiKeys && options.apiKeys.length > 0 ? [...options.apiKeys] : [DEFAULT_API_KEY];
   // Given pets are checked as replacePets checks them: a bad one is named, not a TypeError from deep inside.
-  const store = createPetStore(options.pets === undefined ? pets : validatePets(options.pets));
+  const given = options.pets === undefined ? undefined : validatePets(options.pets);
+  const now = given ?? (adapter.loadPets ? undefined : shippedPets(seeding));
+  const store = createPetStore(now ?? []);
   const scenarios = createScenarioStore();
   const journal = createJournal({ capacity: options.journalSize, maxBytes: options.journalBytes, keys: apiKeys });
   const removed = removedOperations(options.asOf);
   const coverage = createCoverage({ removed });
-  const reset = () => (store.reset(), scenarios.clear(), journal.clear());
-  const replacePets = (input: unknown) => store.replace(validatePets(input));
+
+  let seeded = now !== undefined;
+  let replaced = false;
+  const ready: Promise<void> = seeded
+    ? Promise.resolve()
+    : (adapter.loadPets?.() ?? import('./seed.ts').then(({ seedPets }) => seedPets(seeding))).then((pets) => {
+        // Pets replaced meanwhile stay; the seeded ones become what reset returns to.
+        store.reseed(pets, replaced);
+        seeded = true;
+      });
+  // Whoever waits on `ready` sees a failure; nobody waiting is no unhandled rejection.
+  ready.catch(() => {});
+
+  const mock: PetstoreMock = {
+    get url() {
+      return adapter.url?.() ?? `${prefix}${BASE_PATH}`;
+    },
+    apiKeys,
+    pets: {
+      get size() {
+        return store.size;
+      },
+      get: (id) => store.get(id)?.pet,
+      all: () => store.all(),
+    },
+    scenarios: { add: scenarios.add, remove: scenarios.remove, clear: scenarios.clear, list: scenarios.list },
+    requests: (filter) => journal.list(checkFilter(filter)),
+    clearRequests: () => journal.clear(),
+    replacePets: (pets) => {
+      store.replace(validatePets(pets));
+      replaced = true;
+    },
+    reset: () => {
+      store.reset();
+      scenarios.clear();
+      journal.clear();
+      replaced = false;
+    },
+    ready,
+    coverage: coverage.report,
+    clearCoverage: coverage.clear,
+    close: adapter.close ?? (async () => {}),
+  };
+
   // The served profile names this mock's own base path, relative to where it is read from (any host, any port),
   // not the default address the profile document carries.
-  const profile = () =>
-    JSON.stringify({
-      ...loadProfile(),
-      servers: [
-        { url: `${mount.prefix ?? ''}${BASE_PATH}`, description: 'This mock, where this document was read from.' },
-      ],
-    });
+  const profile = JSON.stringify({
+    ...loadProfile(),
+    servers: [{ url: `${prefix}${BASE_PATH}`, description: 'This mock, where this document was read from.' }],
+  });
   const latencyRandom = seededRandom(seed);
   const draw = () => latency.min + Math.floor(latencyRandom() * (latency.max - latency.min + 1));
   const layers: Layer[] = [
     ...(options.cors === false ? [] : [corsLayer(cors)]),
-    controlLayer({ store, scenarios, journal, reset, replacePets, profile, coverage }),
+    controlLayer(mock, { petsJson: () => store.allJson(), journal, profile: () => profile }),
     journalLayer(journal),
     coverageLayer(coverage),
     ...(options.rateLimit === undefined ? [] : [rateLimitLayer({ perSecond: options.rateLimit, now: options.now })]),
@@ -163,22 +175,15 @@ export function assembleMock(options: MockOptions, pets: readonly Pet[], mount: 
     ...(options.chaos ? [chaosLayer({ rate: options.chaos, random: seededRandom(seed ^ 0x5eed) })] : []),
     answerLayer({ latency: latency.max === 0 ? () => 0 : draw }),
   ];
-  const urlBase = `${mount.prefix ?? ''}${BASE_PATH}`;
-  const respond = compose(layers, createHandler({ store, apiKeys, basePath: BASE_PATH, urlBase, removed }), BASE_PATH);
-  return {
-    handle: async (request) => respond({ ...request, headers: copyHeaders(request.headers) }),
-    respond,
-    store,
-    apiKeys,
-    scenarios: { add: scenarios.add, remove: scenarios.remove, clear: scenarios.clear, list: scenarios.list },
-    requests: (filter) => journal.list(checkFilter(filter)),
-    clearRequests: () => journal.clear(),
-    replacePets,
-    reset,
-    ready: Promise.resolve(),
-    coverage: coverage.report,
-    clearCoverage: coverage.clear,
-  };
+  const urlBase = `${prefix}${BASE_PATH}`;
+  const layered = compose(layers, createHandler({ store, apiKeys, basePath: BASE_PATH, urlBase, removed }), BASE_PATH);
+  const respond: MockCore['respond'] = (request) => (seeded ? layered(request) : ready.then(() => layered(request)));
+  // The adapter's hooks are not enumerable: the object reads as the controls it is.
+  return Object.defineProperties(mock, {
+    respond: { value: respond },
+    handle: { value: async (request: ApiRequest) => respond({ ...request, headers: copyHeaders(request.headers) }) },
+    store: { value: store },
+  }) as MockCore;
 }
 
 /** The operations whose sunset has come by `asOf` (none without it). */
@@ -195,15 +200,21 @@ function removedOperations(asOf: MockOptions['asOf']): ReadonlySet<string> {
   );
 }
 
-/** `filter` when it is one {@link Mock.requests} can use; a PetstoreMockError (`PETSTORE_MOCK_BAD_OPTION`) otherwise. */
+/** `filter` when it is one {@link PetstoreMock.requests} can use; a PetstoreMockError (`PETSTORE_MOCK_BAD_OPTION`) otherwise. */
 function checkFilter(filter: JournalFilter | undefined): JournalFilter | undefined {
   if (filter === undefined) return filter;
+  const whole = (n: unknown, min: number) => n === undefined || (Number.isSafeInteger(n) && (n as number) >= min);
   const ok =
     typeof filter === 'object' &&
     filter !== null &&
     (filter.method === undefined || typeof filter.method === 'string') &&
-    (filter.path === undefined || typeof filter.path === 'string');
-  if (!ok) throw badOption('requests(filter): filter must be { method?: string, path?: string }');
+    (filter.path === undefined || typeof filter.path === 'string') &&
+    whole(filter.since, 0) &&
+    whole(filter.limit, 1);
+  if (!ok)
+    throw badOption(
+      'requests(filter): filter must be { method?: string, path?: string, since?: integer ≥ 0, limit?: integer ≥ 1 }',
+    );
   return filter;
 }
 

@@ -31,7 +31,6 @@ function typeOf(value: unknown): string {
   return value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value;
 }
 
-/** Throws unless `options` is an object (or undefined) whose mock options have the types they need. */
 /** `asOf` as a Date: a Date, or an ISO 8601 date (`2030-12-05`) or date-time; a PetstoreMockError (`..._BAD_OPTION`) otherwise. */
 export function asOfDate(value: unknown): Date {
   const date =
@@ -47,12 +46,18 @@ export function asOfDate(value: unknown): Date {
   return date!;
 }
 
-export function checkMockOptions(options: unknown): void {
+/** `options` when it is an object, `{}` when undefined; a PetstoreMockError otherwise (an adapter splits it next). */
+export function optionsObject<T extends object>(options: T | undefined): T {
   check(
     options === undefined || (typeof options === 'object' && options !== null && !Array.isArray(options)),
     `options must be an object, got ${typeOf(options)}`,
   );
-  const o = (options ?? {}) as Record<string, unknown>;
+  return options ?? ({} as T);
+}
+
+/** Throws a PetstoreMockError naming the first mock option (those of createMock) that the mock cannot use. */
+export function checkMockOptions(options: unknown): void {
+  const o = optionsObject(options as Record<string, unknown> | undefined);
   if (o.seed !== undefined) checkSeed(o.seed as number);
   if (o.count !== undefined) checkCount(o.count as number);
   checkType('cors', o.cors, 'boolean');

@@ -3,13 +3,16 @@
  * (a port), `createMswHandlers` (MSW, plus `handlers`) and
  * `createMockDispatcher` (the dispatcher itself) each give a
  * {@link PetstoreMock}, with methods on the object itself, as msw's SetupApi
- * and undici's MockAgent do. Plain JavaScript types only: nothing here needs
- * Node, so the same calls run in a browser, Bun, Deno and Playwright.
+ * and undici's MockAgent do; the control endpoints act on the same object.
+ * Plain JavaScript types only: nothing here needs Node, so the same calls run
+ * in a browser, Bun, Deno and Playwright. Built by createMock (mock.ts).
  */
 import type { Pet } from '../../spec/index.ts';
 import type { CoverageReport } from './coverage.ts';
 import type { JournalEntry, JournalFilter } from './journal.ts';
-import type { Mock, ScenarioControls } from './mock.ts';
+import type { AsyncHandler, Responder } from './layers.ts';
+import type { Scenario, ScenarioInput } from './scenarios.ts';
+import type { PetStore } from './store.ts';
 
 /** The mock's pets, read-only: what `GET /__control/pets` returns. */
 export interface PetsView {
@@ -19,6 +22,16 @@ export interface PetsView {
   get(id: number): Readonly<Pet> | undefined;
   /** Every pet, in ascending id order (a fresh array of fresh objects). */
   all(): Pet[];
+}
+
+/** The scenarios of a mock, in process: the same as `/__control/scenarios`. */
+export interface ScenarioControls {
+  /** Adds one; throws a PetstoreMockError (code `PETSTORE_MOCK_INVALID_SCENARIO`) naming a bad field. */
+  add(input: ScenarioInput): Scenario;
+  /** Removes one by id; false when there was none. */
+  remove(id: string): boolean;
+  clear(): void;
+  list(): Scenario[];
 }
 
 /** A running mock and its controls, the same on every adapter; each mirrors a `/__control/...` endpoint. */
@@ -31,7 +44,7 @@ export interface PetstoreMock {
   readonly pets: PetsView;
   /** The scenarios: canned answers for matching requests. */
   readonly scenarios: ScenarioControls;
-  /** The journal of API requests, oldest first, optionally only those of a method and path (or template). */
+  /** The journal of API requests, oldest first: optionally only a method and path (or template), a page at a time. */
   requests(filter?: JournalFilter): JournalEntry[];
   /** Empties the journal. */
   clearRequests(): void;
@@ -49,32 +62,15 @@ export interface PetstoreMock {
   close(): Promise<void>;
 }
 
-/** The read-only view over a mock's store. */
-export function petsView(mock: Pick<Mock, 'store'>): PetsView {
-  const { store } = mock;
-  return {
-    get size() {
-      return store.size;
-    },
-    get: (id) => store.get(id)?.pet,
-    all: () => store.all(),
-  };
-}
-
-/** The {@link PetstoreMock} of a core mock, for an adapter: its URL and how it closes are the adapter's. */
-export function controlsOf(mock: Mock, url: string, close: () => Promise<void>): PetstoreMock {
-  return {
-    url,
-    apiKeys: mock.apiKeys,
-    pets: petsView(mock),
-    scenarios: mock.scenarios,
-    requests: mock.requests,
-    clearRequests: mock.clearRequests,
-    replacePets: mock.replacePets,
-    reset: mock.reset,
-    ready: mock.ready,
-    coverage: mock.coverage,
-    clearCoverage: mock.clearCoverage,
-    close,
-  };
+/** A {@link PetstoreMock} as createMock returns it to an adapter: the controls, and how the adapter answers (not enumerable). */
+export interface MockCore extends PetstoreMock {
+  /**
+   * Answers one request: at once, or a promise when a delay applies (or the pets are still loading); what adapters
+   * call. The journal keeps `request.headers` itself, not a copy: pass an object nothing changes afterwards.
+   */
+  readonly respond: Responder;
+  /** Answers one request asynchronously, keeping a copy of its headers: for callers that reuse their objects. */
+  readonly handle: AsyncHandler;
+  /** The state, for tests and the bench. */
+  readonly store: PetStore;
 }

@@ -8,7 +8,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { loadProfile } from '../../spec/index.ts';
-import { createMock } from './create-mock.ts';
+import { createMock } from './mock.ts';
 
 const KEY = 'profile-key';
 const profile = loadProfile() as any;

@@ -20,7 +20,7 @@ export {
 } from './coverage-report.ts';
 export { PetstoreMockError, type PetstoreMockErrorCode } from './errors.ts';
 export type { JournalEntry, JournalFilter } from './journal.ts';
-export { DEFAULT_API_KEY, type MockOptions, type ScenarioControls } from './mock.ts';
+export { DEFAULT_API_KEY, type MockOptions } from './mock.ts';
 export type { Latency } from './options.ts';
-export type { PetstoreMock, PetsView } from './petstore-mock.ts';
+export type { PetstoreMock, PetsView, ScenarioControls } from './petstore-mock.ts';
 export type { Scenario, ScenarioInput } from './scenarios.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createMock } from './create-mock.ts';
+import { createMock } from './mock.ts';
 import { createKeyRedactor, REDACTED } from './redact.ts';
 
 const KEY = 'sk/live+1';

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { getValidator } from '../../spec/index.ts';
-import { createMock } from './create-mock.ts';
 import { DEFAULT_COUNT, DEFAULT_SEED, loadSeededPets, MAX_COUNT, shippedPets } from './default-pets.ts';
 import { DEFAULT_SEED_PETS } from './generated/default-pets.ts';
+import { createMock } from './mock.ts';
 import { seedPets } from './seed.ts';
 
 describe('seedPets', () => {

@@ -4,8 +4,8 @@
  */
 import { expect } from 'vitest';
 import { getValidator } from '../../spec/index.ts';
-import { createMock } from './create-mock.ts';
 import type { MockOptions } from './mock.ts';
+import { createMock } from './mock.ts';
 import type { ApiRequest, ApiResponse } from './responses.ts';
 import { seedPets } from './seed.ts';
 

@@ -5,10 +5,9 @@
  */
 import { type HttpHandler, http } from 'msw';
 import { answer, BODY_LIMIT, bodyless, type Mount, mountOf, pathInMount } from '../core/adapter.ts';
-import { createMock } from '../core/create-mock.ts';
-import type { MockOptions } from '../core/mock.ts';
-import { checkMockOptions } from '../core/options.ts';
-import { controlsOf, type PetstoreMock } from '../core/petstore-mock.ts';
+import { createMock, type MockOptions } from '../core/mock.ts';
+import { optionsObject } from '../core/options.ts';
+import type { PetstoreMock } from '../core/petstore-mock.ts';
 import type { ApiRequest, ApiResponse } from '../core/responses.ts';
 
 /** Options for {@link createMswHandlers}: the mock's own, and where it answers. */
@@ -25,11 +24,16 @@ export interface MswPetstore extends PetstoreMock {
 
 /** Builds the mock and MSW handlers for its API (`{baseUrl}/*`) and its control endpoints (`/__control/*` beside `/v1`). */
 export function createMswHandlers(options: MswHandlersOptions = {}): MswPetstore {
-  checkMockOptions(options);
-  const { baseUrl, ...mockOptions } = options;
+  const { baseUrl, ...mockOptions } = optionsObject(options);
   const mount = mountOf(baseUrl);
-  const mock = createMock(mockOptions, mount);
   let closed = false;
+  const mock = createMock(mockOptions, {
+    prefix: mount.prefix,
+    url: () => mount.baseUrl,
+    close: async () => {
+      closed = true;
+    },
+  });
   const resolve = async ({ request }: { request: Request }): Promise<Response> => {
     // As the dispatcher fails a request after close: the handlers stay mounted, the mock no longer answers.
     if (closed) return Response.error();
@@ -40,10 +44,7 @@ export function createMswHandlers(options: MswHandlersOptions = {}): MswPetstore
   };
   const at = `${mount.origin}${mount.prefix}`;
   const handlers = [`${at}/v1`, `${at}/v1/*`, `${at}/__control/*`].map((path) => http.all(path, resolve));
-  const close = async () => {
-    closed = true;
-  };
-  return { ...controlsOf(mock, mount.baseUrl, close), handlers };
+  return Object.assign(mock, { handlers });
 }
 
 async function toApiRequest(mount: Mount, request: Request): Promise<ApiRequest> {

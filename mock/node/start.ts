@@ -1,17 +1,17 @@
 /**
- * startMockServer: the mock over node:http on a port. It seeds the pets itself,
- * importing faker only when they do not ship as data, so that neither it nor
- * the command (which imports this module, not index.ts) loads faker for the
- * default seed.
+ * startMockServer: the mock over node:http on a port, built by createMock like
+ * every adapter; it listens once the pets are seeded (faker loads only when
+ * they do not ship as data, so neither this nor the command loads it for the
+ * default seed).
  */
 import { once } from 'node:events';
+import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { mounted, mountOf } from '../core/adapter.ts';
-import { loadSeededPets } from '../core/default-pets.ts';
 import { badOption } from '../core/errors.ts';
-import { assembleMock, type MockOptions } from '../core/mock.ts';
-import { checkMockOptions, checkType } from '../core/options.ts';
-import { controlsOf, type PetstoreMock } from '../core/petstore-mock.ts';
+import { createMock, type MockOptions } from '../core/mock.ts';
+import { checkType, optionsObject } from '../core/options.ts';
+import type { PetstoreMock } from '../core/petstore-mock.ts';
 import { hostCheck } from './hosts.ts';
 import { type PetsSource, readPetsFrom } from './pets-from.ts';
 import { createHttpServer, type RequestLogEntry, type ServerTimeouts } from './server.ts';
@@ -53,9 +53,8 @@ export interface MockServer extends PetstoreMock {
   readonly origin: string;
 }
 
-/** Throws a PetstoreMockError (`PETSTORE_MOCK_BAD_OPTION`) naming the first option the server cannot use. */
+/** Throws a PetstoreMockError (`PETSTORE_MOCK_BAD_OPTION`) naming the first server option it cannot use (createMock checks the rest). */
 function checkServerOptions(options: MockServerOptions): void {
-  checkMockOptions(options);
   const { port, host, timeouts } = options;
   if (port !== undefined && !(Number.isSafeInteger(port) && port >= 0 && port <= 65535))
     throw badOption(`port must be an integer from 0 to 65535, got ${String(port)}`);
@@ -82,43 +81,66 @@ function checkServerOptions(options: MockServerOptions): void {
       throw badOption(`timeouts.${name} must be headersMs, requestMs or keepAliveMs, whole ms from 1 to 3600000`);
 }
 
-/** Seeds a store and serves it over HTTP; resolves once listening. */
-export async function startMockServer(options: MockServerOptions = {}): Promise<MockServer> {
+/** Seeds a store and serves it over HTTP; resolves once the pets are seeded and it listens. */
+export async function startMockServer(given?: MockServerOptions): Promise<MockServer> {
+  const options = optionsObject(given);
   checkServerOptions(options);
-  const { port = 0, host = '127.0.0.1', log } = options;
-  const hostAllowed = hostCheck(options.allowedHosts, host);
-  const mount = mountOf(options.basePath ?? '/v1');
-  let pets = options.pets;
-  if (options.petsFrom) {
-    const read = await readPetsFrom(options.petsFrom);
-    options.onPetsRead?.({ count: read.pets.length, fullListings: read.fullListings, requests: read.requests });
-    pets = read.pets;
-  }
-  // On a port, corsOrigins defaults to none beyond loopback (assembleMock's default), unlike in process.
-  const mock = assembleMock(options, pets ?? (await loadSeededPets(options)), mount);
-  const server = createHttpServer({
+  const {
+    port = 0,
+    host = '127.0.0.1',
+    log,
+    onWarning,
+    timeouts,
+    petsFrom,
+    onPetsRead,
+    allowedHosts,
+    basePath,
+    ...mockOptions
+  } = options;
+  const hostAllowed = hostCheck(allowedHosts, host);
+  const mount = mountOf(basePath ?? '/v1');
+  let url = '';
+  let closing: Promise<void> | undefined;
+  let server: Server | undefined;
+  const mock = createMock(mockOptions, {
+    prefix: mount.prefix,
+    url: () => url,
+    // Once: a second close() (a test's afterEach after the test closed it) resolves with the first.
+    close: () =>
+      (closing ??= new Promise<void>((resolve, reject) => {
+        server?.close((error) => (error ? reject(error) : resolve()));
+        server?.closeAllConnections();
+      })),
+    // On a port, CORS grants no origin beyond loopback unless told, unlike in process.
+    corsOrigins: [],
+    ...(petsFrom === undefined
+      ? {}
+      : {
+          loadPets: async () => {
+            const read = await readPetsFrom(petsFrom);
+            onPetsRead?.({ count: read.pets.length, fullListings: read.fullListings, requests: read.requests });
+            return read.pets;
+          },
+        }),
+  });
+  await mock.ready;
+  server = createHttpServer({
     handler: mounted(mount, mock.respond),
     log,
     secrets: mock.apiKeys,
-    timeouts: options.timeouts,
+    timeouts,
     hostAllowed,
   });
   server.listen(port, host);
   await once(server, 'listening');
   if (!LOOPBACK_HOSTS.includes(host)) {
     const warn =
-      options.onWarning ?? ((message: string) => process.emitWarning(message, { code: 'PETSTORE_MOCK_NOT_LOOPBACK' }));
+      onWarning ?? ((message: string) => process.emitWarning(message, { code: 'PETSTORE_MOCK_NOT_LOOPBACK' }));
     warn(`bound to ${host}, not loopback: anyone who can reach this address can use the mock`);
   }
   const address = server.address() as AddressInfo;
   const hostPart = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   const origin = `http://${hostPart}:${address.port}`;
-  // Once: a second close() (a test's afterEach after the test closed it) resolves with the first.
-  let closing: Promise<void> | undefined;
-  const close = () =>
-    (closing ??= new Promise<void>((resolve, reject) => {
-      server.close((error) => (error ? reject(error) : resolve()));
-      server.closeAllConnections();
-    }));
-  return { ...controlsOf(mock, `${origin}${mount.prefix}/v1`, close), origin };
+  url = `${origin}${mount.prefix}/v1`;
+  return Object.assign(mock, { origin }) as MockServer;
 }

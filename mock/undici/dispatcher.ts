@@ -5,15 +5,11 @@
  * `runConformance({ dispatcher })`.
  */
 import { Dispatcher, errors } from 'undici';
-import type { Pet } from '../../spec/index.ts';
 import { answer, bodyless, type Mount, mounted, mountOf } from '../core/adapter.ts';
-import type { CoverageReport } from '../core/coverage.ts';
-import { createMock } from '../core/create-mock.ts';
 import { badOption, PetstoreMockError } from '../core/errors.ts';
-import type { JournalEntry, JournalFilter } from '../core/journal.ts';
-import type { Mock, MockOptions, ScenarioControls } from '../core/mock.ts';
-import { checkMockOptions } from '../core/options.ts';
-import { type PetstoreMock, type PetsView, petsView } from '../core/petstore-mock.ts';
+import { createMock, type MockOptions } from '../core/mock.ts';
+import { optionsObject } from '../core/options.ts';
+import type { MockCore, PetstoreMock } from '../core/petstore-mock.ts';
 import type { ApiRequest } from '../core/responses.ts';
 import { closedByPeer, headerRecord, portFor, readBody, type WireResponse } from './wire.ts';
 
@@ -25,20 +21,21 @@ export interface MockDispatcherOptions extends MockOptions {
   fallback?: Dispatcher;
 }
 
+/** The controls a {@link MockDispatcher} carries as its own: every member of {@link PetstoreMock} but `close`, which is the dispatcher's. */
+type DispatcherControls = Omit<PetstoreMock, 'close'>;
+
+// The class below gets its controls from createMock's object, member for member, rather than a second list.
+export interface MockDispatcher extends DispatcherControls {}
+
 /**
  * The mock as an undici Dispatcher that is also its {@link PetstoreMock}: the object given to
  * `setGlobalDispatcher` or `{ dispatcher }` is the one whose controls a test calls, as with undici's MockAgent.
  */
+// biome-ignore lint/suspicious/noUnsafeDeclarationMerging: see the interface above.
 export class MockDispatcher extends Dispatcher implements PetstoreMock {
-  readonly #mock: Mock;
-  readonly url: string;
-  readonly apiKeys: readonly string[];
-  readonly pets: PetsView;
-  readonly scenarios: ScenarioControls;
-  readonly ready: Promise<void>;
   readonly #mount: Mount;
   readonly #fallback: Dispatcher | undefined;
-  readonly #answer: Mock['respond'];
+  readonly #answer: MockCore['respond'];
   #closed = false;
 
   constructor(options: MockDispatcherOptions = {}) {
@@ -50,44 +47,18 @@ export class MockDispatcher extends Dispatcher implements PetstoreMock {
         'PETSTORE_MOCK_UNSUPPORTED_RUNTIME',
         "this runtime's undici cannot carry a dispatcher (Bun's fetch ignores it): start the mock on a port with startMockServer (petstore-toolkit/mock), or use MSW's setupServer with createMswHandlers (petstore-toolkit/msw)",
       );
-    checkMockOptions(options);
-    const { baseUrl, fallback, ...mockOptions } = options;
+    const { baseUrl, fallback, ...mockOptions } = optionsObject(options);
     this.#mount = mountOf(baseUrl);
     if (this.#mount.origin === '') throw badOption('baseUrl must be absolute (http://host/v1) for the dispatcher');
     if (fallback !== undefined && typeof (fallback as { dispatch?: unknown } | null)?.dispatch !== 'function')
       throw badOption('fallback must be an undici Dispatcher (an object with dispatch())');
     this.#fallback = fallback;
-    this.#mock = createMock(mockOptions, this.#mount);
-    this.#answer = mounted(this.#mount, this.#mock.respond);
-    this.url = this.#mount.baseUrl;
-    this.apiKeys = this.#mock.apiKeys;
-    this.pets = petsView(this.#mock);
-    this.scenarios = this.#mock.scenarios;
-    this.ready = this.#mock.ready;
-  }
-
-  requests(filter?: JournalFilter): JournalEntry[] {
-    return this.#mock.requests(filter);
-  }
-
-  coverage(): CoverageReport {
-    return this.#mock.coverage();
-  }
-
-  clearCoverage(): void {
-    this.#mock.clearCoverage();
-  }
-
-  clearRequests(): void {
-    this.#mock.clearRequests();
-  }
-
-  replacePets(pets: readonly Pet[]): void {
-    this.#mock.replacePets(pets);
-  }
-
-  reset(): void {
-    this.#mock.reset();
+    const mount = this.#mount;
+    const mock = createMock(mockOptions, { prefix: mount.prefix, url: () => mount.baseUrl, close: () => this.close() });
+    this.#answer = mounted(mount, mock.respond);
+    // The controls are createMock's own (getters included), on this object: the control endpoints act on them too.
+    const { close: _close, ...controls } = Object.getOwnPropertyDescriptors(mock);
+    Object.defineProperties(this, controls);
   }
 
   /** Takes one request (undici's dispatch protocol) and answers it from the mock, asynchronously. */

@@ -6,7 +6,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { createMock } from '../../mock/core/create-mock.ts';
+import { createMock } from '../../mock/core/mock.ts';
 import type { ApiRequest, ApiResponse } from '../../mock/core/responses.ts';
 import { seedPets } from '../../mock/core/seed.ts';
 import { type GeneratedRequest, requestArbitrary } from './support/arbitraries.ts';
