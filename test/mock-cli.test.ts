@@ -123,6 +123,12 @@ describe('the mock CLI', () => {
     expect(((await created.json()) as { id: number }).id).toBe(11);
   });
 
+  it('takes any seed the library takes: the command has no bounds of its own (it refused 5000000000)', async () => {
+    const { url } = await startCli(['--port', '0', '--count', '1', '--seed', '5000000000', '--quiet']);
+    const listed = await fetch(`${url}/pets`, { headers: { authorization: 'Bearer petstore-dev-key' } });
+    expect(await listed.json()).toHaveLength(1);
+  });
+
   it('serves the API at --base-path, writing Location under it, with the controls beside it', async () => {
     const { url } = await startCli(['--port', '0', '--count', '2', '--base-path', '/api/v1']);
     expect(new URL(url).pathname).toBe('/api/v1');
@@ -140,6 +146,15 @@ describe('the mock CLI', () => {
     [['--base-path', '/api'], /--base-path must be a path ending in \/v1/],
     [['--count', '1000001'], /--count must be an integer from 0 to 1000000/],
     [['--port', 'x'], /--port must be an integer/],
+    [['--port', '70000'], /--port must be an integer from 0 to 65535, got 70000/],
+    // The library's own bounds, not a second set in the command (which took seeds from -2^31 to 2^32 only).
+    [['--seed', '1.5'], /--seed must be an integer, got "1.5"/],
+    [
+      ['--seed', '9007199254740993'],
+      /--seed must be an integer from -\(2\^53 - 1\) to 2\^53 - 1, got "9007199254740993"/,
+    ],
+    [['--api-key', 'a b'], /--api-key must be strings of 1 to 4096 visible ASCII/],
+    [['--as-of', '2030-02-30'], /--as-of must be a date such as 2030-12-05/],
     [['--fixtures', '/nonexistent.json'], /cannot read pets/],
     [['--bogus'], /Unknown option/],
     [['--latency', '500-100'], /--latency must be MS or MIN-MAX/],

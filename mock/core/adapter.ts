@@ -24,17 +24,17 @@ export interface Mount {
 
 /** Parses a base URL ending in `/v1` (absolute, or a path such as `/v1` in a browser app). */
 export function mountOf(baseUrl: string = DEFAULT_BASE_URL): Mount {
-  if (typeof baseUrl !== 'string') throw badOption(`baseUrl must be a string, got ${typeof baseUrl}`);
+  if (typeof baseUrl !== 'string') throw badOption('baseUrl', `must be a string, got ${typeof baseUrl}`);
   const trimmed = baseUrl.replace(/\/+$/, '');
   const absolute = /^https?:\/\//i.test(trimmed);
   let url: URL;
   try {
     url = new URL(trimmed, 'http://path-only.invalid');
   } catch {
-    throw badOption(`baseUrl is not a URL: ${JSON.stringify(baseUrl)}`);
+    throw badOption('baseUrl', `is not a URL: ${JSON.stringify(baseUrl)}`);
   }
   if ((!absolute && !trimmed.startsWith('/')) || url.search || url.hash || !url.pathname.endsWith('/v1')) {
-    throw badOption(`baseUrl must be http(s)://host[/path]/v1 or /[path/]v1, got ${JSON.stringify(baseUrl)}`);
+    throw badOption('baseUrl', `must be http(s)://host[/path]/v1 or /[path/]v1, got ${JSON.stringify(baseUrl)}`);
   }
   return { origin: absolute ? url.origin : '', prefix: url.pathname.slice(0, -'/v1'.length), baseUrl: trimmed };
 }

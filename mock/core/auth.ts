@@ -50,7 +50,7 @@ const BEARER_PREFIX = 'Bearer ';
 
 /** Builds an authenticator for `apiKeys`; each check compares the token with every key in constant time. */
 export function createAuthenticator(apiKeys: readonly string[]): Authenticator {
-  if (apiKeys.length === 0) throw badOption('at least one API key is required');
+  if (apiKeys.length === 0) throw badOption('apiKeys', ': at least one API key is required');
   const keys = [...apiKeys];
   const matchesFrom = (text: string, start: number): boolean => {
     let ok = false;

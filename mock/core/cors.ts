@@ -44,14 +44,15 @@ export interface CorsPolicy {
  * throws a PetstoreMockError (`PETSTORE_MOCK_BAD_OPTION`) naming one that is neither.
  */
 export function corsPolicy(origins: readonly string[] = []): CorsPolicy {
-  if (!Array.isArray(origins)) throw badOption('corsOrigins must be an array of origins (http://host:port) or "*"');
+  if (!Array.isArray(origins)) throw badOption('corsOrigins', 'must be an array of origins (http://host:port) or "*"');
   const set = new Set<string>();
   for (const origin of origins) {
     if (origin === '*') continue;
     const normal = typeof origin === 'string' ? normalOrigin(origin) : undefined;
     if (normal === undefined)
       throw badOption(
-        `corsOrigins: ${JSON.stringify(origin)} is not an origin; give scheme://host[:port] (http://localhost:5173) or *`,
+        'corsOrigins',
+        `: ${JSON.stringify(origin)} is not an origin; give scheme://host[:port] (http://localhost:5173) or *`,
       );
     set.add(normal);
   }

@@ -4,7 +4,9 @@
  * listed response was never exercised or when the client sent a request the
  * contract refuses that no test forced.
  */
+
 import type { CoverageReport, CoverageSource } from './coverage.ts';
+import { PetstoreMockError } from './errors.ts';
 
 /** Anything that gives a coverage report: every adapter's {@link PetstoreMock}, or a report already read. */
 export type CoverageHolder = { coverage(): CoverageReport } | CoverageReport;
@@ -113,11 +115,10 @@ export function expectCoverage(holder: CoverageHolder, required: CoverageRequire
     ...(required.variations ?? []).filter((id) => (variations.get(id) ?? 0) === 0),
   ];
   if (missing.length > 0) {
-    const error = new Error(
+    throw new PetstoreMockError(
+      'PETSTORE_MOCK_COVERAGE_NOT_MET',
       `the client's tests never exercised ${missing.join(', ')} (${r.requests} API requests since ${r.since})`,
     );
-    error.name = 'CoverageError';
-    throw error;
   }
 }
 
@@ -128,7 +129,8 @@ export function expectNoInvalidRequests(holder: CoverageHolder): void {
   const kinds = r.invalidRequests.map(
     (k) => `${k.kind} (${k.count}x; e.g. ${k.example.request} answered ${k.example.status}: ${k.example.message})`,
   );
-  const error = new Error(`the client sent requests the contract refuses:\n- ${kinds.join('\n- ')}`);
-  error.name = 'CoverageError';
-  throw error;
+  throw new PetstoreMockError(
+    'PETSTORE_MOCK_COVERAGE_NOT_MET',
+    `the client sent requests the contract refuses:\n- ${kinds.join('\n- ')}`,
+  );
 }

@@ -25,13 +25,13 @@ export interface SeedOptions {
 /** Throws a PetstoreMockError (`PETSTORE_MOCK_BAD_OPTION`) unless `count` is an integer from 0 to {@link MAX_COUNT}. */
 export function checkCount(count: number): void {
   if (!Number.isSafeInteger(count) || count < 0 || count > MAX_COUNT) {
-    throw badOption(`count must be an integer from 0 to ${MAX_COUNT}, got ${String(count)}`);
+    throw badOption('count', `must be an integer from 0 to ${MAX_COUNT}, got ${String(count)}`);
   }
 }
 
 /** Throws a PetstoreMockError (`PETSTORE_MOCK_BAD_OPTION`) unless `seed` is an integer (faker's seeds are). */
 export function checkSeed(seed: number): void {
-  if (!Number.isSafeInteger(seed)) throw badOption(`seed must be an integer, got ${String(seed)}`);
+  if (!Number.isSafeInteger(seed)) throw badOption('seed', `must be an integer, got ${String(seed)}`);
 }
 
 /** The pets the seed makes, as fresh copies, when they ship as data (the default seed, up to 50); else undefined. */

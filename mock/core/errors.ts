@@ -20,22 +20,37 @@ export const PETSTORE_MOCK_ERROR_CODES = [
   'PETSTORE_MOCK_UNSUPPORTED_RUNTIME',
   /** The server `petsFrom` names failed, or answered what the interface refuses: nothing was taken. */
   'PETSTORE_MOCK_SOURCE_FAILED',
+  /** A client-coverage gate (`expectCoverage`, `expectNoInvalidRequests`) is not met. */
+  'PETSTORE_MOCK_COVERAGE_NOT_MET',
 ] as const;
 
 /** A stable code of {@link PetstoreMockError}. */
 export type PetstoreMockErrorCode = (typeof PETSTORE_MOCK_ERROR_CODES)[number];
 
-/** What the mock throws for a bad option or input; `code` says which kind. */
+/**
+ * What the mock throws for a bad option or input; `code` says which kind. A bad option's error names the option
+ * (`option`, as the library spells it: `corsOrigins`) and says what is wrong with it (`problem`, the message
+ * after the name), so a command can print its own flag (`--cors-origin`) in its place.
+ */
 export class PetstoreMockError extends Error {
   readonly code: PetstoreMockErrorCode;
-  constructor(code: PetstoreMockErrorCode, message: string) {
+  /** The option the error concerns, as the library names it (`seed`, `corsOrigins`), when it concerns one. */
+  readonly option?: string;
+  /** The message without the option's name (`must be an integer, got 1.5`), when it concerns one. */
+  readonly problem?: string;
+  constructor(code: PetstoreMockErrorCode, message: string, about?: { option: string; problem: string }) {
     super(message);
     this.name = 'PetstoreMockError';
     this.code = code;
+    if (about) {
+      this.option = about.option;
+      this.problem = about.problem;
+    }
   }
 }
 
-/** A {@link PetstoreMockError} with code `PETSTORE_MOCK_BAD_OPTION`. */
-export function badOption(message: string): PetstoreMockError {
-  return new PetstoreMockError('PETSTORE_MOCK_BAD_OPTION', message);
+/** A {@link PetstoreMockError} with code `PETSTORE_MOCK_BAD_OPTION` about `option`: its message is the name, then `problem`. */
+export function badOption(option: string, problem: string): PetstoreMockError {
+  const sep = problem.startsWith(':') || problem.startsWith('.') ? '' : ' ';
+  return new PetstoreMockError('PETSTORE_MOCK_BAD_OPTION', `${option}${sep}${problem}`, { option, problem });
 }

@@ -35,8 +35,8 @@ describe('the journal, bounded by bytes', () => {
   });
 
   it('refuses a budget it cannot keep', () => {
-    expect(() => createJournal({ maxBytes: -1, keys: [] })).toThrow(/journal bytes must be an integer/);
-    expect(() => createJournal({ maxBytes: 2 ** 31, keys: [] })).toThrow(/journal bytes/);
+    expect(() => createJournal({ maxBytes: -1, keys: [] })).toThrow(/journalBytes must be an integer/);
+    expect(() => createJournal({ maxBytes: 2 ** 31, keys: [] })).toThrow(/journalBytes/);
     expect(() => setupMock({ journalBytes: 1.5 })).toThrow(/journalBytes must be an integer/);
   });
 });

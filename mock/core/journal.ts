@@ -123,9 +123,9 @@ export function createJournal({
   keys,
 }: JournalOptions): Journal {
   if (!Number.isSafeInteger(capacity) || capacity < 0 || capacity > MAX_JOURNAL_SIZE)
-    throw badOption(`journal size must be an integer from 0 to ${MAX_JOURNAL_SIZE}, got ${capacity}`);
+    throw badOption('journalSize', `must be an integer from 0 to ${MAX_JOURNAL_SIZE}, got ${capacity}`);
   if (!Number.isSafeInteger(maxBytes) || maxBytes < 0 || maxBytes > MAX_JOURNAL_BYTES)
-    throw badOption(`journal bytes must be an integer from 0 to ${MAX_JOURNAL_BYTES}, got ${maxBytes}`);
+    throw badOption('journalBytes', `must be an integer from 0 to ${MAX_JOURNAL_BYTES}, got ${maxBytes}`);
   if (maxBytes === 0) capacity = 0;
   const seqs = new Float64Array(capacity);
   const times = new Float64Array(capacity);

@@ -213,7 +213,8 @@ function checkFilter(filter: JournalFilter | undefined): JournalFilter | undefin
     whole(filter.limit, 1);
   if (!ok)
     throw badOption(
-      'requests(filter): filter must be { method?: string, path?: string, since?: integer ≥ 0, limit?: integer ≥ 1 }',
+      'requests(filter)',
+      ': filter must be { method?: string, path?: string, since?: integer ≥ 0, limit?: integer ≥ 1 }',
     );
   return filter;
 }

@@ -11,8 +11,8 @@ import { MAX_DELAY_MS } from './prefer.ts';
 /** A fixed latency in ms, or a range drawn from (seeded) on every API answer. */
 export type Latency = number | { min: number; max: number };
 
-function check(ok: boolean, message: string): void {
-  if (!ok) throw badOption(message);
+function check(ok: boolean, option: string, problem: string): void {
+  if (!ok) throw badOption(option, problem);
 }
 
 function isMs(value: number): boolean {
@@ -23,7 +23,8 @@ function isMs(value: number): boolean {
 export function checkType(name: string, value: unknown, type: 'boolean' | 'function' | 'object' | 'string'): void {
   check(
     value === undefined || (typeof value === type && value !== null),
-    `${name} must be a ${type}, got ${typeOf(value)}`,
+    name,
+    `must be a ${type}, got ${typeOf(value)}`,
   );
 }
 
@@ -42,7 +43,7 @@ export function asOfDate(value: unknown): Date {
   const valid = date !== undefined && !Number.isNaN(date.getTime());
   // A string that parses but is not the date written (2030-02-30 becomes 2 March) is refused too.
   const exact = !valid || typeof value !== 'string' || value.length !== 10 || date.toISOString().startsWith(value);
-  check(valid && exact, `asOf must be a date such as 2030-12-05, got ${JSON.stringify(value)}`);
+  check(valid && exact, 'asOf', `must be a date such as 2030-12-05, got ${JSON.stringify(value)}`);
   return date!;
 }
 
@@ -50,7 +51,8 @@ export function asOfDate(value: unknown): Date {
 export function optionsObject<T extends object>(options: T | undefined): T {
   check(
     options === undefined || (typeof options === 'object' && options !== null && !Array.isArray(options)),
-    `options must be an object, got ${typeOf(options)}`,
+    'options',
+    `must be an object, got ${typeOf(options)}`,
   );
   return options ?? ({} as T);
 }
@@ -63,14 +65,15 @@ export function checkMockOptions(options: unknown): void {
   checkType('cors', o.cors, 'boolean');
   checkType('now', o.now, 'function');
   if (o.asOf !== undefined) asOfDate(o.asOf);
-  check(o.pets === undefined || Array.isArray(o.pets), `pets must be an array of Pets, got ${typeOf(o.pets)}`);
+  check(o.pets === undefined || Array.isArray(o.pets), 'pets', `must be an array of Pets, got ${typeOf(o.pets)}`);
   const keys = o.apiKeys;
-  check(keys === undefined || Array.isArray(keys), `apiKeys must be an array of strings, got ${typeOf(keys)}`);
+  check(keys === undefined || Array.isArray(keys), 'apiKeys', `must be an array of strings, got ${typeOf(keys)}`);
   // A key a client could not send in `Authorization: Bearer <key>` would never match.
   for (const key of (keys as unknown[] | undefined) ?? [])
     check(
       typeof key === 'string' && /^[\x21-\x7e]{1,4096}$/.test(key),
-      'apiKeys must be strings of 1 to 4096 visible ASCII characters (no spaces)',
+      'apiKeys',
+      'must be strings of 1 to 4096 visible ASCII characters (no spaces)',
     );
 }
 
@@ -78,12 +81,14 @@ export function checkMockOptions(options: unknown): void {
 export function checkLatency(latency: Latency | undefined): { min: number; max: number } {
   check(
     latency === undefined || typeof latency === 'number' || (typeof latency === 'object' && latency !== null),
-    `latency must be a number of ms or { min, max }, got ${typeOf(latency)}`,
+    'latency',
+    `must be a number of ms or { min, max }, got ${typeOf(latency)}`,
   );
   const range = typeof latency === 'number' ? { min: latency, max: latency } : (latency ?? { min: 0, max: 0 });
   check(
     isMs(range.min) && isMs(range.max) && range.min <= range.max,
-    `latency must be MS or MIN-MAX, whole milliseconds from 0 to ${MAX_DELAY_MS}, MIN at most MAX`,
+    'latency',
+    `must be MS or MIN-MAX, whole milliseconds from 0 to ${MAX_DELAY_MS}, MIN at most MAX`,
   );
   return range;
 }
@@ -92,7 +97,8 @@ export function checkLatency(latency: Latency | undefined): { min: number; max: 
 export function checkRateLimit(perSecond: number | undefined): void {
   check(
     perSecond === undefined || (Number.isSafeInteger(perSecond) && perSecond >= 1 && perSecond <= 1_000_000),
-    'rateLimit must be an integer from 1 to 1000000 (requests per second per key)',
+    'rateLimit',
+    'must be an integer from 1 to 1000000 (requests per second per key)',
   );
 }
 
@@ -100,7 +106,8 @@ export function checkRateLimit(perSecond: number | undefined): void {
 export function checkChaos(rate: number | undefined): void {
   check(
     rate === undefined || (typeof rate === 'number' && rate >= 0 && rate <= 1),
-    'chaos must be a number from 0 to 1',
+    'chaos',
+    'must be a number from 0 to 1',
   );
 }
 
@@ -108,7 +115,8 @@ export function checkChaos(rate: number | undefined): void {
 export function checkJournalSize(size: number | undefined): void {
   check(
     size === undefined || (Number.isSafeInteger(size) && size >= 0 && size <= MAX_JOURNAL_SIZE),
-    `journalSize must be an integer from 0 to ${MAX_JOURNAL_SIZE}`,
+    'journalSize',
+    `must be an integer from 0 to ${MAX_JOURNAL_SIZE}`,
   );
 }
 
@@ -116,14 +124,15 @@ export function checkJournalSize(size: number | undefined): void {
 export function checkJournalBytes(bytes: number | undefined): void {
   check(
     bytes === undefined || (Number.isSafeInteger(bytes) && bytes >= 0 && bytes <= MAX_JOURNAL_BYTES),
-    `journalBytes must be an integer from 0 to ${MAX_JOURNAL_BYTES}`,
+    'journalBytes',
+    `must be an integer from 0 to ${MAX_JOURNAL_BYTES}`,
   );
 }
 
 /** `250` or `100-500` as a {@link Latency}; throws a PetstoreMockError (`PETSTORE_MOCK_BAD_OPTION`) on anything else. */
 export function parseLatency(text: string): Latency {
   const match = /^\s*([0-9]{1,6})\s*(?:-\s*([0-9]{1,6})\s*)?$/.exec(text);
-  check(match !== null, `latency must be MS or MIN-MAX (like 200 or 100-500), got ${JSON.stringify(text)}`);
+  check(match !== null, 'latency', `must be MS or MIN-MAX (like 200 or 100-500), got ${JSON.stringify(text)}`);
   const latency = match![2] === undefined ? Number(match![1]) : { min: Number(match![1]), max: Number(match![2]) };
   checkLatency(latency);
   return latency;

@@ -21,14 +21,15 @@ export type HostCheck = (host: string | undefined) => boolean;
 export function hostCheck(allowed: readonly string[] | true | undefined, boundHost?: string): HostCheck {
   if (allowed === true || (Array.isArray(allowed) && allowed.includes('*'))) return () => true;
   if (allowed !== undefined && !Array.isArray(allowed))
-    throw badOption('allowedHosts must be an array of host names, or true for any');
+    throw badOption('allowedHosts', 'must be an array of host names, or true for any');
   const exact = new Set<string>();
   const suffixes: string[] = [];
   for (const entry of allowed ?? []) {
     const name = typeof entry === 'string' ? entry.trim().toLowerCase().replace(/\.$/, '') : '';
     if (!/^\.?[a-z0-9_]([a-z0-9_.-]*[a-z0-9_])?$|^\[[0-9a-f:.]+\]$/.test(name))
       throw badOption(
-        `allowedHosts: ${JSON.stringify(entry)} is not a host name (give names like app.test or .example.com, no port)`,
+        'allowedHosts',
+        `: ${JSON.stringify(entry)} is not a host name (give names like app.test or .example.com, no port)`,
       );
     if (name.startsWith('.')) {
       suffixes.push(name);

@@ -7,7 +7,7 @@
  * within a time and a size, no redirect followed.
  */
 import { getValidator, listPetsLimit, type Pet, petStatuses } from '../../spec/index.ts';
-import { PetstoreMockError } from '../core/errors.ts';
+import { badOption, PetstoreMockError } from '../core/errors.ts';
 import { validatePets } from '../core/replace-pets.ts';
 
 /** Where to read the pets: the source's base URL (ending in its version, e.g. `https://staging/v1`) and its key. */
@@ -90,12 +90,12 @@ export async function readPetsFrom(source: PetsSource): Promise<PetsRead> {
   try {
     url = new URL(source.url);
   } catch {
-    throw new PetstoreMockError('PETSTORE_MOCK_BAD_OPTION', `petsFrom is not a URL: ${JSON.stringify(source.url)}`);
+    throw badOption('petsFrom', `is not a URL: ${JSON.stringify(source.url)}`);
   }
   if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.search || url.hash)
-    throw new PetstoreMockError(
-      'PETSTORE_MOCK_BAD_OPTION',
-      `petsFrom must be an http(s) base URL without a query, like https://staging.example/v1, got ${JSON.stringify(source.url)}`,
+    throw badOption(
+      'petsFrom',
+      `must be an http(s) base URL without a query, like https://staging.example/v1, got ${JSON.stringify(source.url)}`,
     );
   const base = url.href.replace(/\/+$/, '');
   const limit = listPetsLimit().maximum;

@@ -57,9 +57,9 @@ export interface MockServer extends PetstoreMock {
 function checkServerOptions(options: MockServerOptions): void {
   const { port, host, timeouts } = options;
   if (port !== undefined && !(Number.isSafeInteger(port) && port >= 0 && port <= 65535))
-    throw badOption(`port must be an integer from 0 to 65535, got ${String(port)}`);
+    throw badOption('port', `must be an integer from 0 to 65535, got ${String(port)}`);
   if (host !== undefined && (typeof host !== 'string' || host === ''))
-    throw badOption('host must be a non-empty string (an address or a name)');
+    throw badOption('host', 'must be a non-empty string (an address or a name)');
   checkType('log', options.log, 'function');
   checkType('onWarning', options.onWarning, 'function');
   checkType('timeouts', timeouts, 'object');
@@ -67,18 +67,22 @@ function checkServerOptions(options: MockServerOptions): void {
   checkType('onPetsRead', options.onPetsRead, 'function');
   if (options.petsFrom !== undefined) {
     const clash = (['pets', 'seed', 'count'] as const).filter((name) => options[name] !== undefined);
-    if (clash.length > 0) throw badOption(`petsFrom cannot go with ${clash.join(', ')}: the pets come from the source`);
-    if (typeof options.petsFrom?.url !== 'string') throw badOption('petsFrom.url must be the source base URL');
+    if (clash.length > 0)
+      throw badOption('petsFrom', `cannot go with ${clash.join(', ')}: the pets come from the source`);
+    if (typeof options.petsFrom?.url !== 'string') throw badOption('petsFrom.url', 'must be the source base URL');
   }
-  if (options.basePath !== undefined && (typeof options.basePath !== 'string' || !options.basePath.startsWith('/')))
-    throw badOption(`basePath must be a path ending in /v1 (/v1, /api/v1), got ${JSON.stringify(options.basePath)}`);
+  if (
+    options.basePath !== undefined &&
+    (typeof options.basePath !== 'string' || !/^(\/[A-Za-z0-9._~-]+)*\/v1\/?$/.test(options.basePath))
+  )
+    throw badOption('basePath', `must be a path ending in /v1 (/v1, /api/v1), got ${JSON.stringify(options.basePath)}`);
   mountOf(options.basePath);
   for (const [name, ms] of Object.entries(timeouts ?? {}))
     if (
       !['headersMs', 'requestMs', 'keepAliveMs'].includes(name) ||
       !(Number.isSafeInteger(ms) && ms >= 1 && ms <= 3_600_000)
     )
-      throw badOption(`timeouts.${name} must be headersMs, requestMs or keepAliveMs, whole ms from 1 to 3600000`);
+      throw badOption('timeouts', `.${name} must be headersMs, requestMs or keepAliveMs, whole ms from 1 to 3600000`);
 }
 
 /** Seeds a store and serves it over HTTP; resolves once the pets are seeded and it listens. */

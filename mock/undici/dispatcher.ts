@@ -49,9 +49,9 @@ export class MockDispatcher extends Dispatcher implements PetstoreMock {
       );
     const { baseUrl, fallback, ...mockOptions } = optionsObject(options);
     this.#mount = mountOf(baseUrl);
-    if (this.#mount.origin === '') throw badOption('baseUrl must be absolute (http://host/v1) for the dispatcher');
+    if (this.#mount.origin === '') throw badOption('baseUrl', 'must be absolute (http://host/v1) for the dispatcher');
     if (fallback !== undefined && typeof (fallback as { dispatch?: unknown } | null)?.dispatch !== 'function')
-      throw badOption('fallback must be an undici Dispatcher (an object with dispatch())');
+      throw badOption('fallback', 'must be an undici Dispatcher (an object with dispatch())');
     this.#fallback = fallback;
     const mount = this.#mount;
     const mock = createMock(mockOptions, { prefix: mount.prefix, url: () => mount.baseUrl, close: () => this.close() });
