@@ -27,9 +27,53 @@ export type ConformanceErrorCode =
 export class ConformanceError extends Error {
   readonly code: ConformanceErrorCode;
   report?: Report;
-  constructor(code: ConformanceErrorCode, message: string) {
+  /** The option a bad-options error concerns, as runConformance names it (`timeoutMs`, `baseUrl`), when one. */
+  readonly option?: string;
+  /** The message without the option's name (`must be ...`), when it reads as the name then this: a command prints its flag in its place. */
+  readonly problem?: string;
+  constructor(code: ConformanceErrorCode, message: string, about?: { option: string; problem?: string }) {
     super(message);
     this.name = 'ConformanceError';
     this.code = code;
+    if (about) {
+      this.option = about.option;
+      if (about.problem !== undefined) this.problem = about.problem;
+    }
   }
 }
+
+/**
+ * A {@link ConformanceError} `PETSTORE_CONFORMANCE_BAD_OPTIONS` about `option`: its message is the option's name then
+ * `problem`, or `message` when given (a message that does not read as the name then a problem).
+ */
+export function badOptions(option: string, problem: string, message?: string): ConformanceError {
+  return new ConformanceError(
+    'PETSTORE_CONFORMANCE_BAD_OPTIONS',
+    message ?? `${option} ${problem}`,
+    message === undefined ? { option, problem } : { option },
+  );
+}
+
+/**
+ * The codes a failed exchange (a request that got no usable answer) carries when the suite sets them itself; any
+ * other code is the transport's own (`ECONNREFUSED`, `UND_ERR_SOCKET`, ...).
+ */
+export const EXCHANGE_ERROR_CODES = {
+  /** No complete answer within the timeout. */
+  timeout: 'PETSTORE_TIMEOUT',
+  /** The target does not speak HTTP/1.1 (undici's parser failed). */
+  notHttp: 'PETSTORE_NOT_HTTP',
+  /** The request failed with no code of its own. */
+  requestFailed: 'PETSTORE_REQUEST_FAILED',
+  /** The answer's body was larger than the suite reads. */
+  bodyTooLarge: 'PETSTORE_BODY_TOO_LARGE',
+  /** 429/503 answers past the wait budget: not sent, or not judged. */
+  rateLimited: 'PETSTORE_RATE_LIMITED',
+  /** The run ended (max time, an unreachable target) before this request. */
+  runEnded: 'PETSTORE_RUN_ENDED',
+  /** A generated request the generator itself got wrong (a bug of the suite, reported as such). */
+  generationBug: 'PETSTORE_GENERATION_BUG',
+} as const;
+
+/** A code of {@link EXCHANGE_ERROR_CODES}. */
+export type ExchangeErrorCode = (typeof EXCHANGE_ERROR_CODES)[keyof typeof EXCHANGE_ERROR_CODES];

@@ -5,22 +5,40 @@
 import { ConformanceError } from './errors.ts';
 import { outputRedactors } from './report/redact-report.ts';
 import { runSuite } from './run/run.ts';
-import { type ConformanceOptions, checkOptions } from './run/settings.ts';
+import { type ConformanceOptions, checkOptions, secretsOf } from './run/settings.ts';
 import type { Report } from './types.ts';
 
 export { allCases } from './cases/index.ts';
-export { DurationError, formatDuration, parseDuration } from './client/duration.ts';
-export { ConformanceError, type ConformanceErrorCode } from './errors.ts';
+export { formatDuration, parseDuration } from './client/duration.ts';
+export {
+  ConformanceError,
+  type ConformanceErrorCode,
+  EXCHANGE_ERROR_CODES,
+  type ExchangeErrorCode,
+} from './errors.ts';
 export { DEFAULT_SEED, generatedChecks } from './generate/index.ts';
 export { parseBaseline } from './run/baseline.ts';
 export { matchesPattern } from './run/select.ts';
 export type { ConformanceOptions } from './run/settings.ts';
 export type * from './types.ts';
 
-/** A ConformanceError's line may quote the server or the base URL: it leaves with the key hidden. */
-function hideKey(err: unknown, apiKey: unknown): unknown {
-  if (!(err instanceof ConformanceError) || typeof apiKey !== 'string') return err;
-  const hidden = new ConformanceError(err.code, outputRedactors([apiKey]).text(err.message));
+/**
+ * A ConformanceError's line may quote the server, an option or the base URL: it leaves with every secret of the
+ * run hidden (secretsOf: the key, header values, proxy and base-URL credentials). Any other error is a bug of the
+ * suite, and leaves as a ConformanceError-free Error with its message hidden the same way.
+ */
+function hideSecrets(err: unknown, secrets: readonly string[]): unknown {
+  const text = outputRedactors(secrets).text;
+  if (!(err instanceof ConformanceError)) {
+    if (err instanceof Error) err.message = text(err.message);
+    return err;
+  }
+  const problem = err.problem === undefined ? undefined : text(err.problem);
+  const hidden = new ConformanceError(
+    err.code,
+    text(err.message),
+    err.option === undefined ? undefined : { option: err.option, ...(problem === undefined ? {} : { problem }) },
+  );
   // The report, when the run had started, has its secrets hidden already (buildReport).
   if (err.report) hidden.report = err.report;
   return hidden;
@@ -31,10 +49,15 @@ function hideKey(err: unknown, apiKey: unknown): unknown {
  * ended early (the target went away, `maxTimeMs` passed): then its `report` holds what was judged before.
  */
 export async function runConformance(options: ConformanceOptions): Promise<Report> {
-  const settings = checkOptions(options);
+  let settings: ReturnType<typeof checkOptions>;
+  try {
+    settings = checkOptions(options);
+  } catch (err) {
+    throw hideSecrets(err, secretsOf(options));
+  }
   try {
     return await runSuite(settings);
   } catch (err) {
-    throw hideKey(err, settings.apiKey);
+    throw hideSecrets(err, settings.secrets);
   }
 }

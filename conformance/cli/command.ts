@@ -8,9 +8,8 @@ import { lstatSync, mkdirSync, readFileSync, renameSync, rmSync, type Stats, wri
 import { dirname } from 'node:path';
 import { parseArgs } from 'node:util';
 import { packageVersion } from '../../spec/files.ts';
-import { DurationError, parseDuration } from '../client/duration.ts';
-import { proxySecrets } from '../client/proxy.ts';
-import { createTextRedactor } from '../client/redact.ts';
+import { parseDuration } from '../client/duration.ts';
+import { badOptions } from '../errors.ts';
 import {
   ConformanceError,
   type ConformanceOptions,
@@ -87,46 +86,56 @@ A progress line is drawn on stderr when it is a terminal (not in CI); NO_COLOR a
 FORCE_COLOR are respected.
 `;
 
-class UsageError extends Error {}
+/** A bad command line: the one error family of the suite, with the flag it concerns. */
+function usage(flag: string, message: string): ConformanceError {
+  return new ConformanceError('PETSTORE_CONFORMANCE_BAD_OPTIONS', message, { option: flag });
+}
+
+/** The flag of each option runConformance names in its errors: the command prints `--max-wait`, not `maxWaitMs`. */
+const FLAGS: Record<string, string> = {
+  baseUrl: '--base-url',
+  apiKey: '--api-key',
+  timeoutMs: '--timeout',
+  concurrency: '--concurrency',
+  maxWaitMs: '--max-wait',
+  maxTimeMs: '--max-time',
+  ratePerSecond: '--rate',
+  generate: '--generate',
+  seed: '--seed',
+  runId: '--run-id',
+  headers: '--header',
+  proxy: '--proxy',
+  ca: '--ca',
+  cert: '--cert',
+  key: '--cert-key',
+  baseline: '--baseline',
+};
+
+/** An error as the command prints it: a bad option under its flag's name when it reads as the name then a problem. */
+function told(error: ConformanceError): string {
+  const flag = error.option === undefined ? undefined : FLAGS[error.option];
+  return flag !== undefined && error.problem !== undefined ? `${flag} ${error.problem}` : error.message;
+}
 
 interface ReporterTarget {
   name: ReporterName;
   file?: string;
 }
 
-function duration(flag: string, text: string, allowZero = false): number {
-  try {
-    return parseDuration(text, { flag, allowZero });
-  } catch (err) {
-    if (err instanceof DurationError) throw new UsageError(err.message);
-    throw err;
-  }
-}
-
-function parseRate(text: string): number {
-  if (!/^\d+(\.\d+)?$/.test(text) || !(Number(text) > 0))
-    throw new UsageError(`--rate must be a number of requests per second above 0, got ${JSON.stringify(text)}`);
-  return Number(text);
-}
-
-function parsePositive(flag: string, text: string): number {
-  if (!/^\d+$/.test(text) || Number(text) < 1)
-    throw new UsageError(`${flag} must be a positive integer, got ${JSON.stringify(text)}`);
-  return Number(text);
-}
-
-function parseCount(flag: string, text: string): number {
-  if (!/^\d{1,10}$/.test(text) || Number(text) >= 2 ** 31)
-    throw new UsageError(`${flag} must be an integer from 0 to ${2 ** 31 - 1}, got ${JSON.stringify(text)}`);
-  return Number(text);
+/** A number as runConformance takes it; its range is runConformance's to check. Text that is not one is refused here. */
+function number(option: string, text: string, integer = true): number {
+  const value = (integer ? /^\d{1,15}$/ : /^\d{1,15}(\.\d+)?$/).test(text.trim()) ? Number(text) : Number.NaN;
+  if (Number.isNaN(value))
+    throw badOptions(option, `must be ${integer ? 'a whole number' : 'a number'}, got ${JSON.stringify(text)}`);
+  return value;
 }
 
 function parseReporter(spec: string): ReporterTarget {
   const [name, ...rest] = spec.split('=');
   if (name === undefined || reporter(name) === undefined)
-    throw new UsageError(`unknown reporter ${JSON.stringify(name)} (${REPORTERS.join(', ')})`);
+    throw usage('--reporter', `unknown reporter ${JSON.stringify(name)} (${REPORTERS.join(', ')})`);
   const file = rest.join('=');
-  if (rest.length > 0 && file === '') throw new UsageError(`--reporter ${name}= needs a file name`);
+  if (rest.length > 0 && file === '') throw usage('--reporter', `--reporter ${name}= needs a file name`);
   return file ? { name: name as ReporterName, file } : { name: name as ReporterName };
 }
 
@@ -180,15 +189,15 @@ export interface CliPlan {
 
 function resolveBaseUrl(values: { 'base-url'?: string; env?: string }, env: NodeJS.ProcessEnv): string {
   if (values.env !== undefined) {
-    if (values['base-url'] !== undefined) throw new UsageError('give either --base-url or --env, not both');
+    if (values['base-url'] !== undefined) throw usage('--env', 'give either --base-url or --env, not both');
     const variable = { production: 'PETSTORE_PRODUCTION_URL', staging: 'PETSTORE_STAGING_URL' }[values.env];
-    if (!variable) throw new UsageError(`--env must be production or staging, got ${JSON.stringify(values.env)}`);
+    if (!variable) throw usage('--env', `--env must be production or staging, got ${JSON.stringify(values.env)}`);
     const url = env[variable];
-    if (!url) throw new UsageError(`--env ${values.env} needs ${variable} to be set`);
+    if (!url) throw usage('--env', `--env ${values.env} needs ${variable} to be set`);
     return url;
   }
   const url = values['base-url'] ?? env.PETSTORE_BASE_URL;
-  if (!url) throw new UsageError('no base URL: pass --base-url or set PETSTORE_BASE_URL');
+  if (!url) throw usage('--base-url', 'no base URL: pass --base-url or set PETSTORE_BASE_URL');
   return url;
 }
 
@@ -200,20 +209,21 @@ export function planFromArgs(args: string[], env: NodeJS.ProcessEnv): CliPlan {
   try {
     parsed = parseArgs({ args, options: OPTIONS, strict: true, allowPositionals: false });
   } catch (err) {
-    throw new UsageError((err as Error).message.split('\n')[0]);
+    throw usage('', (err as Error).message.split('\n')[0]!);
   }
   const v = parsed.values;
   if (v.help) return { help: true, options: { baseUrl: '', apiKey: '' }, reporters: [] };
   if (v.version) return { help: false, version: true, options: { baseUrl: '', apiKey: '' }, reporters: [] };
-  if (v.json && !v.list) throw new UsageError('--json goes with --list (for a JSON report: --reporter json)');
+  if (v.json && !v.list) throw usage('--json', '--json goes with --list (for a JSON report: --reporter json)');
   if (v.list) {
     const options = { baseUrl: '', apiKey: '', only: list(v.only), skip: list(v.skip) };
     return { help: false, list: { json: v.json === true }, options, reporters: [] };
   }
   const baseUrl = resolveBaseUrl(v, env);
   const apiKey = v['api-key'] ?? env.PETSTORE_API_KEY;
-  if (!apiKey) throw new UsageError('no API key: pass --api-key or set PETSTORE_API_KEY');
-  if (v['read-only'] && v['allow-writes']) throw new UsageError('--read-only and --allow-writes contradict each other');
+  if (!apiKey) throw usage('--api-key', 'no API key: pass --api-key or set PETSTORE_API_KEY');
+  if (v['read-only'] && v['allow-writes'])
+    throw usage('--read-only', '--read-only and --allow-writes contradict each other');
   const readOnly = v['read-only'] === true || (v.env === 'production' && v['allow-writes'] !== true);
   const options: ConformanceOptions = {
     baseUrl,
@@ -223,14 +233,14 @@ export function planFromArgs(args: string[], env: NodeJS.ProcessEnv): CliPlan {
     only: list(v.only),
     skip: list(v.skip),
   };
-  if (v.timeout !== undefined) options.timeoutMs = duration('--timeout', v.timeout);
-  if (v['max-wait'] !== undefined) options.maxWaitMs = duration('--max-wait', v['max-wait'], true);
-  if (v['max-time'] !== undefined) options.maxTimeMs = duration('--max-time', v['max-time']);
-  if (v.rate !== undefined) options.ratePerSecond = parseRate(v.rate);
-  if (v.concurrency !== undefined) options.concurrency = parsePositive('--concurrency', v.concurrency);
+  if (v.timeout !== undefined) options.timeoutMs = parseDuration(v.timeout, 'timeoutMs');
+  if (v['max-wait'] !== undefined) options.maxWaitMs = parseDuration(v['max-wait'], 'maxWaitMs');
+  if (v['max-time'] !== undefined) options.maxTimeMs = parseDuration(v['max-time'], 'maxTimeMs');
+  if (v.rate !== undefined) options.ratePerSecond = number('ratePerSecond', v.rate, false);
+  if (v.concurrency !== undefined) options.concurrency = number('concurrency', v.concurrency);
   if (v['run-id'] !== undefined) options.runId = v['run-id'];
-  if (v.generate !== undefined) options.generate = parseCount('--generate', v.generate);
-  if (v.seed !== undefined) options.seed = parseCount('--seed', v.seed);
+  if (v.generate !== undefined) options.generate = number('generate', v.generate);
+  if (v.seed !== undefined) options.seed = number('seed', v.seed);
   if (v['prefix-names'] || v.env !== undefined) options.prefixNames = true;
   if (v.baseline !== undefined) options.baseline = readBaseline(v.baseline);
   Object.assign(options, networkOptions(v, env));
@@ -242,7 +252,7 @@ export function planFromArgs(args: string[], env: NodeJS.ProcessEnv): CliPlan {
 /** `Name: value` into its two parts; the value may hold colons. */
 function parseHeader(text: string): [string, string] {
   const colon = text.indexOf(':');
-  if (colon <= 0) throw new UsageError(`--header must be 'Name: value', got a value without a name`);
+  if (colon <= 0) throw usage('--header', `--header must be 'Name: value', got a value without a name`);
   return [text.slice(0, colon).trim(), text.slice(colon + 1).trim()];
 }
 
@@ -250,9 +260,7 @@ function readPem(flag: string, file: string): string {
   try {
     return readFileSync(file, 'utf8');
   } catch (err) {
-    throw new UsageError(
-      `cannot read ${flag} ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`,
-    );
+    throw usage(flag, `cannot read ${flag} ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
   }
 }
 
@@ -268,13 +276,13 @@ function networkOptions(
     for (const text of v.header) {
       const [name, value] = parseHeader(text);
       if (Object.keys(headers).some((n) => n.toLowerCase() === name.toLowerCase()))
-        throw new UsageError(`--header ${name} is given twice`);
+        throw usage('--header', `--header ${name} is given twice`);
       headers[name] = value;
     }
     options.headers = headers;
   }
   if ((v.cert === undefined) !== (v['cert-key'] === undefined))
-    throw new UsageError('--cert and --cert-key go together');
+    throw usage('--cert', '--cert and --cert-key go together');
   if (v.ca !== undefined) options.ca = readPem('--ca', v.ca);
   if (v.cert !== undefined) options.cert = readPem('--cert', v.cert);
   if (v['cert-key'] !== undefined) options.key = readPem('--cert-key', v['cert-key']);
@@ -285,7 +293,7 @@ function readBaseline(file: string): string[] {
   try {
     return parseBaseline(JSON.parse(readFileSync(file, 'utf8')));
   } catch (err) {
-    throw new UsageError(`cannot read baseline ${file}: ${(err as Error).message.split('\n')[0]}`);
+    throw usage('--baseline', `cannot read baseline ${file}: ${(err as Error).message.split('\n')[0]}`);
   }
 }
 
@@ -296,8 +304,6 @@ export async function main(
   out: NodeJS.WriteStream = process.stdout,
   err: NodeJS.WriteStream = process.stderr,
 ): Promise<number> {
-  // Only for the one line below: the reports come out of runConformance with the secrets already hidden.
-  const redact = createTextRedactor(secretsOf(args, env));
   const progress = createProgressLine(err, env);
   let plan: ReturnType<typeof planFromArgs> | undefined;
   try {
@@ -329,13 +335,10 @@ export async function main(
     progress.clear();
     // A run that started and ended early still writes every report, with what it judged and why it ended.
     if (e instanceof ConformanceError && e.report && plan) writeReports(e.report, plan.reporters, out, err, env);
-    const reason =
-      e instanceof UsageError || e instanceof ConformanceError
-        ? e.message
-        : `unexpected error: ${(e as Error)?.message ?? String(e)}`;
-    err.write(
-      `petstore-conformance: ${redact(reason).split('\n')[0]}${e instanceof UsageError ? ' (see --help)' : ''}\n`,
-    );
+    const reason = e instanceof ConformanceError ? told(e) : `unexpected error: ${(e as Error)?.message ?? String(e)}`;
+    const usageError = e instanceof ConformanceError && e.code === 'PETSTORE_CONFORMANCE_BAD_OPTIONS' && !e.report;
+    // runConformance hides every secret in its errors and reports; the command's own lines quote none.
+    err.write(`petstore-conformance: ${reason.split('\n')[0]}${usageError ? ' (see --help)' : ''}\n`);
     return 2;
   }
 }
@@ -390,28 +393,4 @@ function writeReportFile(file: string, text: string): void {
     rmSync(temporary, { force: true });
     throw error;
   }
-}
-
-/** Every value given to `flag` in `args` (`--flag v` or `--flag=v`), read before the arguments are checked. */
-function valuesOf(args: string[], flag: string): string[] {
-  const values: string[] = [];
-  args.forEach((arg, i) => {
-    if (arg.startsWith(`${flag}=`)) values.push(arg.slice(flag.length + 1));
-    else if (arg === flag && args[i + 1] !== undefined) values.push(args[i + 1]!);
-  });
-  return values;
-}
-
-/** What the one-line error may not show: the key, the extra headers' values, the proxies' credentials. */
-function secretsOf(args: string[], env: NodeJS.ProcessEnv): string[] {
-  const proxies = [
-    ...valuesOf(args, '--proxy'),
-    ...['HTTPS_PROXY', 'https_proxy', 'HTTP_PROXY', 'http_proxy'].map((name) => env[name] ?? ''),
-  ];
-  return [
-    env.PETSTORE_API_KEY ?? '',
-    ...valuesOf(args, '--api-key'),
-    ...valuesOf(args, '--header').map((h) => h.slice(h.indexOf(':') + 1).trim()),
-    ...proxies.filter(Boolean).flatMap(proxySecrets),
-  ].filter((s) => s.length > 0);
 }

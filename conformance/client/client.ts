@@ -6,7 +6,9 @@
  * and the key is hidden only where the report is written (redact-report.ts).
  * The captured request never holds the credentials of its Authorization header.
  */
+
 import type { Dispatcher } from 'undici';
+import { EXCHANGE_ERROR_CODES } from '../errors.ts';
 import type { CaseRequest, Exchange, ExchangeResponse } from '../types.ts';
 import type { ProxyChoice } from './proxy.ts';
 import { BASIC_USER, REDACTED } from './redact.ts';
@@ -44,7 +46,7 @@ export interface ClientOptions {
 }
 
 /** The error code of an exchange the run's end cut short or never sent. */
-export const RUN_ENDED = 'PETSTORE_RUN_ENDED';
+export const RUN_ENDED = EXCHANGE_ERROR_CODES.runEnded;
 
 /** TLS material for the target, as PEM text. */
 export interface TlsOptions {
@@ -255,7 +257,10 @@ async function sendOnce(a: Attempt): Promise<Exchange> {
     const { text, bytes, tooLarge } = await readCapped(res.body, maxBodyBytes);
     const response = buildResponse(res.statusCode, res.headers, text, bytes);
     const error = tooLarge
-      ? { code: 'PETSTORE_BODY_TOO_LARGE', message: `response body exceeds ${maxBodyBytes} bytes; stopped reading` }
+      ? {
+          code: EXCHANGE_ERROR_CODES.bodyTooLarge,
+          message: `response body exceeds ${maxBodyBytes} bytes; stopped reading`,
+        }
       : undefined;
     return { request: captured, response, ...(error ? { error } : {}), durationMs: performance.now() - started };
   } catch (err) {
@@ -378,10 +383,10 @@ function describeError(err: unknown, aborted: boolean, timeoutMs: number): { cod
   const e = err as { code?: string; name?: string; message?: string; cause?: { code?: string; message?: string } };
   const code = e.code ?? e.cause?.code;
   if (aborted || e.name === 'TimeoutError' || (code !== undefined && TIMEOUT_CODES.has(code))) {
-    return { code: 'PETSTORE_TIMEOUT', message: `no complete response within ${timeoutMs} ms` };
+    return { code: EXCHANGE_ERROR_CODES.timeout, message: `no complete response within ${timeoutMs} ms` };
   }
   const message = [e.message, e.cause?.message].filter(Boolean).join(': ') || String(err);
   // undici's parser errors carry no code; what they mean is that the target does not speak HTTP/1.1.
-  const fallback = e.name === 'HTTPParserError' ? 'PETSTORE_NOT_HTTP' : 'PETSTORE_REQUEST_FAILED';
+  const fallback = e.name === 'HTTPParserError' ? EXCHANGE_ERROR_CODES.notHttp : EXCHANGE_ERROR_CODES.requestFailed;
   return { code: code ?? fallback, message };
 }

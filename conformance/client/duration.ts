@@ -4,35 +4,25 @@
  * once meant 5 ms and failed every case, so the unit is never guessed.
  */
 
+import { badOptions } from '../errors.ts';
+
 const UNITS: Record<string, number> = { ms: 1, s: 1000, m: 60_000 };
 
-/** Options of {@link parseDuration}. */
-export interface DurationOptions {
-  /** The flag named in error messages, e.g. `--timeout`. */
-  flag: string;
-  /** Whether `0s` is allowed (default false). */
-  allowZero?: boolean;
-}
-
-/** Why a duration was refused; `code` is stable. */
-export class DurationError extends Error {
-  readonly code = 'PETSTORE_BAD_DURATION';
-}
-
-/** Milliseconds for `text` (`500ms`, `10s`, `2m`); throws a DurationError for anything else, a bare number included. */
-export function parseDuration(text: string, options: DurationOptions): number {
+/**
+ * Milliseconds for `text` (`500ms`, `10s`, `2m`), for the option `option` (`timeoutMs`); a ConformanceError
+ * (`PETSTORE_CONFORMANCE_BAD_OPTIONS`, naming the option) for anything else, a bare number included. Its range is
+ * runConformance's to check.
+ */
+export function parseDuration(text: string, option: string): number {
   const trimmed = text.trim();
   const m = /^(\d+(?:\.\d+)?)(ms|s|m)$/.exec(trimmed);
   if (!m) {
     const hint = /^\d+(\.\d+)?$/.test(trimmed)
       ? `needs a unit: ${trimmed}s or ${trimmed}ms`
       : 'must look like 500ms, 10s or 2m';
-    throw new DurationError(`${options.flag} ${hint}, got ${JSON.stringify(text)}`);
+    throw badOptions(option, `${hint}, got ${JSON.stringify(text)}`);
   }
-  const ms = Math.round(Number(m[1]) * UNITS[m[2]!]!);
-  if (ms < (options.allowZero ? 0 : 1))
-    throw new DurationError(`${options.flag} must be more than 0, got ${JSON.stringify(text)}`);
-  return ms;
+  return Math.round(Number(m[1]) * UNITS[m[2]!]!);
 }
 
 /** A duration for people: `850 ms`, `1.5 s`, `60 s`. */

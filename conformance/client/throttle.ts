@@ -6,10 +6,11 @@
  * so eight requests told to wait the same second spend one second of it.
  */
 
+import { EXCHANGE_ERROR_CODES } from '../errors.ts';
 import { formatDuration } from './duration.ts';
 
 /** The error code of an exchange that met a 429/503 after the wait budget was spent: throttled, not judged. */
-export const RATE_LIMITED = 'PETSTORE_RATE_LIMITED';
+export const RATE_LIMITED = EXCHANGE_ERROR_CODES.rateLimited;
 
 /** Options of {@link createThrottle}. */
 export interface ThrottleOptions {

@@ -5,8 +5,10 @@
  * shrinking, judged on that same check only) to the fewest, smallest
  * requests that still fail it; the next round goes on looking for others.
  */
+
 import fc from 'fast-check';
 import { RATE_LIMITED } from '../client/throttle.ts';
+import { EXCHANGE_ERROR_CODES } from '../errors.ts';
 import { acceptedIdentity } from '../judge/consequences.ts';
 import type { CaseRequest, Exchange } from '../types.ts';
 import type { Finding } from './checks.ts';
@@ -291,7 +293,7 @@ async function searchRound(
   // A server's answer never throws (failures are findings): this is a bug of the generator itself.
   if (details.failed && !last)
     throw Object.assign(new Error(`a generated sequence threw: ${String(details.errorInstance)}`), {
-      code: 'PETSTORE_GENERATION_BUG',
+      code: EXCHANGE_ERROR_CODES.generationBug,
     });
   if (last)
     r.failures.set(last.finding.id, {

@@ -1,4 +1,5 @@
 /** Baselines of known failures: reading one, and comparing a run with it. */
+import { badOptions } from '../errors.ts';
 import type { BaselineResult, CaseResult } from '../types.ts';
 
 /**
@@ -12,7 +13,7 @@ export function parseBaseline(json: unknown): string[] {
     return obj.knownFailures;
   if (obj && Array.isArray(obj.cases))
     return obj.cases.filter((c) => c.outcome === 'failed' && typeof c.id === 'string').map((c) => c.id as string);
-  throw new Error('a baseline is a JSON array of case ids, {"knownFailures": [...]}, or a JSON report');
+  throw badOptions('baseline', 'must be a JSON array of case ids, {"knownFailures": [...]}, or a JSON report');
 }
 
 /** Compares the results with the known failures. */

@@ -6,11 +6,12 @@
  * that is not HTTP/1.1, or no API under the base URL (with a hint when the
  * host answers under `/v1`).
  */
+
 import { isIP } from 'node:net';
 import { connect, type TLSSocket } from 'node:tls';
 import type { Client } from '../client/client.ts';
 import { formatDuration } from '../client/duration.ts';
-import { ConformanceError } from '../errors.ts';
+import { ConformanceError, EXCHANGE_ERROR_CODES } from '../errors.ts';
 import type { Exchange } from '../types.ts';
 
 /** The request that opens every run: cheap, read-only, and answered by any Petstore. */
@@ -76,7 +77,7 @@ function isHiccup(ex: Exchange): boolean {
 }
 
 async function transportProblem(ex: Exchange, o: PreflightOptions): Promise<ConformanceError> {
-  const { code, message } = ex.error ?? { code: 'PETSTORE_REQUEST_FAILED', message: 'no response' };
+  const { code, message } = ex.error ?? { code: EXCHANGE_ERROR_CODES.requestFailed, message: 'no response' };
   const url = new URL(o.baseUrl);
   const request = `${FIRST_REQUEST.method} ${ex.request.url}`;
   const atProxy = proxyProblem(code, message, o);
@@ -85,7 +86,7 @@ async function transportProblem(ex: Exchange, o: PreflightOptions): Promise<Conf
   if (clientCert) return clientCert;
   if (UNREACHABLE.has(code))
     return new ConformanceError('PETSTORE_CONFORMANCE_UNREACHABLE', `cannot reach ${o.baseUrl}: ${code} ${message}`);
-  if (code === 'PETSTORE_TIMEOUT')
+  if (code === EXCHANGE_ERROR_CODES.timeout)
     return new ConformanceError(
       'PETSTORE_CONFORMANCE_NO_ANSWER',
       `no answer within ${formatDuration(o.timeoutMs)} to the first request (${request}): check that the server is up and serving this URL, or raise --timeout`,
@@ -105,7 +106,7 @@ async function transportProblem(ex: Exchange, o: PreflightOptions): Promise<Conf
       'PETSTORE_CONFORMANCE_TLS',
       `${url.host} speaks TLS, not plain HTTP: use ${withProtocol(o.baseUrl, 'https:')}`,
     );
-  if (code === 'PETSTORE_NOT_HTTP')
+  if (code === EXCHANGE_ERROR_CODES.notHttp)
     return new ConformanceError(
       'PETSTORE_CONFORMANCE_PROTOCOL_MISMATCH',
       `${url.host} does not answer in HTTP/1.1 (${message}): check the port and the scheme`,

@@ -9,7 +9,7 @@ import { allCases } from '../cases/index.ts';
 import type { ClientOptions, TlsOptions } from '../client/client.ts';
 import { chooseProxy, type ProxyChoice, proxySecrets, shownProxy } from '../client/proxy.ts';
 import { canRequest, undici } from '../client/undici.ts';
-import { ConformanceError } from '../errors.ts';
+import { badOptions } from '../errors.ts';
 import { generatedChecks } from '../generate/catalog.ts';
 import { DEFAULT_SEED, type GenerationSettings } from '../generate/index.ts';
 import type { Case, Progress, Report } from '../types.ts';
@@ -112,8 +112,46 @@ export interface Settings {
   proxy: { shown: string; source: string } | undefined;
 }
 
-function badOptions(message: string): ConformanceError {
-  return new ConformanceError('PETSTORE_CONFORMANCE_BAD_OPTIONS', message);
+/** The environment variables a proxy may come from. */
+const PROXY_VARIABLES = ['HTTPS_PROXY', 'https_proxy', 'HTTP_PROXY', 'http_proxy', 'ALL_PROXY', 'all_proxy'];
+
+/**
+ * Every value of a run that no output may show, decided here once and read from the options as given (so that an
+ * error about a bad option hides them too): the key, the extra headers' values, the credentials of the proxy
+ * (option or environment) and of the base URL, each in every form the suite sends it.
+ */
+export function secretsOf(options: ConformanceOptions): string[] {
+  const given = (options ?? {}) as Partial<ConformanceOptions>;
+  const text = (v: unknown): v is string => typeof v === 'string' && v !== '';
+  const headers = given.headers !== null && typeof given.headers === 'object' ? Object.values(given.headers) : [];
+  const env = given.env ?? process.env;
+  const proxies = [given.proxy, ...PROXY_VARIABLES.map((name) => env[name])].filter(text);
+  const all = [
+    ...(text(given.apiKey) ? [given.apiKey] : []),
+    ...headers.filter(text).map((v) => v.trim()),
+    ...proxies.flatMap(credentialsIn),
+    ...(text(given.baseUrl) ? credentialsIn(given.baseUrl) : []),
+  ];
+  return [...new Set(all.filter((s) => s.length > 0))];
+}
+
+/** The credentials a URL carries (`user:password@`), in every form the suite may show or send; a URL that does not parse included. */
+function credentialsIn(url: string): string[] {
+  const parsed = proxySecrets(url);
+  if (parsed.length !== 1 || parsed[0] !== url) return parsed;
+  // Not a URL: the user info is still what stands between `//` and the last `@` of the authority.
+  const userinfo = /^[a-z][a-z0-9+.-]*:\/\/([^/?#]*)@/i.exec(url)?.[1];
+  if (userinfo === undefined) return [];
+  const colon = userinfo.indexOf(':');
+  const parts = colon === -1 ? [userinfo] : [userinfo.slice(0, colon), userinfo.slice(colon + 1)];
+  const decoded = parts.map((p) => {
+    try {
+      return decodeURIComponent(p);
+    } catch {
+      return p;
+    }
+  });
+  return [userinfo, ...parts, ...decoded];
 }
 
 function checkTarget(options: ConformanceOptions): URL {
@@ -121,18 +159,28 @@ function checkTarget(options: ConformanceOptions): URL {
   try {
     url = new URL(options.baseUrl);
   } catch {
-    throw badOptions(`base URL is not a URL: ${JSON.stringify(options.baseUrl)}`);
+    throw badOptions('baseUrl', `is not a URL: ${JSON.stringify(options.baseUrl)}`);
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:')
-    throw badOptions(`base URL must be http or https: ${url.protocol}`);
-  if (url.search || url.hash) throw badOptions('base URL must not have a query or fragment');
-  if (typeof options.apiKey !== 'string' || options.apiKey.trim() === '') throw badOptions('an API key is required');
+    throw badOptions('baseUrl', `must be http or https: ${url.protocol}`);
+  if (url.search || url.hash) throw badOptions('baseUrl', 'must not have a query or fragment');
+  // Basic credentials would go in Authorization, which carries the API key: refused, never dropped in silence.
+  if (url.username || url.password)
+    throw badOptions(
+      'baseUrl',
+      'carries credentials (user:password@): the suite sends the API key in Authorization, so it cannot send Basic credentials too; take them out of the URL and give what the gateway needs as a header (--header)',
+    );
+  if (typeof options.apiKey !== 'string' || options.apiKey.trim() === '') throw badOptions('apiKey', 'is required');
   if (options.dispatcher === undefined && !canRequest(undici.Agent.prototype))
     throw badOptions(
+      'dispatcher',
+      '',
       "this runtime's undici cannot send requests (its Agent has no request()): run the suite on Node, Bun or Deno",
     );
   if (options.dispatcher !== undefined && !canRequest(options.dispatcher))
     throw badOptions(
+      'dispatcher',
+      '',
       "the dispatcher has no request() method (on Bun, 'undici' is Bun's stand-in and its dispatchers cannot send): run the suite against a base URL instead, e.g. a mock from startMockServer",
     );
   return url;
@@ -146,16 +194,21 @@ function checkNumbers(options: ConformanceOptions): void {
     ['maxTimeMs', options.maxTimeMs, 1],
   ] as const) {
     if (v !== undefined && (!Number.isInteger(v) || v < min))
-      throw badOptions(`${name} must be an integer of at least ${min}, got ${v}`);
+      throw badOptions(
+        name,
+        name === 'concurrency'
+          ? `must be an integer of at least ${min}, got ${v}`
+          : `must be a whole number of milliseconds of at least ${min}, got ${v}`,
+      );
   }
   if (options.ratePerSecond !== undefined && !(options.ratePerSecond > 0))
-    throw badOptions(`ratePerSecond must be more than 0, got ${options.ratePerSecond}`);
+    throw badOptions('ratePerSecond', `must be more than 0, got ${options.ratePerSecond}`);
   if (options.generate !== undefined && (!Number.isInteger(options.generate) || options.generate < 0))
-    throw badOptions(`generate must be a non-negative integer, got ${options.generate}`);
+    throw badOptions('generate', `must be a non-negative integer, got ${options.generate}`);
   if (options.seed !== undefined && !(Number.isInteger(options.seed) && options.seed >= 0 && options.seed < 2 ** 31))
-    throw badOptions(`seed must be an integer from 0 to ${2 ** 31 - 1}, got ${options.seed}`);
+    throw badOptions('seed', `must be an integer from 0 to ${2 ** 31 - 1}, got ${options.seed}`);
   if (options.runId !== undefined && !/^[A-Za-z0-9_-]{1,40}$/.test(options.runId))
-    throw badOptions('runId may hold only letters, digits, _ and - (at most 40)');
+    throw badOptions('runId', 'may hold only letters, digits, _ and - (at most 40)');
 }
 
 /** Header names the suite sets itself, or that would change what a request is. */
@@ -174,20 +227,22 @@ const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 function checkHeaders(headers: ConformanceOptions['headers']): Record<string, string> {
   const out: Record<string, string> = {};
   if (headers === undefined) return out;
-  if (headers === null || typeof headers !== 'object') throw badOptions('headers must be an object of name: value');
+  if (headers === null || typeof headers !== 'object') throw badOptions('headers', 'must be an object of name: value');
   for (const [name, value] of Object.entries(headers)) {
     const lower = name.toLowerCase();
     if (!HEADER_NAME.test(name))
-      throw badOptions(`header name ${JSON.stringify(name)} is not a valid HTTP header name`);
+      throw badOptions('headers', '', `header name ${JSON.stringify(name)} is not a valid HTTP header name`);
     if (RESERVED_HEADERS.has(lower))
       throw badOptions(
+        'headers',
+        '',
         lower === 'authorization'
           ? 'the Authorization header carries the API key: give the key with --api-key, not --header'
           : `the ${name} header is set by the suite itself and cannot be given with --header`,
       );
     if (typeof value !== 'string' || !/^[\t\x20-\x7e\x80-\xff]*$/.test(value))
-      throw badOptions(`the value of header ${name} must be one line of text (no control characters)`);
-    if (Object.hasOwn(out, lower)) throw badOptions(`header ${name} is given twice`);
+      throw badOptions('headers', '', `the value of header ${name} must be one line of text (no control characters)`);
+    if (Object.hasOwn(out, lower)) throw badOptions('headers', '', `header ${name} is given twice`);
     out[lower] = value.trim();
   }
   return out;
@@ -196,7 +251,7 @@ function checkHeaders(headers: ConformanceOptions['headers']): Record<string, st
 function checkPem(name: string, value: string | undefined, marker: RegExp): string | undefined {
   if (value === undefined) return undefined;
   if (typeof value !== 'string' || !marker.test(value))
-    throw badOptions(`${name} must be PEM text (-----BEGIN ...-----), as read from the file`);
+    throw badOptions(name, 'must be PEM text (-----BEGIN ...-----), as read from the file');
   return value;
 }
 
@@ -206,36 +261,41 @@ function checkTls(options: ConformanceOptions): TlsOptions | undefined {
   const cert = checkPem('cert', options.cert, /-----BEGIN CERTIFICATE-----/);
   const key = checkPem('key', options.key, /-----BEGIN [A-Z ]*PRIVATE KEY-----/);
   if ((cert === undefined) !== (key === undefined))
-    throw badOptions('a client certificate needs both cert and key (--cert FILE --cert-key FILE)');
+    throw badOptions('cert', '', 'a client certificate needs both cert and key (--cert FILE --cert-key FILE)');
   if (ca === undefined && cert === undefined) return undefined;
   return { ...(ca ? { ca } : {}), ...(cert ? { cert, key } : {}) };
 }
 
 function checkProxy(target: URL, options: ConformanceOptions): ProxyChoice | undefined {
-  if (options.proxy !== undefined && typeof options.proxy !== 'string') throw badOptions('proxy must be a URL string');
+  if (options.proxy !== undefined && typeof options.proxy !== 'string')
+    throw badOptions('proxy', 'must be a URL string');
   const choice = chooseProxy(target, options.proxy, options.env ?? process.env);
   if (!choice) return undefined;
   let url: URL;
   try {
     url = new URL(choice.url);
   } catch {
-    throw badOptions(`the proxy from ${choice.source} is not a URL: ${shownProxy(choice.url)}`);
+    throw badOptions('proxy', '', `the proxy from ${choice.source} is not a URL: ${shownProxy(choice.url)}`);
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:')
-    throw badOptions(`the proxy from ${choice.source} must be an http:// or https:// URL, got ${url.protocol}`);
+    throw badOptions(
+      'proxy',
+      '',
+      `the proxy from ${choice.source} must be an http:// or https:// URL, got ${url.protocol}`,
+    );
   return choice;
 }
 
 /** The cases to choose from: `allCases()` unless given, each a case with an id and a run function, no id twice. */
 function checkCases(cases: ConformanceOptions['cases']): readonly Case[] {
   if (cases === undefined) return allCases();
-  if (!Array.isArray(cases)) throw badOptions('cases must be an array of cases (allCases() or a subset of it)');
+  if (!Array.isArray(cases)) throw badOptions('cases', 'must be an array of cases (allCases() or a subset of it)');
   const seen = new Set<string>();
   for (const c of cases as unknown[]) {
     const candidate = c as Partial<Case> | null;
     if (typeof candidate?.id !== 'string' || typeof candidate.run !== 'function')
-      throw badOptions('each of cases must be a case from allCases() (an id and a run function)');
-    if (seen.has(candidate.id)) throw badOptions(`cases holds ${candidate.id} twice`);
+      throw badOptions('cases', '', 'each of cases must be a case from allCases() (an id and a run function)');
+    if (seen.has(candidate.id)) throw badOptions('cases', `holds ${candidate.id} twice`);
     seen.add(candidate.id);
   }
   return cases;
@@ -250,6 +310,8 @@ export function checkOptions(options: ConformanceOptions): Settings {
   const proxy = checkProxy(url, options);
   if (options.dispatcher !== undefined && (proxy || tls))
     throw badOptions(
+      'dispatcher',
+      '',
       `${proxy ? `a proxy (from ${proxy.source})` : 'TLS options'} cannot apply to an injected dispatcher: configure the dispatcher instead`,
     );
   const requests = options.generate ?? 0;
@@ -259,6 +321,8 @@ export function checkOptions(options: ConformanceOptions): Settings {
   );
   if (requests === 0 && selection.cases.length === 0)
     throw badOptions(
+      'generate',
+      '',
       'no fixed case is selected, only generated checks, but generate is 0 (--generate N): nothing would be tested',
     );
   const runId = options.runId ?? randomBytes(4).toString('hex');
@@ -311,7 +375,7 @@ export function checkOptions(options: ConformanceOptions): Settings {
     exchangeLog: options.exchangeLog === true,
     maxTimeMs: options.maxTimeMs ?? DEFAULT_MAX_TIME_MS,
     onProgress: options.onProgress,
-    secrets: [options.apiKey, ...Object.values(headers), ...(proxy ? proxySecrets(proxy.url) : [])],
+    secrets: secretsOf(options),
     proxy: proxy ? { shown: shownProxy(proxy.url), source: proxy.source } : undefined,
   };
 }

@@ -217,7 +217,7 @@ describe('--timeout', () => {
   it.each([
     ['5', /--timeout needs a unit: 5s or 5ms, got "5" \(see --help\)$/],
     ['soon', /--timeout must look like 500ms, 10s or 2m, got "soon" \(see --help\)$/],
-    ['0s', /--timeout must be more than 0/],
+    ['0s', /--timeout must be a whole number of milliseconds of at least 1, got 0/],
   ])('refuses %j with exit 2 before any request', async (value, line) => {
     fake = await startFakePetstore({ apiKey: KEY });
     const run = await cli(['--base-url', fake.url, '--timeout', value]);
