@@ -26,7 +26,11 @@ export interface ClientOptions {
   maxBodyBytes?: number;
   /** Connections the default Agent may open per origin. */
   connections?: number;
-  /** Send every request through this proxy (HTTP CONNECT); not with `dispatcher`. */
+  /**
+   * Send every request through this proxy; not with `dispatcher`. An http: target's requests go to an http: proxy
+   * in absolute form (as curl's and browsers' do: proxies that allow CONNECT only to 443 forward them); an https:
+   * target's go through a CONNECT tunnel.
+   */
   proxy?: ProxyChoice;
   /** TLS to the target: a private CA to trust, a client certificate and its key (PEM); not with `dispatcher`. */
   tls?: TlsOptions;
@@ -65,6 +69,10 @@ function makeDispatcher(options: ClientOptions, timeoutMs: number): Dispatcher {
     return new undici.ProxyAgent({
       ...limits,
       uri: options.proxy.url,
+      // CONNECT only for https: targets (undici keeps it for every target of an https: proxy).
+      proxyTunnel: false,
+      // The pool to the proxy for absolute-form requests is made with this factory too: the same limits.
+      factory: (origin, opts) => new undici.Pool(origin, { ...limits, ...opts }),
       requestTls: { ...tls, timeout: timeoutMs },
       proxyTls: { timeout: timeoutMs },
     });
