@@ -1,14 +1,14 @@
 /**
  * Staging as QA meets it, against real sockets on 127.0.0.1: the suite through
  * a forward proxy (absolute form for http:, CONNECT for https:) to a host name
- * only the proxy resolves, NO_PROXY,
+ * only the proxy resolves, a proxy's own error page, NO_PROXY,
  * a proxy that wants credentials, a gateway header on every request and in no
  * report, a private CA, and a server that asks for a client certificate. The
  * CLI runs from the sources; the certificates are test/fixtures/tls/.
  */
 import { once } from 'node:events';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer, request, type Server } from 'node:http';
+import { createServer, type IncomingMessage, request, type Server } from 'node:http';
 import { connect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -23,7 +23,8 @@ const pem = (name: string) => readFileSync(join(TLS_DIR, name), 'utf8');
 
 /**
  * A forward proxy that resolves HOST to 127.0.0.1: it forwards requests in absolute form (http: targets) and opens
- * CONNECT tunnels (https: ones), records both, and may ask for credentials.
+ * CONNECT tunnels (https: ones), records both, may ask for credentials, and may answer some requests itself with an
+ * error page as Squid makes them (`refuse`).
  */
 interface TestProxy {
   url: string;
@@ -36,6 +37,8 @@ interface TestProxy {
 
 interface TestProxyOptions {
   credentials?: string;
+  /** Requests the proxy answers itself, with Squid's 403 page, instead of forwarding them. */
+  refuse?: (req: IncomingMessage) => boolean;
 }
 
 async function startProxy(options: TestProxyOptions = {}): Promise<TestProxy> {
@@ -48,6 +51,10 @@ async function startProxy(options: TestProxyOptions = {}): Promise<TestProxy> {
     if (expected && req.headers['proxy-authorization'] !== expected)
       return void res.writeHead(407, { 'proxy-authenticate': 'Basic realm="qa"' }).end();
     forwarded.push(`${req.method} ${req.url}`);
+    if (options.refuse?.(req)) {
+      const page = { 'content-type': 'text/html', 'x-squid-error': 'ERR_ACCESS_DENIED 0', via: '1.1 qa (squid/5.7)' };
+      return void res.writeHead(403, page).end('<html><title>ERROR: Access Denied</title></html>');
+    }
     const target = new URL(req.url!);
     const { 'proxy-authorization': _a, 'proxy-connection': _c, ...headers } = req.headers;
     const upstream = request(
@@ -167,6 +174,41 @@ describe('through a proxy', () => {
     expect(run.code, run.stderr).toBe(0);
     expect(new Set(proxy.connects)).toEqual(new Set([new URL(viaName(fake)).host]));
     expect(proxy.forwarded).toEqual([]);
+  });
+
+  it("the proxy's own error page is the proxy's: the cases that met it are not judged, exit 2 saying so, and no credentials show", async () => {
+    fake = await startFakePetstore({ apiKey: KEY });
+    proxy = await startProxy({ credentials: 'qa:pr0xy-Secret', refuse: (req) => req.method === 'POST' });
+    const json = join(dir, 'refused.json');
+    const reporters = ['--reporter', 'pretty', '--reporter', `json=${json}`];
+    const run = await cli(['--base-url', viaName(fake), '--generate', '5', ...reporters], { HTTP_PROXY: proxy.url });
+    const shown = proxy.url.replace('qa:pr0xy-Secret@', '[REDACTED]@');
+    const answered = `the proxy ${shown} answered 403 itself (X-Squid-Error: ERR_ACCESS_DENIED 0), not the server`;
+    expect(run.code, run.stderr).toBe(2);
+    expect(lastLine(run)).toMatch(/^\d+ passed, 0 failed, \d+ skipped$/);
+    const report = JSON.parse(readFileSync(json, 'utf8')) as {
+      cases: { id: string; level: string; outcome: string; reason?: string }[];
+    };
+    // Every create, and every case that needed one (a fetch of a created animal, the auth cases on createPet).
+    const creates = report.cases.filter((c) => c.id.startsWith('createPet.'));
+    expect(creates.length).toBeGreaterThan(10);
+    for (const c of creates) expect(c, c.id).toMatchObject({ outcome: 'skipped', reason: `not judged: ${answered}` });
+    const notJudged = report.cases.filter(
+      (c) => c.level === 'required' && c.reason?.startsWith(`not judged: ${answered}`),
+    );
+    expect(notJudged.map((c) => c.id)).toEqual(expect.arrayContaining(['getPet.existing', 'auth.createPet.missing']));
+    // Generated sequences stop at the proxy's answer: the checks only they judge say so.
+    const generated = report.cases.filter((c) => c.id.startsWith('generated.createPet.'));
+    expect(generated.length).toBeGreaterThan(0);
+    for (const c of generated)
+      expect(c.reason, c.id).toMatch(/^not judged: the proxy .* \(in \d+ generated sequences?\)$/);
+    expect(run.stderr).toBe(
+      `petstore-conformance: ${notJudged.length} required case(s) could not be judged, the proxy answering for the server: ${answered}; have the proxy let the requests through, or name the host in NO_PROXY\n`,
+    );
+    expect(fake.requests.filter((r) => r.startsWith('POST'))).toEqual([]);
+    const outputs = [run.stdout, run.stderr, readFileSync(json, 'utf8')].join('\n');
+    for (const secret of ['pr0xy-Secret', Buffer.from('qa:pr0xy-Secret').toString('base64')])
+      expect(outputs).not.toContain(secret);
   });
 
   it('--proxy overrides the variables', async () => {
