@@ -69,8 +69,8 @@ describe('whose answer came back through a forwarding proxy', () => {
   });
 
   it("is a gateway's when it is a 502 or 504 with Via (RFC 9110 §15.6.3, §15.6.5)", () => {
-    expect(proxyOwnAnswer(502, via)).toBe('502 with Via: 1.1 proxy.corp (squid/5.7)');
-    expect(proxyOwnAnswer(504, via)).toBe('504 with Via: 1.1 proxy.corp (squid/5.7)');
+    expect(proxyOwnAnswer(502, via)).toBe("a gateway's status, with Via: 1.1 proxy.corp (squid/5.7)");
+    expect(proxyOwnAnswer(504, via)).toBe("a gateway's status, with Via: 1.1 proxy.corp (squid/5.7)");
   });
 
   it("is the server's otherwise: Via is on every forwarded answer, a Proxy-Status without error only reports", () => {

@@ -110,7 +110,8 @@ export function proxyOwnAnswer(status: number, headers: Readonly<Record<string, 
   // Parameters are `;name=value`; a quoted string may hold anything, so strings are emptied before looking.
   if (proxyStatus !== undefined && /;\s*error\s*=/.test(proxyStatus.replace(/"(?:[^"\\]|\\.)*"/g, '""')))
     return `Proxy-Status: ${proxyStatus}`;
-  if ((status === 502 || status === 504) && headers.via !== undefined) return `${status} with Via: ${headers.via}`;
+  if ((status === 502 || status === 504) && headers.via !== undefined)
+    return `a gateway's status, with Via: ${headers.via}`;
   return undefined;
 }
 
