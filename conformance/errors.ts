@@ -71,6 +71,8 @@ export const EXCHANGE_ERROR_CODES = {
   rateLimited: 'PETSTORE_RATE_LIMITED',
   /** The run ended (max time, an unreachable target) before this request. */
   runEnded: 'PETSTORE_RUN_ENDED',
+  /** The proxy answered for the server (its own error page): not the server's answer, never judged as one. */
+  proxyAnswered: 'PETSTORE_PROXY_ANSWERED',
   /** A generated request the generator itself got wrong (a bug of the suite, reported as such). */
   generationBug: 'PETSTORE_GENERATION_BUG',
 } as const;

@@ -1,13 +1,14 @@
 /**
  * Staging as QA meets it, against real sockets on 127.0.0.1: the suite through
- * a forward proxy (CONNECT) to a host name only the proxy resolves, NO_PROXY,
+ * a forward proxy (absolute form for http:, CONNECT for https:) to a host name
+ * only the proxy resolves, a proxy's own error page, NO_PROXY,
  * a proxy that wants credentials, a gateway header on every request and in no
  * report, a private CA, and a server that asks for a client certificate. The
  * CLI runs from the sources; the certificates are test/fixtures/tls/.
  */
 import { once } from 'node:events';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, request, type Server } from 'node:http';
 import { connect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -20,25 +21,65 @@ const HOST = 'petstore.staging.test';
 const TLS_DIR = join(ROOT, 'test', 'fixtures', 'tls');
 const pem = (name: string) => readFileSync(join(TLS_DIR, name), 'utf8');
 
-/** A CONNECT proxy that resolves HOST to 127.0.0.1, counts the HTTP requests it tunnels, and may ask for credentials. */
+/**
+ * A forward proxy that resolves HOST to 127.0.0.1: it forwards requests in absolute form (http: targets) and opens
+ * CONNECT tunnels (https: ones), records both, may ask for credentials, and may answer some requests itself with an
+ * error page as Squid makes them (`refuse`).
+ */
 interface TestProxy {
   url: string;
   /** `host:port` of every CONNECT it was asked for. */
   connects: string[];
-  /** Request lines seen inside the tunnels (plain HTTP targets only). */
-  requestLines: string[];
+  /** `METHOD absolute-URL` of every request it was asked to forward. */
+  forwarded: string[];
   close(): Promise<void>;
 }
 
-async function startProxy(options: { credentials?: string } = {}): Promise<TestProxy> {
+interface TestProxyOptions {
+  credentials?: string;
+  /** Requests the proxy answers itself, with Squid's 403 page, instead of forwarding them. */
+  refuse?: (req: IncomingMessage) => boolean;
+}
+
+async function startProxy(options: TestProxyOptions = {}): Promise<TestProxy> {
   const connects: string[] = [];
-  const requestLines: string[] = [];
+  const forwarded: string[] = [];
   const sockets = new Set<Socket>();
-  const server: Server = createServer((_req, res) => res.writeHead(405).end());
+  const expected = options.credentials && `Basic ${Buffer.from(options.credentials).toString('base64')}`;
+  const server: Server = createServer((req, res) => {
+    if (!/^http:\/\//.test(req.url!)) return void res.writeHead(400).end();
+    if (expected && req.headers['proxy-authorization'] !== expected)
+      return void res.writeHead(407, { 'proxy-authenticate': 'Basic realm="qa"' }).end();
+    forwarded.push(`${req.method} ${req.url}`);
+    if (options.refuse?.(req)) {
+      const page = { 'content-type': 'text/html', 'x-squid-error': 'ERR_ACCESS_DENIED 0', via: '1.1 qa (squid/5.7)' };
+      return void res.writeHead(403, page).end('<html><title>ERROR: Access Denied</title></html>');
+    }
+    const target = new URL(req.url!);
+    const { 'proxy-authorization': _a, 'proxy-connection': _c, ...headers } = req.headers;
+    const upstream = request(
+      {
+        host: target.hostname === HOST ? '127.0.0.1' : target.hostname,
+        port: target.port,
+        method: req.method,
+        path: target.pathname + target.search,
+        headers,
+      },
+      (answer) => {
+        res.writeHead(answer.statusCode!, answer.headers);
+        answer.pipe(res);
+      },
+    );
+    upstream.on('error', () => res.destroy());
+    req.pipe(upstream);
+  });
+  server.on('connection', (socket: Socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+  });
   server.on('connect', (req, client: Socket) => {
     sockets.add(client);
     client.on('close', () => sockets.delete(client));
-    const expected = options.credentials && `Basic ${Buffer.from(options.credentials).toString('base64')}`;
     if (expected && req.headers['proxy-authorization'] !== expected) {
       client.end('HTTP/1.1 407 Proxy Authentication Required\r\nProxy-Authenticate: Basic realm="qa"\r\n\r\n');
       return;
@@ -52,12 +93,6 @@ async function startProxy(options: { credentials?: string } = {}): Promise<TestP
     client.on('error', () => upstream.destroy());
     upstream.once('connect', () => {
       client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
-      client.on('data', (chunk: Buffer) => {
-        for (const m of chunk
-          .toString('latin1')
-          .matchAll(/^(GET|POST|PUT|DELETE|PATCH|HEAD|OPTIONS) \S+ HTTP\/1\.1$/gm))
-          requestLines.push(m[0]);
-      });
       client.pipe(upstream).pipe(client);
     });
   });
@@ -68,7 +103,7 @@ async function startProxy(options: { credentials?: string } = {}): Promise<TestP
   return {
     url: `http://${auth}127.0.0.1:${port}`,
     connects,
-    requestLines,
+    forwarded,
     async close() {
       for (const s of sockets) s.destroy();
       server.close();
@@ -119,15 +154,61 @@ function viaName(f: FakePetstore): string {
 }
 
 describe('through a proxy', () => {
-  it('reaches a host only the proxy resolves, from HTTP_PROXY: exit 0, every request went through it, the report says so', async () => {
+  it('reaches a host only the proxy resolves, from HTTP_PROXY: exit 0, every request forwarded in absolute form, the report says so', async () => {
     fake = await startFakePetstore({ apiKey: KEY });
     proxy = await startProxy();
     const run = await cli(['--base-url', viaName(fake)], { HTTP_PROXY: proxy.url });
     expect(run.code, run.stderr).toBe(0);
     expect(run.stdout.split('\n')[1]).toBe(`Through the proxy ${proxy.url} (from HTTP_PROXY)`);
-    expect(proxy.connects.length).toBeGreaterThan(0);
+    // As curl and browsers send an http: URL: no tunnel, which proxies often allow only to port 443.
+    expect(proxy.connects).toEqual([]);
+    expect(proxy.forwarded).toHaveLength(fake.requests.length);
+    const origin = new URL(viaName(fake)).origin;
+    expect(proxy.forwarded.every((line) => line.split(' ')[1]!.startsWith(`${origin}/`))).toBe(true);
+  });
+
+  it('an https: target through the proxy: a CONNECT tunnel, exit 0', async () => {
+    fake = await startFakePetstore({ apiKey: KEY, tls: { key: pem('server.key'), cert: pem('server.pem') } });
+    proxy = await startProxy();
+    const run = await cli(['--base-url', viaName(fake), '--ca', join(TLS_DIR, 'ca.pem')], { HTTPS_PROXY: proxy.url });
+    expect(run.code, run.stderr).toBe(0);
     expect(new Set(proxy.connects)).toEqual(new Set([new URL(viaName(fake)).host]));
-    expect(proxy.requestLines).toHaveLength(fake.requests.length);
+    expect(proxy.forwarded).toEqual([]);
+  });
+
+  it("the proxy's own error page is the proxy's: the cases that met it are not judged, exit 2 saying so, and no credentials show", async () => {
+    fake = await startFakePetstore({ apiKey: KEY });
+    proxy = await startProxy({ credentials: 'qa:pr0xy-Secret', refuse: (req) => req.method === 'POST' });
+    const json = join(dir, 'refused.json');
+    const reporters = ['--reporter', 'pretty', '--reporter', `json=${json}`];
+    const run = await cli(['--base-url', viaName(fake), '--generate', '5', ...reporters], { HTTP_PROXY: proxy.url });
+    const shown = proxy.url.replace('qa:pr0xy-Secret@', '[REDACTED]@');
+    const answered = `the proxy ${shown} answered 403 itself (X-Squid-Error: ERR_ACCESS_DENIED 0), not the server`;
+    expect(run.code, run.stderr).toBe(2);
+    expect(lastLine(run)).toMatch(/^\d+ passed, 0 failed, \d+ skipped$/);
+    const report = JSON.parse(readFileSync(json, 'utf8')) as {
+      cases: { id: string; level: string; outcome: string; reason?: string }[];
+    };
+    // Every create, and every case that needed one (a fetch of a created animal, the auth cases on createPet).
+    const creates = report.cases.filter((c) => c.id.startsWith('createPet.'));
+    expect(creates.length).toBeGreaterThan(10);
+    for (const c of creates) expect(c, c.id).toMatchObject({ outcome: 'skipped', reason: `not judged: ${answered}` });
+    const notJudged = report.cases.filter(
+      (c) => c.level === 'required' && c.reason?.startsWith(`not judged: ${answered}`),
+    );
+    expect(notJudged.map((c) => c.id)).toEqual(expect.arrayContaining(['getPet.existing', 'auth.createPet.missing']));
+    // Generated sequences stop at the proxy's answer: the checks only they judge say so.
+    const generated = report.cases.filter((c) => c.id.startsWith('generated.createPet.'));
+    expect(generated.length).toBeGreaterThan(0);
+    for (const c of generated)
+      expect(c.reason, c.id).toMatch(/^not judged: the proxy .* \(in \d+ generated sequences?\)$/);
+    expect(run.stderr).toBe(
+      `petstore-conformance: ${notJudged.length} required case(s) could not be judged, the proxy answering for the server: ${answered}; have the proxy let the requests through, or name the host in NO_PROXY\n`,
+    );
+    expect(fake.requests.filter((r) => r.startsWith('POST'))).toEqual([]);
+    const outputs = [run.stdout, run.stderr, readFileSync(json, 'utf8')].join('\n');
+    for (const secret of ['pr0xy-Secret', Buffer.from('qa:pr0xy-Secret').toString('base64')])
+      expect(outputs).not.toContain(secret);
   });
 
   it('--proxy overrides the variables', async () => {
@@ -136,7 +217,7 @@ describe('through a proxy', () => {
     const run = await cli(['--base-url', viaName(fake), '--proxy', proxy.url], { HTTP_PROXY: 'http://127.0.0.1:9' });
     expect(run.code, run.stderr).toBe(0);
     expect(run.stdout).toContain(`Through the proxy ${proxy.url} (from proxy)`);
-    expect(proxy.requestLines).toHaveLength(fake.requests.length);
+    expect(proxy.forwarded).toHaveLength(fake.requests.length);
   });
 
   it('NO_PROXY sends the host direct: the proxy sees nothing, and the name then does not resolve', async () => {
@@ -147,6 +228,7 @@ describe('through a proxy', () => {
       new RegExp(`^petstore-conformance: cannot reach http://${HOST}:9/v1: (ENOTFOUND|EAI_AGAIN)`),
     );
     expect(proxy.connects).toEqual([]);
+    expect(proxy.forwarded).toEqual([]);
   });
 
   it('a proxy that wants credentials: exit 2 naming it; with them in the URL, exit 0, and they appear nowhere', async () => {

@@ -10,7 +10,7 @@
 import type { Dispatcher } from 'undici';
 import { EXCHANGE_ERROR_CODES } from '../errors.ts';
 import type { CaseRequest, Exchange, ExchangeResponse } from '../types.ts';
-import type { ProxyChoice } from './proxy.ts';
+import { PROXY_ANSWERED, type ProxyChoice, proxyOwnAnswer, shownProxy, tunnelRefusal } from './proxy.ts';
 import { BASIC_USER, REDACTED } from './redact.ts';
 import { createThrottle, RATE_LIMITED, type Throttle, type ThrottleOptions, type ThrottleStats } from './throttle.ts';
 import { undici } from './undici.ts';
@@ -28,7 +28,11 @@ export interface ClientOptions {
   maxBodyBytes?: number;
   /** Connections the default Agent may open per origin. */
   connections?: number;
-  /** Send every request through this proxy (HTTP CONNECT); not with `dispatcher`. */
+  /**
+   * Send every request through this proxy; not with `dispatcher`. An http: target's requests go to an http: proxy
+   * in absolute form (as curl's and browsers' do: proxies that allow CONNECT only to 443 forward them); an https:
+   * target's go through a CONNECT tunnel. An answer the proxy made itself is marked {@link PROXY_ANSWERED}.
+   */
   proxy?: ProxyChoice;
   /** TLS to the target: a private CA to trust, a client certificate and its key (PEM); not with `dispatcher`. */
   tls?: TlsOptions;
@@ -67,6 +71,10 @@ function makeDispatcher(options: ClientOptions, timeoutMs: number): Dispatcher {
     return new undici.ProxyAgent({
       ...limits,
       uri: options.proxy.url,
+      // CONNECT only for https: targets (undici keeps it for every target of an https: proxy).
+      proxyTunnel: false,
+      // The pool to the proxy for absolute-form requests is made with this factory too: the same limits.
+      factory: (origin, opts) => new undici.Pool(origin, { ...limits, ...opts }),
       requestTls: { ...tls, timeout: timeoutMs },
       proxyTls: { timeout: timeoutMs },
     });
@@ -118,6 +126,7 @@ export function createClient(options: ClientOptions): Client {
   const throttle = createThrottle(options.throttle);
   const extra = options.headers ?? {};
   const end = options.endSignal;
+  const proxy = options.proxy && { shown: shownProxy(options.proxy.url), forwards: forwards(base, options.proxy) };
   const attempt = (request: CaseRequest, root: boolean): Promise<Exchange> =>
     sendOnce({
       request,
@@ -129,6 +138,7 @@ export function createClient(options: ClientOptions): Client {
       timeoutMs,
       maxBodyBytes,
       end,
+      proxy,
     });
 
   async function send(request: CaseRequest, sendOptions: { fromOrigin?: boolean } = {}): Promise<Exchange> {
@@ -201,6 +211,20 @@ interface Attempt {
   timeoutMs: number;
   maxBodyBytes: number;
   end: AbortSignal | undefined;
+  /** The run's proxy as shown, and whether it forwards the requests (absolute form) rather than tunnel them. */
+  proxy: { shown: string; forwards: boolean } | undefined;
+}
+
+/** Whether requests to `base` go to the proxy in absolute form, so that the proxy may answer them itself. */
+function forwards(base: URL, proxy: ProxyChoice): boolean {
+  return base.protocol === 'http:' && URL.canParse(proxy.url) && new URL(proxy.url).protocol === 'http:';
+}
+
+/** The error of an answer the run's proxy made itself, or undefined when it is the server's. */
+function proxyAnswered(a: Attempt, status: number, headers: Record<string, string>): Exchange['error'] {
+  const sign = a.proxy?.forwards ? proxyOwnAnswer(status, headers) : undefined;
+  if (sign === undefined) return undefined;
+  return { code: PROXY_ANSWERED, message: `the proxy ${a.proxy!.shown} answered ${status} itself (${sign})` };
 }
 
 /** Waits `ms`, or less when `end` aborts first. */
@@ -256,19 +280,21 @@ async function sendOnce(a: Attempt): Promise<Exchange> {
     });
     const { text, bytes, tooLarge } = await readCapped(res.body, maxBodyBytes);
     const response = buildResponse(res.statusCode, res.headers, text, bytes);
-    const error = tooLarge
-      ? {
-          code: EXCHANGE_ERROR_CODES.bodyTooLarge,
-          message: `response body exceeds ${maxBodyBytes} bytes; stopped reading`,
-        }
-      : undefined;
+    const error =
+      proxyAnswered(a, response.status, response.headers) ??
+      (tooLarge
+        ? {
+            code: EXCHANGE_ERROR_CODES.bodyTooLarge,
+            message: `response body exceeds ${maxBodyBytes} bytes; stopped reading`,
+          }
+        : undefined);
     return { request: captured, response, ...(error ? { error } : {}), durationMs: performance.now() - started };
   } catch (err) {
     return {
       request: captured,
       error: a.end?.aborted
         ? { code: RUN_ENDED, message: reasonOf(a.end) }
-        : describeError(err, timeout.aborted, timeoutMs),
+        : (tunnelRefused(a, err) ?? describeError(err, timeout.aborted, timeoutMs)),
       durationMs: performance.now() - started,
     };
   }
@@ -377,6 +403,16 @@ function noteCreated(stats: ClientStats, json: unknown): void {
   stats.created++;
   const id = (json as { id?: unknown } | undefined)?.id;
   if (typeof id === 'number') stats.createdIds.push(id);
+}
+
+/** A CONNECT the run's proxy refused (not with 407, which asks for credentials): the proxy's answer, not the server's. */
+function tunnelRefused(a: Attempt, err: unknown): Exchange['error'] {
+  const status = a.proxy && tunnelRefusal(String((err as Error | undefined)?.message));
+  if (!status || status === '407') return undefined;
+  return {
+    code: PROXY_ANSWERED,
+    message: `the proxy ${a.proxy!.shown} answered ${status} itself to CONNECT ${a.base.host}: it opened no connection`,
+  };
 }
 
 function describeError(err: unknown, aborted: boolean, timeoutMs: number): { code: string; message: string } {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { bypassesProxy, chooseProxy, proxySecrets, shownProxy } from './proxy.ts';
+import { bypassesProxy, chooseProxy, proxyOwnAnswer, proxySecrets, shownProxy, tunnelRefusal } from './proxy.ts';
 
 const url = (u: string) => new URL(u);
 
@@ -51,5 +51,38 @@ describe('which proxy a run takes', () => {
       expect.arrayContaining(['p%40ss', 'p@ss', 'qa:p@ss', Buffer.from('qa:p@ss').toString('base64')]),
     );
     expect(proxySecrets('http://proxy.corp:3128')).toEqual([]);
+  });
+});
+
+describe('whose answer came back through a forwarding proxy', () => {
+  const via = { via: '1.1 proxy.corp (squid/5.7)' };
+  it("is the proxy's own when it carries X-Squid-Error, or a Proxy-Status error (RFC 9209)", () => {
+    expect(proxyOwnAnswer(403, { ...via, 'x-squid-error': 'ERR_ACCESS_DENIED 0' })).toBe(
+      'X-Squid-Error: ERR_ACCESS_DENIED 0',
+    );
+    expect(proxyOwnAnswer(503, { 'proxy-status': 'proxy.corp; error=connection_refused' })).toBe(
+      'Proxy-Status: proxy.corp; error=connection_refused',
+    );
+    expect(
+      proxyOwnAnswer(504, { 'proxy-status': 'cdn; received-status=200, proxy.corp; error=http_response_timeout' }),
+    ).toMatch(/^Proxy-Status: /);
+  });
+
+  it("is a gateway's when it is a 502 or 504 with Via (RFC 9110 §15.6.3, §15.6.5)", () => {
+    expect(proxyOwnAnswer(502, via)).toBe("a gateway's status, with Via: 1.1 proxy.corp (squid/5.7)");
+    expect(proxyOwnAnswer(504, via)).toBe("a gateway's status, with Via: 1.1 proxy.corp (squid/5.7)");
+  });
+
+  it("is the server's otherwise: Via is on every forwarded answer, a Proxy-Status without error only reports", () => {
+    expect(proxyOwnAnswer(403, via)).toBeUndefined();
+    expect(proxyOwnAnswer(500, via)).toBeUndefined();
+    expect(proxyOwnAnswer(502, {})).toBeUndefined();
+    expect(proxyOwnAnswer(404, { ...via, 'proxy-status': 'proxy.corp; received-status=404' })).toBeUndefined();
+    expect(proxyOwnAnswer(200, { 'proxy-status': 'proxy.corp; details="error=none"' })).toBeUndefined();
+  });
+
+  it("reads the status a proxy refused a CONNECT with from undici's message", () => {
+    expect(tunnelRefusal('Proxy response (403) !== 200 when HTTP Tunneling')).toBe('403');
+    expect(tunnelRefusal('connect ECONNREFUSED 127.0.0.1:9')).toBeUndefined();
   });
 });

@@ -7,7 +7,8 @@
  * `:port`). These are the rules of curl and of undici's EnvHttpProxyAgent, with
  * one more, Go's: a loopback target (localhost, 127.0.0.0/8, ::1) never takes
  * the environment's proxy, which could not reach it. The run decides once, for
- * its one origin, so that the report can say it.
+ * its one origin, so that the report can say it. And what came back through
+ * the proxy may be the proxy's own answer, not the server's: proxyOwnAnswer.
  */
 
 /** The proxy of a run and where it came from. */
@@ -88,4 +89,33 @@ export function proxySecrets(url: string): string[] {
   } catch {
     return [url];
   }
+}
+
+/** The error code of an exchange the run's proxy answered itself: what came back is not the server's. */
+export const PROXY_ANSWERED = EXCHANGE_ERROR_CODES.proxyAnswered;
+
+const TUNNEL_REFUSED = /Proxy response \((\d{3})\) !== 200 when HTTP Tunneling/;
+
+/**
+ * Why an answer that came back through a forwarding proxy (a request in absolute form) is that proxy's own, or
+ * undefined when nothing shows it is not the server's. What proxies add tells it: `X-Squid-Error` (Squid and its
+ * derivatives put it on the pages they make, never on one they forward), a `Proxy-Status` member with an `error`
+ * parameter (RFC 9209 §2.1.1), and a 502 or 504 with `Via` (RFC 9110 §15.6.3, §15.6.5: a gateway's answers by
+ * definition, and Via names the intermediary, §7.6.3). `Via` alone is on every forwarded answer: it is no sign.
+ */
+export function proxyOwnAnswer(status: number, headers: Readonly<Record<string, string>>): string | undefined {
+  const squid = headers['x-squid-error'];
+  if (squid !== undefined) return `X-Squid-Error: ${squid}`;
+  const proxyStatus = headers['proxy-status'];
+  // Parameters are `;name=value`; a quoted string may hold anything, so strings are emptied before looking.
+  if (proxyStatus !== undefined && /;\s*error\s*=/.test(proxyStatus.replace(/"(?:[^"\\]|\\.)*"/g, '""')))
+    return `Proxy-Status: ${proxyStatus}`;
+  if ((status === 502 || status === 504) && headers.via !== undefined)
+    return `a gateway's status, with Via: ${headers.via}`;
+  return undefined;
+}
+
+/** The status a proxy refused a CONNECT with, from undici's error message; undefined for any other error. */
+export function tunnelRefusal(message: string): string | undefined {
+  return TUNNEL_REFUSED.exec(message)?.[1];
 }

@@ -24,6 +24,8 @@ export interface Execution {
   stopped: boolean;
   /** Set when a request met a 429/503 past the wait budget: the sequence judges nothing and is counted apart. */
   throttled?: string;
+  /** Set when the run's proxy answered a request itself: the sequence judges nothing and is counted apart. */
+  proxied?: string;
   /** Records findings, and stops the sequence when one of them is the failure being looked for. */
   judge(findings: readonly Finding[]): void;
 }

@@ -93,6 +93,15 @@ export function generatedResults(checks: readonly GeneratedCheck[], s: SearchRes
         exchanges: [],
         durationMs: 0,
       };
+    if (held === 0 && s.proxied > 0)
+      return {
+        ...base,
+        outcome: 'skipped',
+        reason: `not judged: ${s.firstProxied}, not the server (in ${plural(s.proxied, 'generated sequence')})`,
+        checks: [],
+        exchanges: [],
+        durationMs: 0,
+      };
     if (held === 0 && !o.readOnly && (c.id.endsWith('.lost') || c.id.endsWith('.listed')))
       return {
         ...base,

@@ -7,6 +7,7 @@
  */
 
 import fc from 'fast-check';
+import { PROXY_ANSWERED } from '../client/proxy.ts';
 import { RATE_LIMITED } from '../client/throttle.ts';
 import { EXCHANGE_ERROR_CODES } from '../errors.ts';
 import { acceptedIdentity } from '../judge/consequences.ts';
@@ -68,6 +69,9 @@ export interface SearchResult {
   /** Sequences that met a 429/503 past the wait budget and so judged nothing, and the first such answer. */
   throttled: number;
   firstThrottled?: string;
+  /** Sequences the run's proxy answered a request of itself, and so judged nothing, and the first such answer. */
+  proxied: number;
+  firstProxied?: string;
   /** What the server created from generated invalid bodies (`id 7`, or its JSON when it has no id). */
   letIn: Set<string>;
 }
@@ -103,6 +107,7 @@ function emptyResult(): SearchResult {
     replayRequests: 0,
     skipped: new Map(),
     throttled: 0,
+    proxied: 0,
     letIn: new Set(),
   };
 }
@@ -145,6 +150,10 @@ function commandContext(
       // Throttled past the budget: what follows in this sequence would be judged on a 429, so it stops here.
       if (ex.error?.code === RATE_LIMITED) {
         exec.throttled ??= ex.error.message;
+        exec.stopped = true;
+      }
+      if (ex.error?.code === PROXY_ANSWERED) {
+        exec.proxied ??= ex.error.message;
         exec.stopped = true;
       }
       return ex;
@@ -260,6 +269,13 @@ async function searchRound(
         }
         return true;
       }
+      if (exec.proxied !== undefined) {
+        if (target === undefined) {
+          r.proxied++;
+          r.firstProxied ??= exec.proxied;
+        }
+        return true;
+      }
       if (target === undefined) noteSearchFindings(r, exec);
       const hit = exec.findings.find((f) => (target === undefined ? state.wanted(f) : f.id === target && !f.result.ok));
       if (!hit) return true;
@@ -274,7 +290,12 @@ async function searchRound(
       let failed = 0;
       for (let i = 0; i < REPLAYS && !o.ended(); i++) {
         const again = await runSequence();
-        if (again.throttled === undefined && again.findings.some((f) => f.id === hit.id && !f.result.ok)) failed++;
+        if (
+          again.throttled === undefined &&
+          again.proxied === undefined &&
+          again.findings.some((f) => f.id === hit.id && !f.result.ok)
+        )
+          failed++;
       }
       state.setReplaying(false);
       const replays = { failed, of: REPLAYS };

@@ -1,6 +1,15 @@
 import { describe, expect, it } from 'vitest';
+import { PROXY_ANSWERED } from '../client/proxy.ts';
 import type { CaseResult } from '../types.ts';
-import { caseOutcome, incompleteReason, runOk, summarise, THROTTLED, throttledOutcome } from './verdict.ts';
+import {
+  caseOutcome,
+  incompleteReason,
+  proxiedOutcome,
+  runOk,
+  summarise,
+  THROTTLED,
+  throttledOutcome,
+} from './verdict.ts';
 
 const pass = { name: 'status', ok: true, message: '200' };
 const fail = { name: 'status', ok: false, message: 'expected 200, got 500' };
@@ -86,5 +95,28 @@ describe('throttled is not failed', () => {
     expect(throttledOutcome({ outcome: 'warned', reason: 'status: expected 400, got 429' }, [limited]).outcome).toBe(
       'skipped',
     );
+  });
+});
+
+describe("the proxy's own answer is not the server's", () => {
+  const message = 'the proxy http://127.0.0.1:3128 answered 403 itself (X-Squid-Error: ERR_ACCESS_DENIED 0)';
+  const answered = { error: { code: PROXY_ANSWERED, message } };
+  it('a case that met it is not judged, whatever it would have been; a passed case stays passed', () => {
+    const notJudged = { outcome: 'skipped', reason: `not judged: ${message}, not the server` };
+    for (const outcome of ['failed', 'warned', 'notApplicable', 'skipped'] as const)
+      expect(proxiedOutcome({ outcome, reason: 'prerequisite failed' }, [{}, answered])).toEqual(notJudged);
+    expect(proxiedOutcome({ outcome: 'passed' }, [answered])).toEqual({ outcome: 'passed' });
+    expect(proxiedOutcome({ outcome: 'failed', reason: 'x' }, [{}])).toEqual({ outcome: 'failed', reason: 'x' });
+  });
+
+  it('a required case it kept from being judged makes the run incomplete, saying so', () => {
+    const results = [
+      { level: 'required', outcome: 'passed' },
+      { level: 'required', outcome: 'skipped', reason: `not judged: ${message}, not the server` },
+    ] as CaseResult[];
+    expect(incompleteReason(results)).toBe(
+      `1 required case(s) could not be judged, the proxy answering for the server: ${message}, not the server; have the proxy let the requests through, or name the host in NO_PROXY`,
+    );
+    expect(runOk(summarise(results), undefined, results)).toBe(false);
   });
 });

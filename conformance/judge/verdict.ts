@@ -3,6 +3,7 @@
  * results add up to (the counts and whether the run is ok). The checks of one
  * exchange are in checks.ts; the generated checks judge theirs in generate/results.ts.
  */
+import { PROXY_ANSWERED } from '../client/proxy.ts';
 import { RATE_LIMITED } from '../client/throttle.ts';
 import type { BaselineResult, Case, CaseResult, CheckResult, Outcome, Summary } from '../types.ts';
 
@@ -70,6 +71,24 @@ export function throttledOutcome(
   };
 }
 
+/** The start of the reason a case gets when the run's proxy answered one of its requests itself. */
+export const PROXIED = 'not judged: the proxy';
+
+/**
+ * A case that did not pass and met an answer the run's proxy made itself (a refusal, a gateway error) was not
+ * judged: what it read, its control's answer or its prerequisite's, was not the server's. It is reported apart, as
+ * throttling is (and a case never passes on such an answer: it is an exchange with an error).
+ */
+export function proxiedOutcome(
+  result: { outcome: Outcome; reason?: string },
+  exchanges: readonly { error?: { code: string; message: string } }[],
+): { outcome: Outcome; reason?: string } {
+  if (result.outcome === 'passed') return result;
+  const answered = exchanges.find((e) => e.error?.code === PROXY_ANSWERED);
+  if (!answered) return result;
+  return { outcome: 'skipped', reason: `not judged: ${answered.error!.message}, not the server` };
+}
+
 /** The required cases throttling kept from being judged. */
 export function throttledCases(results: readonly CaseResult[]): CaseResult[] {
   return results.filter((r) => r.outcome === 'skipped' && r.level === 'required' && r.reason?.startsWith(THROTTLED));
@@ -81,13 +100,19 @@ export function judgedRequired(results: readonly CaseResult[]): number {
 }
 
 /**
- * Why the run could not test what it was asked to, when nothing failed: required cases throttled, or no required
+ * Why the run could not test what it was asked to, when nothing failed: required cases throttled or answered by the
+ * proxy, or no required
  * case judged at all (every one skipped or not applicable). Undefined when it could.
  */
 export function incompleteReason(results: readonly CaseResult[]): string | undefined {
   const throttled = throttledCases(results);
   if (throttled.length > 0)
     return `${throttled.length} required case(s) could not be judged: the server kept answering 429/503 past the --max-wait budget; spread the run with --rate N or give it a larger --max-wait`;
+  const proxied = results.filter(
+    (r) => r.outcome === 'skipped' && r.level === 'required' && r.reason?.startsWith(PROXIED),
+  );
+  if (proxied.length > 0)
+    return `${proxied.length} required case(s) could not be judged, the proxy answering for the server: ${proxied[0]!.reason!.slice('not judged: '.length)}; have the proxy let the requests through, or name the host in NO_PROXY`;
   if (results.length > 0 && judgedRequired(results) === 0) {
     const na = results.filter((r) => r.level === 'required' && r.outcome === 'notApplicable').length;
     return `no required case could be judged (${na} not applicable, the rest skipped): nothing was tested`;

@@ -82,6 +82,8 @@ export function redactReport(report: Report, requestBase: string, r: OutputRedac
         }
       : {}),
     ...(report.ended ? { ended: { ...report.ended, reason: r.text(report.ended.reason) } } : {}),
+    // It may quote what a proxy answered.
+    ...(report.incomplete === undefined ? {} : { incomplete: r.text(report.incomplete) }),
     ...(report.exchangeLog
       ? {
           exchangeLog: {

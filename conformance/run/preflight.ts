@@ -4,13 +4,14 @@
  * request that shows the suite is not talking to the API at all: nothing
  * listening, no answer within the timeout, TLS on one side only, something
  * that is not HTTP/1.1, or no API under the base URL (with a hint when the
- * host answers under `/v1`).
+ * host answers under `/v1`), or a proxy that answers for the server.
  */
 
 import { isIP } from 'node:net';
 import { connect, type TLSSocket } from 'node:tls';
 import type { Client } from '../client/client.ts';
 import { formatDuration } from '../client/duration.ts';
+import { PROXY_ANSWERED, proxyOwnAnswer } from '../client/proxy.ts';
 import { ConformanceError, EXCHANGE_ERROR_CODES } from '../errors.ts';
 import type { Exchange } from '../types.ts';
 
@@ -45,8 +46,8 @@ export interface PreflightOptions {
 function proxyProblem(code: string, message: string, o: PreflightOptions): ConformanceError | undefined {
   if (!o.proxy) return undefined;
   const proxy = `the proxy ${o.proxy.shown} (from ${o.proxy.source})`;
-  const status = /Proxy response \((\d{3})\)|\((407)\)/.exec(message);
-  const answered = status?.[1] ?? status?.[2];
+  const status = /Proxy response \((\d{3})\)|\((407)\)|answered (\d{3}) itself to CONNECT/.exec(message);
+  const answered = status?.[1] ?? status?.[2] ?? status?.[3];
   if (answered === '407')
     return new ConformanceError(
       'PETSTORE_CONFORMANCE_PROXY',
@@ -68,7 +69,18 @@ export async function preflight(options: PreflightOptions): Promise<void> {
   // One hiccup (a reset on a reused connection) is not yet a dead target.
   if (!ex.response && isHiccup(ex)) ex = await options.client.send(FIRST_REQUEST);
   if (!ex.response) throw await transportProblem(ex, options);
+  if (ex.error?.code === PROXY_ANSWERED) throw proxyAnswered(ex, options);
   if (ex.response.status === 404) throw await notFound(options);
+}
+
+/** The first request answered by the proxy itself (forwarded in absolute form): it never reached the server. */
+function proxyAnswered(ex: Exchange, o: PreflightOptions): ConformanceError {
+  const { status, headers } = ex.response!;
+  const proxy = o.proxy ? `the proxy ${o.proxy.shown} (from ${o.proxy.source})` : 'the proxy';
+  return new ConformanceError(
+    'PETSTORE_CONFORMANCE_PROXY',
+    `${proxy} answered the first request (${FIRST_REQUEST.method} ${ex.request.url}) itself, with ${status} (${proxyOwnAnswer(status, headers)}): it did not pass it on to ${new URL(o.baseUrl).host}; check the base URL, or NO_PROXY for hosts the proxy cannot reach`,
+  );
 }
 
 function isHiccup(ex: Exchange): boolean {

@@ -3,7 +3,8 @@
  * whatever a case throws becomes a failed check, never an escaped error.
  */
 
-import { caseOutcome, throttledOutcome } from '../judge/verdict.ts';
+import { PROXY_ANSWERED } from '../client/proxy.ts';
+import { caseOutcome, proxiedOutcome, throttledOutcome } from '../judge/verdict.ts';
 import type { Case, CaseResult, CheckResult, Exchange } from '../types.ts';
 import { type CaseContextOptions, createCaseContext } from './context.ts';
 import { keepForReport } from './keep.ts';
@@ -21,15 +22,18 @@ export interface RunCasesOptions extends CaseContextOptions {
  */
 function serverErrors(exchanges: readonly Exchange[], checks: readonly CheckResult[]): CheckResult[] {
   const named = checks.filter((r) => !r.ok && r.name.endsWith('no 5xx')).length;
-  return exchanges
-    .filter((e) => (e.response?.status ?? 0) >= 500)
-    .slice(named)
-    .map((e) => ({
-      name: 'no 5xx',
-      ok: false,
-      message: `${e.request.method} ${e.request.url} answered ${e.response!.status}: a 5xx is a required failure wherever it appears`,
-      required: true,
-    }));
+  return (
+    exchanges
+      // A 5xx the run's proxy made itself (a gateway error, a refusal) is not the server's.
+      .filter((e) => (e.response?.status ?? 0) >= 500 && e.error?.code !== PROXY_ANSWERED)
+      .slice(named)
+      .map((e) => ({
+        name: 'no 5xx',
+        ok: false,
+        message: `${e.request.method} ${e.request.url} answered ${e.response!.status}: a 5xx is a required failure wherever it appears`,
+        required: true,
+      }))
+  );
 }
 
 /** Runs one case and returns its result as data. */
@@ -74,7 +78,8 @@ export async function runCase(c: Case, options: CaseContextOptions): Promise<Cas
     }
   }
   if (unjudged.skip === undefined) rec.checks.push(...serverErrors(rec.exchanges, rec.checks));
-  const { outcome, reason } = throttledOutcome(caseOutcome(c, rec.checks, unjudged, options.strict), rec.exchanges);
+  const judged = caseOutcome(c, rec.checks, unjudged, options.strict);
+  const { outcome, reason } = throttledOutcome(proxiedOutcome(judged, rec.exchanges), rec.exchanges);
   // Judged: what the report shows is all that is kept (the shared exchanges wait for the last case).
   for (const ex of rec.exchanges) if (!options.shared.holds(ex)) keepForReport(ex);
   return {
