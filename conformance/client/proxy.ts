@@ -10,6 +10,7 @@
  * its one origin, so that the report can say it. And what came back through
  * the proxy may be the proxy's own answer, not the server's: proxyOwnAnswer.
  */
+import { EXCHANGE_ERROR_CODES } from '../errors.ts';
 
 /** The proxy of a run and where it came from. */
 export interface ProxyChoice {
