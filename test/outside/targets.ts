@@ -3,7 +3,7 @@
  * each was reviewed: json-server, an Express app with express.json() before
  * its auth, Prism mocking the OpenAPI Initiative's petstore example, apps in
  * Fastify (its default error bodies, then an error handler answering Error)
- * written from the interface document as its guides teach,
+ * and NestJS written from the interface document as their guides teach,
  * and our mock with chaos and with a rate limit. {@link runTarget} runs the
  * CLI on one as a user runs it (exit code and JSON report).
  *
@@ -28,6 +28,7 @@ import { ROOT, runProcess, tsxEntry } from '../support/processes.ts';
 import { startExpressApp } from './express-app.ts';
 import { startFastifyApp } from './fastify-app.ts';
 import { startJsonServer } from './json-server.ts';
+import { startNestApp } from './nest-app.ts';
 
 interface Running {
   url: string;
@@ -257,6 +258,42 @@ export const TARGETS: Target[] = [
       },
       // FALSE CAUSE: a consequence filed as a cause: the id listed twice is the one createPet.clientId.noOverwrite stored over an existing animal (the cause above); issue 34 §6
       clientIdListedTwice,
+    ],
+  },
+  {
+    id: 'nest',
+    name: 'NestJS 12 (Express), class-validator DTOs through ValidationPipe, a guard for the key',
+    start: () => startNestApp(),
+    args: ['--generate', '100'],
+    exit: 1,
+    causes: [
+      {
+        statement: /^createPet: Error body: body is not a valid Error$/,
+        why: 'Nest answers its errors as {statusCode, message, error}: ValidationPipe’s 400 (message an array), body-parser’s 400 (strict: null, 42, malformed JSON), the guard’s UnauthorizedException 401; none is an Error',
+      },
+      // FALSE CAUSE: one bug, two causes: Nest's exception body again (ValidationPipe's 400, the guard's 401), as for createPet; issue 34 §4
+      {
+        statement: /^listPets: Error body: body is not a valid Error$/,
+        why: 'a bad limit gets ValidationPipe’s 400 and a wrong key the guard’s UnauthorizedException: both {statusCode, message, …}, not an Error',
+      },
+      // FALSE CAUSE: one bug, two causes: Nest's exception body again (NotFoundException, ParseIntPipe, the guard), as for createPet; issue 34 §4
+      {
+        statement: /^getPet: Error body: body is not a valid Error$/,
+        why: 'NotFoundException’s 404, ParseIntPipe’s 400 (Validation failed (numeric string is expected)) and the guard’s 401 are Nest’s {statusCode, message, error}, not an Error',
+      },
+      roundsBeyond2pow53(
+        'Nest’s body parser is JSON.parse, and class-validator’s @IsInt() (Number.isInteger) takes the double',
+      ),
+      {
+        statement: /^POST \/v1\/pets answers 201 where the contract requires 400$/,
+        why: 'class-validator’s @IsOptional() skips null as well as undefined: status: null passes ValidationPipe and is stored (and listed back)',
+      },
+      readsInexact('JSON.parse, then @IsInt()'),
+      // FALSE CAUSE: one bug, two causes: the first one's exception body, split off by the generated case's label (type.categoryId:); issue 34 §4
+      {
+        statement: /^createPet: Error body: \S+: body is not a valid Error$/,
+        why: 'a generated invalid body gets ValidationPipe’s 400 {statusCode, message, error}, not an Error',
+      },
     ],
   },
   {
