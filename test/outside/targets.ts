@@ -2,8 +2,8 @@
  * The servers nobody on this project wrote, and how the suite's verdict on
  * each was reviewed: json-server, an Express app with express.json() before
  * its auth, Prism mocking the OpenAPI Initiative's petstore example, apps in
- * Fastify (its default error bodies, then an error handler answering Error)
- * and NestJS written from the interface document as their guides teach,
+ * Fastify (its default error bodies, then an error handler answering Error),
+ * NestJS and Hono written from the interface document as their guides teach,
  * and our mock with chaos and with a rate limit. {@link runTarget} runs the
  * CLI on one as a user runs it (exit code and JSON report).
  *
@@ -27,6 +27,7 @@ import { startPrism } from '../../prism/index.ts';
 import { ROOT, runProcess, tsxEntry } from '../support/processes.ts';
 import { startExpressApp } from './express-app.ts';
 import { startFastifyApp } from './fastify-app.ts';
+import { startHonoApp } from './hono-app.ts';
 import { startJsonServer } from './json-server.ts';
 import { startNestApp } from './nest-app.ts';
 
@@ -293,6 +294,51 @@ export const TARGETS: Target[] = [
       {
         statement: /^createPet: Error body: \S+: body is not a valid Error$/,
         why: 'a generated invalid body gets ValidationPipe’s 400 {statusCode, message, error}, not an Error',
+      },
+    ],
+  },
+  {
+    id: 'hono',
+    name: 'Hono 4 on @hono/node-server, bearerAuth, zValidator with a hook answering Error',
+    start: () => startHonoApp(),
+    args: ['--generate', '100'],
+    exit: 1,
+    causes: [
+      {
+        statement: /^createPet: media type: expected application\/json, got "text\/plain;charset=UTF-8"$/,
+        why: 'with no app.onError, Hono answers an HTTPException in plain text: bearerAuth’s 401 Unauthorized, and the json validator’s 400 Malformed JSON in request body, thrown before zValidator’s hook runs',
+      },
+      // FALSE CAUSE: one bug, two causes: bearerAuth's plain-text 401, as for createPet; issue 34 §4
+      {
+        statement: /^listPets: media type: expected application\/json, got "text\/plain;charset=UTF-8"$/,
+        why: 'a missing or wrong key gets bearerAuth’s 401 as the text Unauthorized, not an Error',
+      },
+      // FALSE CAUSE: one bug, two causes: bearerAuth's plain-text 401, as for createPet; issue 34 §4
+      {
+        statement: /^getPet: media type: expected application\/json, got "text\/plain;charset=UTF-8"$/,
+        why: 'a missing or wrong key gets bearerAuth’s 401 as the text Unauthorized, not an Error',
+      },
+      {
+        statement: /^GET \/v1\/pets answers 400 where the contract requires 401$/,
+        why: 'bearerAuth answers 400 Bad Request (error="invalid_request") to an Authorization that is not Bearer and a token: the Basic scheme, an empty token; the contract says 401 for a missing key',
+      },
+      // FALSE CAUSE: one bug, two causes: bearerAuth's 400, as for GET /v1/pets; issue 34 §4
+      {
+        statement: /^POST \/v1\/pets answers 400 where the contract requires 401$/,
+        why: 'the same bearerAuth 400 for the Basic scheme and an empty token',
+      },
+      // FALSE CAUSE: one bug, two causes: bearerAuth's 400, as for GET /v1/pets; issue 34 §4
+      {
+        statement: /^GET \/v1\/pets\/\{petId\} answers 400 where the contract requires 401$/,
+        why: 'the same bearerAuth 400 for the Basic scheme and an empty token',
+      },
+      readsInexact(
+        'c.req.json() is JSON.parse, and zod 4’s .int() takes any safe integer (beyond 2^53 it refuses: an allowed 400)',
+      ),
+      // FALSE CAUSE: one bug, two causes: the first one's plain-text HTTPException, split off by the generated case's label (malformed:); issue 34 §4
+      {
+        statement: /^createPet: media type: \S+: expected application\/json, got "text\/plain;charset=UTF-8"$/,
+        why: 'an empty body gets the json validator’s 400 Malformed JSON in request body as plain text',
       },
     ],
   },
