@@ -267,6 +267,9 @@ export const TARGETS: Target[] = [
     start: () => startNestApp(),
     args: ['--generate', '100'],
     exit: 1,
+    // FALSE WARNING (a warning, not a cause: not checked here): auth.*.beforeValidation.prefers401 ("gets 401 rather
+    // than a validation error") warns though the answer is 401: it fails on the 401's Nest body, which the required auth
+    // cases already report; a case fails for what its title claims (issue 34 §6)
     causes: [
       {
         statement: /^createPet: Error body: body is not a valid Error$/,
@@ -303,6 +306,9 @@ export const TARGETS: Target[] = [
     start: () => startHonoApp(),
     args: ['--generate', '100'],
     exit: 1,
+    // FALSE WARNING (a warning, not a cause: not checked here): auth.*.beforeValidation.prefers401 ("gets 401 rather
+    // than a validation error") warns though the answer is 401: it fails on the 401's plain-text body, which the required auth
+    // cases already report; a case fails for what its title claims (issue 34 §6)
     causes: [
       {
         statement: /^createPet: media type: expected application\/json, got "text\/plain;charset=UTF-8"$/,
