@@ -2,9 +2,9 @@
  * The suite against servers nobody on this project wrote (test/outside/targets.ts):
  * every cause each run reports must be one reviewed as true.
  *
- *   npm run outside                          all five targets (about 40 s)
- *   npm run outside -- express prism-oai     only those (ids: json-server, express, prism-oai, mock-chaos,
- *                                            mock-rate-limit)
+ *   npm run outside                          every target (about a minute)
+ *   npm run outside -- express prism-oai     only those (ids: json-server, express, prism-oai, fastify,
+ *                                            fastify-errors, nest, hono, mock-chaos, mock-rate-limit)
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
