@@ -16,7 +16,9 @@ export {
   EXCHANGE_ERROR_CODES,
   type ExchangeErrorCode,
 } from './errors.ts';
-export { DEFAULT_SEED, generatedChecks } from './generate/index.ts';
+export { DEFAULT_GENERATION_SEED, generatedChecks } from './generate/index.ts';
+export { REPORTERS, type Reporter, type ReporterName, render as renderReport } from './report/index.ts';
+export { type ReportTarget, writeReports } from './report/write.ts';
 export { parseBaseline } from './run/baseline.ts';
 export { matchesPattern } from './run/select.ts';
 export type { ConformanceOptions } from './run/settings.ts';

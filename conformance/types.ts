@@ -128,7 +128,7 @@ export interface Case {
   /** The interface section it checks, e.g. `Endpoints §1 List animals`. */
   section: string;
   operationId: string;
-  /** Statuses documented in the spec for `operationId` that this case expects to exercise (the coverage table shows what it did get). */
+  /** Statuses documented in the spec for `operationId` that this case expects to exercise (the status table shows what it did get). */
   covers: number[];
   /** True when a (broken) server could create an animal because of it. */
   writes: boolean;
@@ -145,8 +145,6 @@ export interface CaseResult extends Pick<Case, 'id' | 'title' | 'level' | 'secti
   durationMs: number;
   /** For a failed case, the id of the cause it is grouped under (`report.causes`). */
   cause?: string;
-  /** What the server created from requests this case judged it should have refused: `id 7`, or its JSON when it has no id. */
-  letIn?: string[];
   /** For a failed case that fails only because of an earlier cause (an invalid animal it let in): what and which. */
   consequence?: string;
 }
@@ -172,7 +170,7 @@ export interface Cause {
 }
 
 /** One (operation, documented status) pair and the cases that exercised it. */
-export interface CoverageEntry {
+export interface StatusTableRow {
   operationId: string;
   method: string;
   path: string;
@@ -244,13 +242,13 @@ export interface Report {
   /** Cases left out by `only`/`skip`. */
   deselected: number;
   summary: Summary;
-  coverage: CoverageEntry[];
+  statusTable: StatusTableRow[];
   created: { count: number; ids: number[]; namePrefix: string };
   throttling: Throttling;
   baseline?: BaselineResult;
-  /** The seed of the run's generated requests (the same seed, the same requests). */
   /** The HTTP proxy the run went through (credentials hidden), and where it came from; absent when direct. */
   proxy?: { url: string; source: string };
+  /** The seed of the run's generated requests (the same seed, the same requests). */
   seed: number;
   /** What `--generate` sent, when it was on. */
   generation?: GenerationSummary;

@@ -4,8 +4,7 @@
  * 0 (every required case passed), 1 (a case failed) or 2 (the run could not
  * test the server, with a one-line reason). `cli.ts` is the entry that calls it.
  */
-import { lstatSync, mkdirSync, readFileSync, renameSync, rmSync, type Stats, writeFileSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { packageVersion } from '../../spec/files.ts';
 import { parseDuration } from '../client/duration.ts';
@@ -13,12 +12,13 @@ import { badOptions } from '../errors.ts';
 import {
   ConformanceError,
   type ConformanceOptions,
-  DEFAULT_SEED,
+  DEFAULT_GENERATION_SEED,
   parseBaseline,
   type Report,
   runConformance,
 } from '../index.ts';
 import { REPORTER_TABLE, REPORTERS, type ReporterName, render, reporter, shouldColor } from '../report/index.ts';
+import { writeReportFile } from '../report/write.ts';
 import { select } from '../run/select.ts';
 import { renderList } from './list.ts';
 import { createProgressLine } from './progress.ts';
@@ -68,7 +68,7 @@ Run:
 Generated requests (for a disposable server, not production):
   --generate N          add N generated requests per operation, each failure shrunk to
                         the smallest reproduction (default 0: off; reads only when read-only)
-  --seed S              seed of the generated requests (default ${DEFAULT_SEED}); always reported
+  --seed S              seed of the generated requests (default ${DEFAULT_GENERATION_SEED}); always reported
   --prefix-names        generated names carry the run prefix, and the empty name is
                         skipped (implied by --env)
 Reports:
@@ -370,27 +370,5 @@ function writeReports(
           `petstore-conformance: the ${target.name} report was not written to ${target.file}: ${e.code ?? e.message} (the exit code is still the run's)\n`,
         );
       }
-  }
-}
-
-function writeReportFile(file: string, text: string): void {
-  let existing: Stats | undefined;
-  try {
-    existing = lstatSync(file);
-  } catch {
-    existing = undefined;
-  }
-  if (existing && !existing.isFile())
-    throw new Error(
-      existing.isSymbolicLink() ? 'it is a symbolic link; refusing to write through it' : 'it is not a regular file',
-    );
-  mkdirSync(dirname(file), { recursive: true });
-  const temporary = `${file}.${process.pid}.tmp`;
-  try {
-    writeFileSync(temporary, text, { flag: 'wx' });
-    renameSync(temporary, file);
-  } catch (error) {
-    rmSync(temporary, { force: true });
-    throw error;
   }
 }

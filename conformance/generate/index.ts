@@ -16,7 +16,7 @@ import { generatedResults } from './results.ts';
 export { type GeneratedCheck, generatedChecks } from './catalog.ts';
 
 /** The seed a run uses when none is given, so that two runs of the same command send the same requests. */
-export const DEFAULT_SEED = 1;
+export const DEFAULT_GENERATION_SEED = 1;
 
 /** What generation needs of the run's settings. */
 export interface GenerationSettings {

@@ -4,6 +4,7 @@
  * it, warned with a first example (advice), passed with how often it held, or
  * skipped when no generated request exercised it.
  */
+import type { JudgedCase } from '../judge/consequences.ts';
 import { THROTTLED } from '../judge/verdict.ts';
 import type { CaseResult, CheckResult } from '../types.ts';
 import { plural } from '../words.ts';
@@ -24,7 +25,7 @@ function failedResult(
   base: Omit<CaseResult, 'outcome' | 'checks' | 'exchanges' | 'durationMs'>,
   s: SearchResult,
   o: ResultsOptions,
-): CaseResult {
+): JudgedCase {
   const failure = s.failures.get(base.id)!;
   const { result } = failure.finding;
   const { failed, of } = failure.replays;

@@ -10,7 +10,7 @@
 import { listOperations, type OperationInfo } from '../../spec/index.ts';
 import type { CaseResult, Cause, CheckResult, Exchange } from '../types.ts';
 import { excerpt, plural } from '../words.ts';
-import { acceptedIdentity, bareName, type Consequence, consequenceOf } from './consequences.ts';
+import { acceptedIdentity, bareName, type Consequence, consequenceOf, type JudgedCase } from './consequences.ts';
 import { matchOperation } from './operations.ts';
 
 /** Numbers and quoted values aside, so `3 of 7 items` and `5 of 9 items` read the same. */
@@ -139,7 +139,7 @@ export function findCauses(results: CaseResult[], basePath = '/v1', operations =
   const accepted = new Map<string, string>();
   for (const { c, found } of failed) {
     const stored = found.key.startsWith('status ') ? acceptedIdentity(found.exchange) : undefined;
-    for (const letIn of [...(stored === undefined ? [] : [stored]), ...(c.letIn ?? [])])
+    for (const letIn of [...(stored === undefined ? [] : [stored]), ...((c as JudgedCase).letIn ?? [])])
       if (!accepted.has(letIn)) accepted.set(letIn, found.key);
   }
   const byKey = new Map<string, Cause>();

@@ -6,7 +6,6 @@
 import { describeSchemaErrors, getValidator, type SchemaName } from '../../spec/index.ts';
 import type { CheckResult, Exchange } from '../types.ts';
 
-/** A check result from a condition. */
 /** `id 7 has status "sold"`, `id 7 has no status`, `an item without an id has status "sold"`: never "undefined". */
 export function describeStatus(item: unknown): string {
   const p = item !== null && typeof item === 'object' ? (item as { id?: unknown; status?: unknown }) : {};
@@ -14,6 +13,7 @@ export function describeStatus(item: unknown): string {
   return `${id} ${p.status === undefined ? 'has no status' : `has status ${JSON.stringify(p.status)}`}`;
 }
 
+/** A check result from a condition. */
 export function checkThat(name: string, ok: boolean, message: string, details?: string[]): CheckResult {
   return details && details.length > 0 ? { name, ok, message, details } : { name, ok, message };
 }

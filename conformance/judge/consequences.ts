@@ -8,6 +8,13 @@
 import { getValidator } from '../../spec/index.ts';
 import type { CaseResult, CheckResult, Exchange } from '../types.ts';
 
+/**
+ * A case result as the run hands it to the judge: the public one, and what the server created from requests this
+ * case judged it should have refused (`id 7`, or its JSON when it has no id), to find consequences. Internal: the
+ * report never carries it (redact-report.ts drops it).
+ */
+export type JudgedCase = CaseResult & { letIn?: string[] };
+
 /** The check of a variation is named `label: check`; the check is the part after the last `: `. */
 export function bareName(name: string): string {
   return name.slice(name.lastIndexOf(': ') + 1).trim();

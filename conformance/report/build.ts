@@ -1,5 +1,5 @@
 /**
- * The report of a run: the results, their counts and coverage, what the run
+ * The report of a run: the results, their counts and status table, what the run
  * created and waited for, the baseline comparison, and the key hidden once,
  * here, after every check has read the exchanges as the server sent them.
  */
@@ -12,8 +12,8 @@ import { compareBaseline } from '../run/baseline.ts';
 import { namePrefix } from '../run/context.ts';
 import type { Settings } from '../run/settings.ts';
 import type { CaseResult, ExchangeLog, Report } from '../types.ts';
-import { buildCoverage } from './coverage.ts';
 import { outputRedactors, redactReport } from './redact-report.ts';
+import { buildStatusTable } from './status-table.ts';
 
 /** What the run stages found, for {@link buildReport}. */
 export interface RunFindings {
@@ -43,7 +43,7 @@ export function buildReport(settings: Settings, f: RunFindings): Report {
     causes: findCauses(f.results, settings.basePath, operations),
     deselected: settings.deselected,
     summary,
-    coverage: buildCoverage(operations, f.results, settings.basePath, f.generation?.statuses),
+    statusTable: buildStatusTable(operations, f.results, settings.basePath, f.generation?.statuses),
     created: { count: stats.created, ids: stats.createdIds, namePrefix: namePrefix(settings.runId) },
     throttling: { ...f.client.throttleStats },
     ...(baseline ? { baseline } : {}),

@@ -1,9 +1,9 @@
 /**
  * Text pieces every reporter shares: a request as a curl command, body
- * excerpts, failed-check lines, the coverage table and the summary lines.
+ * excerpts, failed-check lines, the status table and the summary lines.
  */
 import { formatDuration } from '../client/duration.ts';
-import type { CaseResult, CoverageEntry, Exchange, ExchangeRequest, Report } from '../types.ts';
+import type { CaseResult, Exchange, ExchangeRequest, Report, StatusTableRow } from '../types.ts';
 import { excerpt } from '../words.ts';
 
 /** Quotes a string for a POSIX shell. */
@@ -51,7 +51,7 @@ export function failedCheckLines(result: CaseResult): string[] {
   ];
 }
 
-function coverageCell(e: CoverageEntry): string {
+function statusCell(e: StatusTableRow): string {
   const parts = e.generated ? [...e.caseIds, `${e.generated} generated`] : e.caseIds;
   const seen = parts.length === 0 ? 'NOT COVERED' : parts.join(', ');
   const notes = [
@@ -62,9 +62,9 @@ function coverageCell(e: CoverageEntry): string {
   return notes.length === 0 ? seen : `${seen} (${notes.join('; ')})`;
 }
 
-/** The coverage table as aligned text rows (cases that got the status; then those that expected it and did not). */
-export function coverageLines(report: Report): string[] {
-  const rows = report.coverage.map((e) => [e.operationId, `${e.method} ${e.path}`, String(e.status), coverageCell(e)]);
+/** The status table as aligned text rows (cases that got the status; then those that expected it and did not). */
+export function statusTableLines(report: Report): string[] {
+  const rows = report.statusTable.map((e) => [e.operationId, `${e.method} ${e.path}`, String(e.status), statusCell(e)]);
   const header = ['operation', 'request', 'status', 'cases'];
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
   const fmt = (r: string[]): string =>

@@ -1,10 +1,10 @@
 /**
  * The HTML reporter: one self-contained page for QA (styles inline, no script,
- * no external asset), readable from disk: the verdict and counts, the coverage
+ * no external asset), readable from disk: the verdict and counts, the status
  * matrix (operation x documented status), each failure with its checks, curl
  * line and body excerpt, the advice not followed, and every case.
  */
-import type { CaseResult, CheckResult, CoverageEntry, Exchange, Outcome, Report } from '../types.ts';
+import type { CaseResult, CheckResult, Exchange, Outcome, Report, StatusTableRow } from '../types.ts';
 import { excerpt } from '../words.ts';
 import { escapeControls } from './controls.ts';
 import { footerLines, renderCurl, summaryLine } from './format.ts';
@@ -65,7 +65,7 @@ function verdict(report: Report): string {
 </header>`;
 }
 
-function coverageCell(entry: CoverageEntry | undefined): string {
+function statusCell(entry: StatusTableRow | undefined): string {
   if (!entry) return '<td class="na">—</td>';
   const kind = entry.caseIds.length > 0 ? 'hit' : 'miss';
   const lines = [
@@ -88,16 +88,16 @@ function coverageCell(entry: CoverageEntry | undefined): string {
   return `<td class="${kind}" title="${e(title)}">${lines.join('<br>')}</td>`;
 }
 
-function coverageMatrix(report: Report): string {
-  const statuses = [...new Set(report.coverage.map((c) => c.status))].sort((a, b) => a - b);
-  const ops = [...new Map(report.coverage.map((c) => [c.operationId, c])).values()];
+function statusMatrix(report: Report): string {
+  const statuses = [...new Set(report.statusTable.map((c) => c.status))].sort((a, b) => a - b);
+  const ops = [...new Map(report.statusTable.map((c) => [c.operationId, c])).values()];
   const rows = ops.map((op) => {
     const cells = statuses.map((s) =>
-      coverageCell(report.coverage.find((c) => c.operationId === op.operationId && c.status === s)),
+      statusCell(report.statusTable.find((c) => c.operationId === op.operationId && c.status === s)),
     );
     return `<tr><th scope="row">${e(op.operationId)}<small>${e(`${op.method} ${op.path}`)}</small></th>${cells.join('')}</tr>`;
   });
-  return `<section><h2>Coverage <small>operation × documented status: the cases that got that answer</small></h2>
+  return `<section><h2>Documented statuses <small>operation × documented status: the cases that got that answer</small></h2>
 <table class="matrix"><thead><tr><th>operation</th>${statuses.map((s) => `<th>${s}</th>`).join('')}</tr></thead>
 <tbody>${rows.join('\n')}</tbody></table></section>`;
 }
@@ -180,7 +180,7 @@ export function renderHtml(report: Report): string {
 <body><main>
 ${verdict(report)}
 ${causeSection(report)}
-${coverageMatrix(report)}
+${statusMatrix(report)}
 ${caseSection('Failures', failed, 'No required case failed.')}
 ${caseSection('Advice not followed', warned, 'Every advice case was followed.')}
 ${allCasesTable(report)}

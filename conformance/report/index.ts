@@ -8,7 +8,7 @@ import { renderJson } from './json.ts';
 import { renderJunit } from './junit.ts';
 import { renderPretty } from './pretty.ts';
 
-export { coverageLines, renderCurl, summaryLine, throttlingLine } from './format.ts';
+export { renderCurl, statusTableLines, summaryLine, throttlingLine } from './format.ts';
 export { renderHar } from './har.ts';
 export { escapeHtml, renderHtml } from './html.ts';
 export { renderJson } from './json.ts';

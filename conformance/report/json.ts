@@ -1,5 +1,5 @@
 /**
- * The JSON reporter: the whole report, coverage table included; the run's
+ * The JSON reporter: the whole report, status table included; the run's
  * exchange log, when kept, is the har reporter's.
  */
 import type { Report } from '../types.ts';

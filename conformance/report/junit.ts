@@ -1,15 +1,15 @@
 /**
  * The JUnit XML reporter: one testcase per case (warnings as system-out,
- * skips as skipped), run facts and the coverage table as suite properties.
+ * skips as skipped), run facts and the status table as suite properties.
  */
 import type { CaseResult, Report } from '../types.ts';
 import {
   causeLines,
-  coverageLines,
   endedLine,
   exchangeLines,
   failedCheckLines,
   footerLines,
+  statusTableLines,
   summaryLine,
 } from './format.ts';
 
@@ -72,8 +72,8 @@ export function renderJunit(report: Report): string {
       `cause ${c.id}`,
       `[${c.level}] ${c.statement} (cases: ${c.cases.join(', ')}${c.consequences?.length ? `; failing only because of it: ${c.consequences.join(', ')}` : ''})`,
     ]),
-    ...report.coverage.map((e): [string, string] => [
-      `coverage ${e.operationId} ${e.status}`,
+    ...report.statusTable.map((e): [string, string] => [
+      `status ${e.operationId} ${e.status}`,
       [...e.caseIds, ...(e.generated ? [`${e.generated} generated`] : [])].join(' ') || 'NOT COVERED',
     ]),
   ];
@@ -90,7 +90,7 @@ export function renderJunit(report: Report): string {
           `    <testcase classname="petstore.run" name="run.ended: the run ended early" time="0">\n      <error message="${escapeXml(report.ended.reason)}" type="${escapeXml(report.ended.code)}">${escapeXml(endedLine(report.ended))}</error>\n    </testcase>`,
         ]
       : []),
-    `    <system-out>${escapeXml([...causeLines(report), ...(report.causes?.length ? [''] : []), ...coverageLines(report), '', ...footerLines(report), summaryLine(report)].join('\n'))}</system-out>`,
+    `    <system-out>${escapeXml([...causeLines(report), ...(report.causes?.length ? [''] : []), ...statusTableLines(report), '', ...footerLines(report), summaryLine(report)].join('\n'))}</system-out>`,
     '  </testsuite>',
     '</testsuites>',
   ];

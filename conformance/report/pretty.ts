@@ -1,12 +1,12 @@
 /**
  * The human reporter: one line per case; for a failure, the checks that failed,
  * each request as a curl command, its status and a body excerpt; then the
- * coverage table and the closing `N passed, N failed, N skipped` line.
+ * status table and the closing `N passed, N failed, N skipped` line.
  */
 import { styleText } from 'node:util';
 import type { CaseResult, Outcome, Report } from '../types.ts';
 import { escapeControls } from './controls.ts';
-import { causeLines, coverageLines, exchangeLines, failedCheckLines, footerLines, summaryLine } from './format.ts';
+import { causeLines, exchangeLines, failedCheckLines, footerLines, statusTableLines, summaryLine } from './format.ts';
 
 /** Options of {@link renderPretty}. */
 export interface PrettyOptions {
@@ -80,7 +80,7 @@ export function renderPretty(report: Report, options: PrettyOptions = {}): strin
           ...report.cases.flatMap((r) => caseLines(r, paint)),
           '',
           paint('bold', 'Coverage (operation, documented status, cases that exercised it)'),
-          ...coverageLines(report).map((l) => `  ${l}`),
+          ...statusTableLines(report).map((l) => `  ${l}`),
           '',
         ]),
     ...footerLines(report),

@@ -6,7 +6,9 @@
  * anywhere, when it is long), and the suite's own words (ids, titles, check
  * names, the paths it requested, counts) are left as they are.
  */
+
 import { createRedactor, createTextRedactor, type Redactor, redactDeep } from '../client/redact.ts';
+import type { JudgedCase } from '../judge/consequences.ts';
 import type { CaseResult, CheckResult, Exchange, ExchangeResponse, Report } from '../types.ts';
 
 /** The two redactors of the output edge. */
@@ -54,7 +56,7 @@ function redactCheck(c: CheckResult, r: OutputRedactors): CheckResult {
 
 function redactCase(c: CaseResult, baseUrl: string, r: OutputRedactors): CaseResult {
   // letIn is what the server stored, for finding causes only: the report does not carry it.
-  const { letIn: _letIn, ...kept } = c;
+  const { letIn: _letIn, ...kept } = c as JudgedCase;
   return {
     ...kept,
     ...(c.reason === undefined ? {} : { reason: r.text(c.reason) }),

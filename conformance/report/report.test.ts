@@ -51,7 +51,7 @@ function report(cases: CaseResult[]): Report {
     cases,
     deselected: 0,
     summary: { passed: 1, failed: 1, warned: 1, skipped: 1, notApplicable: 0, total: 4 },
-    coverage: [
+    statusTable: [
       {
         operationId: 'createPet',
         method: 'POST',
@@ -108,7 +108,7 @@ describe('pretty', () => {
     expect(text).toContain('body: {"id":"1"}\\u0000');
   });
 
-  it('shows the coverage table, the created count, and ends with the summary line alone', () => {
+  it('shows the status table, the created count, and ends with the summary line alone', () => {
     expect(text).toMatch(/createPet\s+POST \/pets\s+201\s+createPet\.full/);
     expect(text).toMatch(
       /getPet\s+GET \/pets\/\{petId\}\s+404\s+NOT COVERED \(expected but not answered: getPet\.unknown\)/,
@@ -151,14 +151,14 @@ describe('junit', () => {
     );
   });
 
-  it('has a testcase per case with failure, skipped and warnings, and the coverage', () => {
+  it('has a testcase per case with failure, skipped and warnings, and the status table', () => {
     const xml = renderJunit(report([failed, ...others]));
     expect(xml.match(/<testcase /g)?.length).toBe(4);
     expect(xml).toContain('name="createPet.full: create &lt;it&gt; &amp; &quot;echo&quot;"');
     expect(xml).toMatch(/<failure message="status: expected 201, got 200" type="required">/);
     expect(xml).toContain('<skipped message="read-only"/>');
     expect(xml).toContain('<system-out>advice not followed');
-    expect(xml).toContain('name="coverage getPet 404" value="NOT COVERED"');
+    expect(xml).toContain('name="status getPet 404" value="NOT COVERED"');
     expect(xml).toContain('<property name="created" value="2"/>');
     expect(xml).not.toMatch(/[\u0000-\u0008]/);
     expect(xml).toContain('tests="4" failures="1" errors="0" skipped="1"');
@@ -166,9 +166,9 @@ describe('junit', () => {
 });
 
 describe('json', () => {
-  it('round-trips the report with coverage and created count', () => {
+  it('round-trips the report with the status table and created count', () => {
     const parsed = JSON.parse(renderJson(report([failed]))) as Report;
-    expect(parsed.coverage).toHaveLength(2);
+    expect(parsed.statusTable).toHaveLength(2);
     expect(parsed.created.count).toBe(2);
   });
 });
@@ -195,7 +195,7 @@ describe('html', () => {
     expect(html).toContain('{&quot;id&quot;:&quot;1&quot;}\\u0000');
   });
 
-  it('draws the coverage matrix and names the throttling', () => {
+  it('draws the status matrix and names the throttling', () => {
     expect(html).toMatch(
       /<tr><th scope="row">createPet<small>POST \/pets<\/small><\/th><td class="hit"[^>]*><b>1 case<\/b><\/td>/,
     );
@@ -208,10 +208,10 @@ describe('html', () => {
   });
 });
 
-describe('the coverage cell', () => {
+describe('the status cell', () => {
   it('says when a case got another answer it accepts, apart from a failure', () => {
     const r = report([failed]);
-    r.coverage[0] = { ...r.coverage[0]!, answeredOtherwise: ['listPets.limit.outOfRange'] };
+    r.statusTable[0] = { ...r.statusTable[0]!, answeredOtherwise: ['listPets.limit.outOfRange'] };
     expect(renderPretty(r)).toMatch(
       /createPet\s+POST \/pets\s+201\s+createPet\.full \(answered otherwise, as allowed: listPets\.limit\.outOfRange\)/,
     );
@@ -221,7 +221,7 @@ describe('the coverage cell', () => {
 describe('seed and generated requests', () => {
   const generated: Report = {
     ...report([failed]),
-    coverage: [{ ...report([]).coverage[0]!, generated: 123 }],
+    statusTable: [{ ...report([]).statusTable[0]!, generated: 123 }],
     generation: {
       seed: 7,
       requestsPerOperation: 300,
@@ -244,14 +244,14 @@ describe('seed and generated requests', () => {
     }
   });
 
-  it('says what was generated, created and skipped, and counts generated requests in the coverage', () => {
+  it('says what was generated, created and skipped, and counts generated requests in the status table', () => {
     const text = renderPretty(generated);
     expect(text).toContain(
       'Generated 300 requests per operation with seed 7: sent listPets 301, createPet 300, getPet 412 (6 of them replaying failures, 9 shrinking them; shrinking budget 400 requests and 20 s per failure); 150 animals created by them',
     );
     expect(text).toContain('Skipped 4 generated values: the empty name cannot carry the run prefix');
     expect(text).toMatch(/createPet\s+POST \/pets\s+201\s+createPet\.full, 123 generated/);
-    expect(renderJunit(generated)).toContain('name="coverage createPet 201" value="createPet.full 123 generated"');
+    expect(renderJunit(generated)).toContain('name="status createPet 201" value="createPet.full 123 generated"');
     expect(renderPretty(report([failed]))).not.toContain('Generated');
   });
 });

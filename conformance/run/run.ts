@@ -10,7 +10,7 @@ import { type GenerationOutcome, runGeneration } from '../generate/index.ts';
 import { buildReport } from '../report/build.ts';
 import type { CaseResult, Report } from '../types.ts';
 import { createShared } from './context.ts';
-import { createJournal } from './journal.ts';
+import { createExchangeRecorder } from './exchange-log.ts';
 import { preflight } from './preflight.ts';
 import { runCases } from './runner.ts';
 import type { Settings } from './settings.ts';
@@ -52,14 +52,14 @@ export async function runSuite(settings: Settings): Promise<Report> {
   const started = Date.now();
   const { cases } = settings.selection;
   const { runId, reported } = settings;
-  const journal = settings.exchangeLog ? createJournal() : undefined;
+  const recorder = settings.exchangeLog ? createExchangeRecorder() : undefined;
   const end = new AbortController();
   const maxTime = `the run reached its time limit (maxTimeMs, --max-time ${formatDuration(settings.maxTimeMs)})`;
   const deadline = setTimeout(() => end.abort(new Error(maxTime)), settings.maxTimeMs);
   const client = createClient({
     ...settings.client,
     endSignal: end.signal,
-    ...(journal ? { onExchange: journal.record } : {}),
+    ...(recorder ? { onExchange: recorder.record } : {}),
   });
   let results: CaseResult[] = [];
   let generation: GenerationOutcome | undefined;
@@ -106,7 +106,7 @@ export async function runSuite(settings: Settings): Promise<Report> {
     results,
     client,
     generation,
-    exchangeLog: journal?.log(results),
+    exchangeLog: recorder?.log(results),
     ...(stop ? { ended: { code: stop.code, reason: stop.message } } : {}),
   });
   if (!stop) return report;

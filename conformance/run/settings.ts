@@ -11,7 +11,7 @@ import { chooseProxy, type ProxyChoice, proxySecrets, shownProxy } from '../clie
 import { canRequest, undici } from '../client/undici.ts';
 import { badOptions } from '../errors.ts';
 import { generatedChecks } from '../generate/catalog.ts';
-import { DEFAULT_SEED, type GenerationSettings } from '../generate/index.ts';
+import { DEFAULT_GENERATION_SEED, type GenerationSettings } from '../generate/index.ts';
 import type { Case, Progress, Report } from '../types.ts';
 import { namePrefix } from './context.ts';
 import { type Selection, select } from './select.ts';
@@ -56,7 +56,7 @@ export interface ConformanceOptions {
   onProgress?: (progress: Progress) => void;
   /** Generated requests per operation, after the fixed cases (default 0: none). */
   generate?: number;
-  /** Seed of the generated requests (default DEFAULT_SEED): the same seed sends the same requests. */
+  /** Seed of the generated requests (default DEFAULT_GENERATION_SEED): the same seed sends the same requests. */
   seed?: number;
   /** Every generated name carries the run prefix, and values that cannot (the empty name) are skipped (shared environments). */
   prefixNames?: boolean;
@@ -85,7 +85,7 @@ export interface Settings {
   baseUrl: string;
   /** The base URL without a trailing slash: what the report's URLs are shortened against. */
   apiBase: string;
-  /** The base URL's path without a trailing slash (`/v1`), for the coverage table. */
+  /** The base URL's path without a trailing slash (`/v1`), for the status table. */
   basePath: string;
   apiKey: string;
   runId: string;
@@ -332,7 +332,7 @@ export function checkOptions(options: ConformanceOptions): Settings {
     concurrency: options.concurrency ?? 8,
     timeoutMs: options.timeoutMs ?? 10_000,
   };
-  const seed = options.seed ?? DEFAULT_SEED;
+  const seed = options.seed ?? DEFAULT_GENERATION_SEED;
   const basePath = url.pathname.replace(/\/+$/, '');
   return {
     baseUrl: options.baseUrl,

@@ -230,7 +230,7 @@ describe('short keys', () => {
         expect(cases.map((c) => c.id)).toContain('listPets.ok');
         expect(report.cases.map((c) => c.id)).toEqual(cases.map((c) => c.id));
         expect(report.cases.map((c) => c.title)).toEqual(cases.map((c) => c.title));
-        expect(report.coverage.flatMap((e) => e.caseIds).every((id) => cases.some((c) => c.id === id))).toBe(true);
+        expect(report.statusTable.flatMap((e) => e.caseIds).every((id) => cases.some((c) => c.id === id))).toBe(true);
         const echoed = report.cases
           .flatMap((c) => c.exchanges)
           .map((e) => e.response?.headers['x-echo-authorization'])

@@ -59,7 +59,7 @@ afterAll(async () => {
 });
 
 describe('the HTML report in a browser', () => {
-  it('shows the verdict, the coverage matrix, each failure with checks, curl and body, never the key', async () => {
+  it('shows the verdict, the status matrix, each failure with checks, curl and body, never the key', async () => {
     expect(exitCode).toBe(1);
     const html = readFileSync(FILE, 'utf8');
     expect(html).not.toContain(KEY);

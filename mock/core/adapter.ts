@@ -3,7 +3,9 @@
  * body limit, where a base URL mounts the mock, and an answer that never
  * throws. Plain JavaScript (URL is global in browsers and Node alike).
  */
+
 import { badOption } from './errors.ts';
+import type { Responder } from './layers.ts';
 import { type ApiRequest, type ApiResponse, ErrorCode, errorResponse } from './responses.ts';
 
 /** Largest request body the mock reads: 1 MiB; a bigger one is answered 413 unread. */
@@ -65,10 +67,7 @@ export function mounted<R>(
 }
 
 /** Runs the handler (sync or async); a throw, which would be a bug in the mock, becomes a 500 Error rather than a dropped request. */
-export async function answer(
-  handle: (request: ApiRequest) => ApiResponse | Promise<ApiResponse>,
-  request: ApiRequest,
-): Promise<ApiResponse> {
+export async function answer(handle: Responder, request: ApiRequest): Promise<ApiResponse> {
   try {
     return await handle(request);
   } catch {

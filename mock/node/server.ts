@@ -7,6 +7,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { BODY_LIMIT } from '../core/adapter.ts';
+import type { Answer, Responder } from '../core/layers.ts';
 import { redactKeys } from '../core/redact.ts';
 import { type ApiRequest, type ApiResponse, ErrorCode, errorResponse } from '../core/responses.ts';
 import { type HostCheck, hostRefusal } from './hosts.ts';
@@ -26,12 +27,10 @@ export interface RequestLogEntry {
   ms: number;
 }
 
-/** What the adapter calls: the pure handler, or a mock's layered (async) one. */
-export type ServerHandler = (request: ApiRequest) => ApiResponse | Promise<ApiResponse>;
-
 /** Options for {@link createHttpServer}. */
 export interface HttpServerOptions {
-  handler: ServerHandler;
+  /** What answers each request: a mock's `respond` (at once, or a promise when it waits). */
+  handler: Responder;
   bodyLimit?: number;
   /** Called once per finished request. */
   log?: (entry: RequestLogEntry) => void;
@@ -172,7 +171,7 @@ function toApiRequest(req: IncomingMessage): ApiRequest {
 }
 
 /** The handler's answer; a throw or a rejection, a bug rather than bad input, becomes a 500 Error rather than a dropped connection. */
-function safeHandle(handler: ServerHandler, request: ApiRequest): ApiResponse | Promise<ApiResponse> {
+function safeHandle(handler: Responder, request: ApiRequest): Answer {
   try {
     const answer = handler(request);
     return answer instanceof Promise ? answer.catch(internalError) : answer;

@@ -251,7 +251,7 @@ describe('a one-letter key, and a key that is also a word the server sends', () 
     expect(run.stdout.trimEnd().split('\n').at(-1)).toMatch(/^\d+ passed, 0 failed, 0 skipped$/);
     const report = JSON.parse(readFileSync(json, 'utf8')) as Report;
     expect(report.summary.failed).toBe(0);
-    expect(report.coverage.flatMap((e) => e.declaredOnly)).toEqual([]);
+    expect(report.statusTable.flatMap((e) => e.declaredOnly)).toEqual([]);
   });
 
   it('a server that echoes the key "sold": no server text in any report carries it, the suite words do', async () => {

@@ -14,7 +14,7 @@ const { createMockDispatcher } = require('petstore-toolkit/undici');
       status: response.status,
       pets: pets.length,
       exports: Object.fromEntries(
-        ['mock', 'mock/core', 'msw', 'undici'].map((entry) => [
+        ['mock', 'mock/core', 'msw', 'undici', 'conformance'].map((entry) => [
           entry,
           Object.keys(require(`petstore-toolkit/${entry}`))
             .filter((name) => name !== '__esModule')

@@ -14,7 +14,7 @@ console.log(
     pets: pets.length,
     exports: Object.fromEntries(
       await Promise.all(
-        ['mock', 'mock/core', 'msw', 'undici'].map(async (entry) => [
+        ['mock', 'mock/core', 'msw', 'undici', 'conformance'].map(async (entry) => [
           entry,
           Object.keys(await import(`petstore-toolkit/${entry}`)).sort(),
         ]),

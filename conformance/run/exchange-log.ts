@@ -1,7 +1,7 @@
 /**
  * The run's exchange log (`exchangeLog`): every exchange on the wire, retried
  * ones included, in the order started, for the har reporter. The client tells
- * the journal of each (`onExchange`). Bounded, since the server chooses the
+ * the recorder of each (`onExchange`). Bounded, since the server chooses the
  * bodies: past `maxEntries` exchanges are counted, not kept, and past
  * `maxBodyBytes` of bodies an exchange is kept without them. Each is kept as a
  * copy with what a report shows (a body of at most KEPT_BODY_CHARS, no parsed
@@ -20,7 +20,7 @@ export interface LogBounds {
 export const LOG_BOUNDS: LogBounds = { maxEntries: 20_000, maxBodyBytes: 64 * 1024 * 1024 };
 
 /** Records exchanges as the client reports them, and gives the log. */
-export interface Journal {
+export interface ExchangeRecorder {
   /** For the client's `onExchange`. */
   record(exchange: Exchange, startedAt: number, retried: boolean): void;
   /** The log, in the order started; each exchange names the cases in `results` that show it. */
@@ -49,8 +49,8 @@ function forLog(ex: Exchange): Exchange {
   return { ...ex, response: { ...response, body: response.body.slice(0, KEPT_BODY_CHARS), bodyCut: true } };
 }
 
-/** Makes an empty journal with the given bounds. */
-export function createJournal(bounds: LogBounds = LOG_BOUNDS): Journal {
+/** Makes an empty recorder with the given bounds. */
+export function createExchangeRecorder(bounds: LogBounds = LOG_BOUNDS): ExchangeRecorder {
   const entries: Entry[] = [];
   // The exchange the client sent to its entry: results name the originals.
   const entryOf = new WeakMap<Exchange, Entry>();

@@ -18,15 +18,17 @@ describe('the cases cover the spec', () => {
     try {
       const report = await runConformance({ baseUrl: fake.url, apiKey: fake.apiKey });
       const documented = operations.flatMap((op) => op.statuses.map((s) => `${op.operationId} ${s}`));
-      expect(report.coverage.map((e) => `${e.operationId} ${e.status}`)).toEqual(documented);
-      const missing = report.coverage.filter((e) => e.caseIds.length === 0).map((e) => `${e.operationId} ${e.status}`);
+      expect(report.statusTable.map((e) => `${e.operationId} ${e.status}`)).toEqual(documented);
+      const missing = report.statusTable
+        .filter((e) => e.caseIds.length === 0)
+        .map((e) => `${e.operationId} ${e.status}`);
       expect(missing, `documented statuses no case got: ${missing.join(', ')}`).toEqual([]);
       // The table lists what happened: a case that only got 400s is not shown under 200.
-      const listed200 = report.coverage.find((e) => e.operationId === 'listPets' && e.status === 200)!;
+      const listed200 = report.statusTable.find((e) => e.operationId === 'listPets' && e.status === 200)!;
       expect(listed200.caseIds).not.toContain('listPets.limit.outOfRange');
       // ...and a clean run reads clean: the 400 it got is an accepted alternative, not "expected but not answered".
       expect(listed200.answeredOtherwise).toContain('listPets.limit.outOfRange');
-      expect(report.coverage.flatMap((e) => e.declaredOnly)).toEqual([]);
+      expect(report.statusTable.flatMap((e) => e.declaredOnly)).toEqual([]);
     } finally {
       await fake.close();
     }

@@ -1,10 +1,10 @@
 /**
- * The coverage table: each documented (operation, status) of the spec and the
+ * The status table: each documented (operation, status) of the spec and the
  * cases that actually got that status from the server.
  */
 import type { OperationInfo } from '../../spec/index.ts';
 import { matchOperation } from '../judge/operations.ts';
-import type { CaseResult, CoverageEntry } from '../types.ts';
+import type { CaseResult, StatusTableRow } from '../types.ts';
 
 /** The statuses a case actually got, whole, for requests to its own operation. */
 function answered(r: CaseResult, basePath: string): Set<number> {
@@ -26,12 +26,12 @@ function answered(r: CaseResult, basePath: string): Set<number> {
  * listed apart (their control failed, so they exercised nothing).
  * `basePath` is the base URL's path (`/v1`); `generated` counts generated requests by `operation status`.
  */
-export function buildCoverage(
+export function buildStatusTable(
   operations: readonly OperationInfo[],
   results: readonly CaseResult[],
   basePath: string,
   generated?: ReadonlyMap<string, number>,
-): CoverageEntry[] {
+): StatusTableRow[] {
   const ran = results
     .filter((r) => r.outcome !== 'skipped' && r.outcome !== 'notApplicable')
     .map((r) => ({ r, got: answered(r, basePath) }));

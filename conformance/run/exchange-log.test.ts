@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { CaseResult, Exchange } from '../types.ts';
-import { createJournal } from './journal.ts';
+import { createExchangeRecorder } from './exchange-log.ts';
 
 function exchange(path: string, body = '[]'): Exchange {
   return {
@@ -10,16 +10,16 @@ function exchange(path: string, body = '[]'): Exchange {
   };
 }
 
-describe('createJournal', () => {
+describe('createExchangeRecorder', () => {
   it('keeps exchanges in the order started, names their cases, marks retries, and stays within its bounds', () => {
-    const journal = createJournal({ maxEntries: 3, maxBodyBytes: 50 });
+    const recorder = createExchangeRecorder({ maxEntries: 3, maxBodyBytes: 50 });
     const [a, big, c, d] = [exchange('/a'), exchange('/big', 'x'.repeat(100)), exchange('/c'), exchange('/d')];
     // Told as they end, not as they started.
-    journal.record(c!, 3000, true);
-    journal.record(big!, 2000, false);
-    journal.record(a!, 1000, false);
-    journal.record(d!, 500, false);
-    const log = journal.log([{ id: 'listPets.ok', exchanges: [a!] } as CaseResult]);
+    recorder.record(c!, 3000, true);
+    recorder.record(big!, 2000, false);
+    recorder.record(a!, 1000, false);
+    recorder.record(d!, 500, false);
+    const log = recorder.log([{ id: 'listPets.ok', exchanges: [a!] } as CaseResult]);
     expect(log.exchanges.map((e) => e.request.url)).toEqual(['http://h/v1/a', 'http://h/v1/big', 'http://h/v1/c']);
     expect(log).toMatchObject({ omitted: 1, maxEntries: 3, maxBodyBytes: 50 });
     expect(log.exchanges[0]).toMatchObject({

@@ -3,7 +3,7 @@ import { listOperations } from '../../spec/index.ts';
 import { matchOperation } from '../judge/operations.ts';
 import { compareBaseline, parseBaseline } from '../run/baseline.ts';
 import type { CaseResult, Exchange } from '../types.ts';
-import { buildCoverage } from './coverage.ts';
+import { buildStatusTable } from './status-table.ts';
 
 const URLS: Record<string, [string, string]> = {
   listPets: ['GET', 'http://h/v1/pets?limit=1'],
@@ -42,16 +42,16 @@ function result(
   };
 }
 
-describe('coverage and baseline', () => {
+describe('status table and baseline', () => {
   it('lists every documented status and ignores skipped cases', () => {
-    const coverage = buildCoverage(
+    const table = buildStatusTable(
       listOperations(),
       [result('a', 'passed'), result('b', 'skipped'), result('c', 'failed', 'getPet', [404])],
       '/v1',
     );
-    expect(coverage.find((e) => e.operationId === 'listPets' && e.status === 200)?.caseIds).toEqual(['a']);
-    expect(coverage.find((e) => e.operationId === 'getPet' && e.status === 404)?.caseIds).toEqual(['c']);
-    expect(coverage.find((e) => e.operationId === 'listPets' && e.status === 401)?.caseIds).toEqual([]);
+    expect(table.find((e) => e.operationId === 'listPets' && e.status === 200)?.caseIds).toEqual(['a']);
+    expect(table.find((e) => e.operationId === 'getPet' && e.status === 404)?.caseIds).toEqual(['c']);
+    expect(table.find((e) => e.operationId === 'listPets' && e.status === 401)?.caseIds).toEqual([]);
   });
 
   it('lists the statuses a case got, not those it declares, and only from its own operation', () => {
@@ -70,7 +70,7 @@ describe('coverage and baseline', () => {
       ),
     ];
     const entry = (op: string, status: number) =>
-      buildCoverage(listOperations(), results, '/v1').find((e) => e.operationId === op && e.status === status);
+      buildStatusTable(listOperations(), results, '/v1').find((e) => e.operationId === op && e.status === status);
     // outOfRange passed with an answer it accepts (400): shown as answered otherwise, not as a gap.
     expect(entry('listPets', 200)).toMatchObject({ caseIds: [], declaredOnly: [], answeredOtherwise: ['outOfRange'] });
     expect(entry('createPet', 201)).toMatchObject({ caseIds: ['fetchable'], declaredOnly: [], answeredOtherwise: [] });
@@ -82,12 +82,12 @@ describe('coverage and baseline', () => {
       ['getPet 404', 12],
       ['createPet 400', 3],
     ]);
-    const coverage = buildCoverage(listOperations(), [result('a', 'passed')], '/v1', counts);
-    const entry = (op: string, status: number) => coverage.find((e) => e.operationId === op && e.status === status);
+    const table = buildStatusTable(listOperations(), [result('a', 'passed')], '/v1', counts);
+    const entry = (op: string, status: number) => table.find((e) => e.operationId === op && e.status === status);
     expect(entry('getPet', 404)).toMatchObject({ caseIds: [], generated: 12 });
     expect(entry('createPet', 400)?.generated).toBe(3);
     expect(entry('listPets', 200)).toMatchObject({ caseIds: ['a'], generated: 0 });
-    expect(buildCoverage(listOperations(), [result('a', 'passed')], '/v1')[0]).not.toHaveProperty('generated');
+    expect(buildStatusTable(listOperations(), [result('a', 'passed')], '/v1')[0]).not.toHaveProperty('generated');
   });
 
   it('matches requests to operations below the base path, as the mock decodes them', () => {
