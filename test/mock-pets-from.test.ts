@@ -74,6 +74,19 @@ describe('petsFrom in process', () => {
     expect(copy.pets.all()).toEqual(from.pets.all());
   });
 
+  it('a source URL with credentials: the error names the source, never its password or key', async () => {
+    const error = await startMockServer({
+      petsFrom: { url: 'http://reader:pw-Secret-77@127.0.0.1:9/v1', apiKey: SOURCE_KEY },
+    }).then(
+      () => undefined,
+      (e: unknown) => e as PetstoreMockError,
+    );
+    expect(error).toBeInstanceOf(PetstoreMockError);
+    expect(error!.message).toMatch(/127\.0\.0\.1:9/);
+    expect(error!.message).not.toContain('pw-Secret-77');
+    expect(error!.message).not.toContain(SOURCE_KEY);
+  });
+
   it('refuses petsFrom beside seed, count or pets, before reading anything', async () => {
     await expect(startMockServer({ petsFrom: { url: 'http://127.0.0.1:9/v1' }, seed: 3 })).rejects.toMatchObject({
       code: 'PETSTORE_MOCK_BAD_OPTION',

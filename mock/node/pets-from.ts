@@ -6,8 +6,10 @@
  * nothing is taken: the mock never starts half-filled. Bounded: each answer
  * within a time and a size, no redirect followed.
  */
+
 import { getValidator, listPetsLimit, type Pet, petStatuses } from '../../spec/index.ts';
 import { badOption, PetstoreMockError } from '../core/errors.ts';
+import { redactKeys } from '../core/redact.ts';
 import { validatePets } from '../core/replace-pets.ts';
 
 /** Where to read the pets: the source's base URL (ending in its version, e.g. `https://staging/v1`) and its key. */
@@ -84,8 +86,42 @@ async function listing(base: string, query: string, source: PetsSource): Promise
   return data as Pet[];
 }
 
-/** Reads the source's pets; throws a PetstoreMockError (`PETSTORE_MOCK_SOURCE_FAILED`, or `..._INVALID_PETS`) and takes nothing when any answer is not what the interface says. */
+/**
+ * Reads the source's pets; throws a PetstoreMockError (`PETSTORE_MOCK_SOURCE_FAILED`, or `..._INVALID_PETS`) and
+ * takes nothing when any answer is not what the interface says. Its messages never carry the source's key or
+ * credentials in its URL, whatever a transport error quotes.
+ */
 export async function readPetsFrom(source: PetsSource): Promise<PetsRead> {
+  try {
+    return await read(source);
+  } catch (error) {
+    if (!(error instanceof PetstoreMockError)) throw error;
+    const secrets = [source.apiKey ?? '', ...userInfoOf(source.url)].filter((s) => s !== '');
+    if (secrets.length === 0) throw error;
+    const hidden = redactKeys(error.message, secrets);
+    throw error.option === undefined
+      ? new PetstoreMockError(error.code, hidden)
+      : badOption(error.option, redactKeys(error.problem ?? '', secrets));
+  }
+}
+
+/** The user and password a URL carries (`user:pass@`), raw and decoded; none for a URL without them. */
+function userInfoOf(url: unknown): string[] {
+  const userinfo = typeof url === 'string' ? /^[a-z][a-z0-9+.-]*:\/\/([^/?#]*)@/i.exec(url)?.[1] : undefined;
+  if (userinfo === undefined) return [];
+  const parts = userinfo.split(':');
+  return [userinfo, ...parts, ...parts.map((p) => safeDecode(p))];
+}
+
+function safeDecode(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+}
+
+async function read(source: PetsSource): Promise<PetsRead> {
   let url: URL;
   try {
     url = new URL(source.url);
