@@ -5,14 +5,22 @@
  * package's version, for `--version`.
  */
 import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
-/** Absolute path of the OpenAPI document. */
-export const SPEC_PATH = fileURLToPath(new URL('./petstore.openapi.yaml', import.meta.url));
+/**
+ * This module's URL. In the CommonJS build `import.meta` is empty, and the file is the bundle itself
+ * (`__filename`): only paths found by walking up from it (the package's own package.json) hold there.
+ */
+function here(): string {
+  return typeof import.meta.url === 'string' ? import.meta.url : pathToFileURL(__filename).href;
+}
+
+/** Absolute path of the OpenAPI document (for the ES module sources and build: Prism, Spectral, the generator). */
+export const SPEC_PATH = fileURLToPath(new URL('./petstore.openapi.yaml', here()));
 
 /** The version in the package's own package.json, found upward from this file (in the sources or in dist/). */
 export function packageVersion(): string {
-  for (let dir = new URL('./', import.meta.url); ; dir = new URL('../', dir)) {
+  for (let dir = new URL('./', here()); ; dir = new URL('../', dir)) {
     try {
       const pkg = JSON.parse(readFileSync(new URL('package.json', dir), 'utf8')) as { name?: string; version?: string };
       if (pkg.name === 'petstore-toolkit' && pkg.version) return pkg.version;
