@@ -15,7 +15,7 @@ import { matchOperation } from './operations.ts';
 
 /** Numbers and quoted values aside, so `3 of 7 items` and `5 of 9 items` read the same. */
 function shape(message: string): string {
-  return message.replace(/"(?:[^"\\]|\\.)*"/g, '"…"').replace(/\d+(\.\d+)?/g, '#');
+  return message.replace(/"(?:[^"\\]|\\.)*"/g, '"…"').replace(/-?\d+(\.\d+)?([eE][-+]?\d+)?/g, '#');
 }
 
 interface Found {
@@ -23,6 +23,12 @@ interface Found {
   statement: string;
   /** The exchange that shows it. */
   exchange: Exchange | undefined;
+  /** For a finding that can span operations: the operation of this case (its cause lists every one). */
+  operation?: string;
+  /** For a status finding: the request template that got it (a cause across operations lists every one). */
+  where?: string;
+  /** For a status finding: the status it got. */
+  got?: string;
 }
 
 /** The checks that compare a value read back with the one sent. */
@@ -71,7 +77,92 @@ function serverError(c: CaseResult): Exchange | undefined {
   return c.exchanges.find((ex) => (ex.response?.status ?? 0) >= 500);
 }
 
-function find(c: CaseResult, check: CheckResult, api: Api): Found {
+/** The checks every response gets; the others are a case's own subject (`echo`, `lost`, `unique ids`, ...). */
+const RESPONSE_CHECKS = new Set(['transport', 'no 5xx', 'status', 'media type', 'Error body', 'Error status']);
+
+function isResponseCheck(name: string): boolean {
+  return RESPONSE_CHECKS.has(name) || name.startsWith('schema ');
+}
+
+/** `/0/status must be equal to one of the allowed values: …` as the field (`status`) and the rule. */
+function firstSchemaError(check: CheckResult): { path: string; field: string; rule: string } | undefined {
+  const line = check.details?.[0];
+  const match = line === undefined ? null : /^(\S+) (.*)$/.exec(line);
+  if (!match) return undefined;
+  const path = match[1] === '(root)' ? '' : match[1]!;
+  // An item of a listing is a Pet like any other: `/0/status` and `/status` are one field.
+  const field = path
+    .replace(/\/\d+(?=\/|$)/g, '')
+    .replace(/^\//, '')
+    .replaceAll('/', '.');
+  return { path, field, rule: match[2]! };
+}
+
+/** The value at a JSON pointer of the answer (`/0/status`), for the statement: `null`, `"lost"`. */
+function valueAt(ex: Exchange | undefined, path: string): string | undefined {
+  let at: unknown = ex?.response?.json;
+  for (const part of path.split('/').slice(1)) {
+    if (at === null || typeof at !== 'object') return undefined;
+    at = (at as Record<string, unknown>)[part];
+  }
+  if (at === undefined) return undefined;
+  // Only a scalar is quoted: an answer's arrays and objects may nest deeper than the stack (a hostile server).
+  if (at !== null && typeof at === 'object') return Array.isArray(at) ? 'an array' : 'an object';
+  const text = JSON.stringify(at);
+  return text.length > 40 ? `${text.slice(0, 37)}…` : text;
+}
+
+/** The item schema of an answer's schema: a listing's items are Pets. */
+function itemSchema(schema: string): string {
+  return schema === 'Pets' ? 'Pet' : schema;
+}
+
+/**
+ * A schema or Error-body failure, keyed by the schema, the field and the rule broken, whatever the operation: one
+ * serialisation bug (`status: null`) is one cause in createPet, listPets and getPet alike.
+ */
+function schemaFinding(c: CaseResult, check: CheckResult, name: string, ex: Exchange | undefined): Found | undefined {
+  const schema = name === 'Error body' ? 'Error' : /^schema (\w+)/.exec(name)?.[1];
+  if (schema === undefined) return undefined;
+  const item = itemSchema(schema);
+  const error = check.message === `body is not a valid ${schema}` ? firstSchemaError(check) : undefined;
+  if (error === undefined)
+    return {
+      key: `body ${item} ${shape(check.message)}`,
+      statement: `${item} bodies: ${check.message.replace(` ${schema}`, ` ${item}`)}`,
+      exchange: ex,
+      operation: c.operationId,
+    };
+  const at = error.field === '' ? `\`${item}\`` : `\`${item}.${error.field}\``;
+  const value = valueAt(ex, error.path);
+  return {
+    key: `schema ${item} ${error.field} ${shape(error.rule)}`,
+    statement: `${at} ${error.rule}${value === undefined || error.field === '' ? '' : ` (got ${value})`}`,
+    exchange: ex,
+    operation: c.operationId,
+  };
+}
+
+/**
+ * The statuses a status check allowed, said truly: "the contract requires" only when the contract documents each
+ * of them for the operation; else what the suite accepts, and its basis (the contract section it reads).
+ */
+function required(expected: string, operation: OperationInfo | undefined, section: string): string {
+  const statuses = expected.split(/ or |, /).map(Number);
+  const documented = operation?.statuses ?? [];
+  if (statuses.every((s) => documented.includes(s))) return `where the contract requires ${expected}`;
+  const own = statuses.filter((s) => !documented.includes(s));
+  return `where the suite accepts only ${expected} (the contract lists ${documented.join(', ') || 'no status'} for ${operation?.operationId ?? 'it'}; ${own.join(' or ')} is the suite's reading of ${section})`;
+}
+
+/** A generated check's message starts with its variation's label (`missing.name: body is not a valid Error`): the finding is the rest. */
+function unlabelled(check: CheckResult): CheckResult {
+  const message = check.message.replace(/^[a-z]\w*(\.\w+)+: |^(malformed|empty|range|type|missing)\w*: /, '');
+  return message === check.message ? check : { ...check, message };
+}
+
+function find(c: CaseResult, given: CheckResult, api: Api): Found | undefined {
+  const check = unlabelled(given);
   const name = bareName(check.name);
   const last = shownBy(c, check);
   const failedServer = serverError(c);
@@ -94,13 +185,26 @@ function find(c: CaseResult, check: CheckResult, api: Api): Found {
   const status = name === 'status' ? /expected ([\d ,or]+), got (\d{3})/.exec(check.message) : null;
   if (status) {
     const got = status[2]!;
+    // A 5xx is the no-5xx check's finding already.
+    if (Number(got) >= 500 && failedServer) return undefined;
     const exchange = c.exchanges.findLast((ex) => String(ex.response?.status) === got);
     // Named by the request that got it when there is one (createPet.fetchable's 404 comes from GET /pets/{petId}).
     const where = exchange ? requestTemplate(exchange, api) : c.operationId;
+    const operation = exchange
+      ? matchOperation(exchange.request.method, exchange.request.url, api.basePath)
+      : undefined;
+    // The same kind of request refused the same way on every operation (an auth middleware's 400) is one cause.
+    // An auth middleware's one behaviour (no check at all; a 400 for a scheme it does not know) is one cause on
+    // every operation and every kind of bad key.
+    const key = c.id.startsWith('auth.')
+      ? `status auth ${status[1]} ${got[0]}xx`
+      : `status ${where} ${status[1]} ${got}`;
     return {
-      key: `status ${where} ${status[1]} ${got}`,
-      statement: `${where} answers ${got} where the contract requires ${status[1]}`,
+      key,
+      statement: `${where} answers ${got} ${required(status[1]!, operation, c.section)}`,
       exchange: exchange ?? last,
+      where,
+      got,
     };
   }
   if (check.name === 'transport' || name === 'transport')
@@ -109,11 +213,74 @@ function find(c: CaseResult, check: CheckResult, api: Api): Found {
       statement: `${c.operationId}: no usable answer: ${check.message.replace(/^\S+ \S+: /, '')}`,
       exchange: last,
     };
+  const schema = schemaFinding(c, check, name, last);
+  if (schema) return schema;
+  if (name === 'media type')
+    return {
+      key: `media ${shape(check.message)}`,
+      statement: `answers with the wrong media type: ${check.message.replace(/^.*?(expected)/, '$1')}`,
+      exchange: last,
+      operation: c.operationId,
+    };
   return {
     key: `${c.operationId} ${name} ${shape(check.message)}`,
     statement: `${c.operationId}: ${name}: ${check.message}`,
     exchange: last,
   };
+}
+
+/**
+ * Every distinct finding of a failed case, in check order: each failing check has a cause (the first failure
+ * hides no other), except what follows from an earlier one on the same answer (a body that is not JSON after a
+ * wrong media type; an Error status after an Error body that is not one; a status after a 5xx).
+ */
+function findingsOf(c: CaseResult, api: Api): Found[] {
+  const out: Found[] = [];
+  const keys = new Set<string>();
+  const mediaFailed = new Set<string>();
+  const labelOf = (name: string) => name.slice(0, Math.max(0, name.lastIndexOf(': ')));
+  for (const check of c.checks) {
+    if (check.ok || check.info) continue;
+    const name = bareName(check.name);
+    const label = labelOf(check.name);
+    if (name === 'media type') mediaFailed.add(label);
+    else if ((name === 'Error body' || name.startsWith('schema ')) && mediaFailed.has(label)) continue;
+    if (
+      name === 'Error status' &&
+      c.checks.some((k) => !k.ok && labelOf(k.name) === label && bareName(k.name) === 'Error body')
+    )
+      continue;
+    const found = find(c, check, api);
+    if (!found || keys.has(found.key)) continue;
+    keys.add(found.key);
+    out.push(found);
+  }
+  return out;
+}
+
+/** `a`, `a and b`, `a, b and c`. */
+function listed(items: readonly string[]): string {
+  return items.length <= 1 ? (items[0] ?? '') : `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`;
+}
+
+/**
+ * A case whose own checks (those beyond the response checks every answer gets) all passed, and whose every finding
+ * is about a body's shape and already shown by an earlier case (`status: null` in the answer of a `lost` check that
+ * found the animal unchanged): it fails for what another cause is, not for what its title claims, so it is that
+ * cause's consequence.
+ */
+function alreadyShown(
+  c: CaseResult,
+  found: readonly Found[],
+  byKey: ReadonlyMap<string, Cause>,
+): Consequence | undefined {
+  // Only a finding about the body's shape can belong to another case's subject; a wrong status is every case's own.
+  if (!found.every((f) => /^(schema|body|media) /.test(f.key) && byKey.has(f.key))) return undefined;
+  const own = c.checks.filter((k) => !k.info && !isResponseCheck(bareName(k.name)));
+  // A generated check keeps only the check that failed: its subject is its last name (`lost`), passed unless named.
+  const generatedSubject = c.id.startsWith('generated.') && !c.id.endsWith('.response');
+  if (own.some((k) => !k.ok) || (own.length === 0 && !generatedSubject)) return undefined;
+  return { key: found[0]!.key, ids: [] };
 }
 
 function rank(cause: Cause): number {
@@ -132,43 +299,62 @@ function explained(cause: Cause): number {
 export function findCauses(results: CaseResult[], basePath = '/v1', operations = listOperations()): Cause[] {
   const api = { operations, basePath };
   const failed = results.flatMap((c) => {
-    const check = c.outcome === 'failed' ? c.checks.find((k) => !k.ok) : undefined;
-    return check ? [{ c, found: find(c, check, api) }] : [];
+    if (c.outcome !== 'failed') return [];
+    const found = findingsOf(c, api);
+    return found.length > 0 ? [{ c, found }] : [];
   });
   // The animals the server created from requests it should have refused, and the cause that let each in.
   const accepted = new Map<string, string>();
   for (const { c, found } of failed) {
-    const stored = found.key.startsWith('status ') ? acceptedIdentity(found.exchange) : undefined;
+    const first = found[0]!;
+    const stored = first.key.startsWith('status ') ? acceptedIdentity(first.exchange) : undefined;
     for (const letIn of [...(stored === undefined ? [] : [stored]), ...((c as JudgedCase).letIn ?? [])])
-      if (!accepted.has(letIn)) accepted.set(letIn, found.key);
+      if (!accepted.has(letIn)) accepted.set(letIn, first.key);
   }
   const byKey = new Map<string, Cause>();
+  const spans = new Map<string, { operations: Set<string>; wheres: Set<string>; gots: Set<string> }>();
   const later: { c: CaseResult; consequence: Consequence }[] = [];
   for (const { c, found } of failed) {
-    const consequence = consequenceOf(c, accepted);
+    const consequence = consequenceOf(c, accepted) ?? alreadyShown(c, found, byKey);
     if (consequence) {
       later.push({ c, consequence });
       continue;
     }
-    let cause = byKey.get(found.key);
-    if (!cause) {
-      cause = {
-        id: '',
-        key: found.key,
-        statement: found.statement,
-        level: c.level,
-        section: c.section,
-        cases: [],
-        ...(found.exchange ? { request: found.exchange.request } : {}),
-      };
-      byKey.set(found.key, cause);
+    for (const f of found) {
+      let cause = byKey.get(f.key);
+      if (!cause) {
+        cause = {
+          id: '',
+          key: f.key,
+          statement: f.statement,
+          level: c.level,
+          section: c.section,
+          cases: [],
+          ...(f.exchange ? { request: f.exchange.request } : {}),
+        };
+        byKey.set(f.key, cause);
+        spans.set(f.key, { operations: new Set(), wheres: new Set(), gots: new Set() });
+      }
+      if (!cause.cases.includes(c.id)) cause.cases.push(c.id);
+      if (c.level === 'required') cause.level = 'required';
+      const span = spans.get(f.key)!;
+      if (f.operation !== undefined) span.operations.add(f.operation);
+      if (f.where !== undefined) span.wheres.add(f.where);
+      if (f.got !== undefined) span.gots.add(f.got);
     }
-    cause.cases.push(c.id);
-    if (c.level === 'required') cause.level = 'required';
   }
   for (const { c, consequence } of later) {
     const cause = byKey.get(consequence.key)!;
     cause.consequences = [...(cause.consequences ?? []), c.id];
+    if (consequence.ids.length === 0) spans.get(cause.key)!.operations.add(c.operationId);
+  }
+  // A cause seen on several operations says where: one bug, one cause, every place it shows.
+  for (const cause of byKey.values()) {
+    const span = spans.get(cause.key)!;
+    if (span.wheres.size > 1) {
+      const got = span.gots.size > 1 ? `${[...span.gots][0]![0]}xx` : [...span.gots][0]!;
+      cause.statement = cause.statement.replace(/^\S+ \S+ answers \d{3}/, `${listed([...span.wheres])} answer ${got}`);
+    } else if (span.operations.size > 1) cause.statement = `${cause.statement}, in ${listed([...span.operations])}`;
   }
   const causes = [...byKey.values()].sort((a, b) => rank(a) - rank(b) || explained(b) - explained(a));
   causes.forEach((cause, i) => {
@@ -181,6 +367,11 @@ export function findCauses(results: CaseResult[], basePath = '/v1', operations =
   }
   for (const { c, consequence } of later) {
     const cause = byKey.get(consequence.key)!;
+    c.cause = cause.id;
+    if (consequence.ids.length === 0) {
+      c.consequence = `fails only because of ${cause.id}: its own check passed; what failed is ${cause.id}'s finding on the same answers`;
+      continue;
+    }
     const ids = consequence.ids;
     // `ids 9, 10, 11`, and what has no id as its JSON.
     const numbered = ids.filter((id) => id.startsWith('id ')).map((id) => id.slice(3));
@@ -188,7 +379,6 @@ export function findCauses(results: CaseResult[], basePath = '/v1', operations =
       ...(numbered.length > 0 ? [`${numbered.length === 1 ? 'id' : 'ids'} ${numbered.slice(0, 5).join(', ')}`] : []),
       ...ids.filter((id) => !id.startsWith('id ')).map((json) => excerpt(json.slice(5), 60)),
     ];
-    c.cause = cause.id;
     c.consequence = `fails only because of ${cause.id}: the answer holds ${plural(ids.length, 'animal')} (${shown.slice(0, 3).join('; ')}${numbered.length > 5 || shown.length > 3 ? ', …' : ''}) that the server created from a request it should have refused`;
   }
   return causes;

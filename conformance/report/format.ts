@@ -41,13 +41,14 @@ export function exchangeLines(ex: Exchange): string[] {
   return lines;
 }
 
-/** The failed checks of a case, each with its detail lines (ajv errors with instance paths) indented. */
+/** The failed checks of a case, each with its detail lines (ajv errors with instance paths) indented; then what is information (`i`). */
 export function failedCheckLines(result: CaseResult): string[] {
   return [
     ...(result.consequence ? [result.consequence] : []),
     ...result.checks
       .filter((c) => !c.ok)
       .flatMap((c) => [`✗ ${c.name}: ${c.message}`, ...(c.details ?? []).map((d) => `    ${d}`)]),
+    ...result.checks.filter((c) => c.info).map((c) => `i ${c.name}: ${c.message}`),
   ];
 }
 

@@ -114,7 +114,8 @@ function exchangeBlock(ex: Exchange): string {
 
 function checkItem(c: CheckResult): string {
   const details = c.details?.length ? `<ul>${c.details.map((d) => `<li>${e(d)}</li>`).join('')}</ul>` : '';
-  return `<li class="${c.ok ? 'ok' : 'ko'}"><span>${c.ok ? '✓' : '✗'}</span> <b>${e(c.name)}</b>: ${e(c.message)}${details}</li>`;
+  const [cls, sign] = c.info ? ['info', 'i'] : c.ok ? ['ok', '✓'] : ['ko', '✗'];
+  return `<li class="${cls}"><span>${sign}</span> <b>${e(c.name)}</b>: ${e(c.message)}${details}</li>`;
 }
 
 function caseBlock(r: CaseResult): string {

@@ -172,6 +172,8 @@ const VIOLATIONS: Record<Violation, Expectation> = {
     reason:
       'categoryId 4503599627370496.5: exact: categoryId 4503599627370496.5 was stored changed: the answer reads 4503599627370496',
   },
+  // Every answer holding a pet without a status fails its schema (status: null is not a PetStatus).
+  missingStatusAsNull: { catches: ['createPet.noStatus'], mayAlsoFail: ['listPets', 'getPet', 'createPet'] },
   getUnknown200: { catches: ['getPet.unknown'] },
   notFoundWithoutBody: { catches: ['getPet.unknown'] },
   malformedId500: { catches: ['getPet.malformed'], reason: 'no 5xx' },

@@ -49,6 +49,8 @@ export type Violation =
   | 'resetOnCreate'
   | 'bigCategoryRounded'
   | 'inexactCategoryRounded'
+  /** A pet without a status is written with `"status": null` (a serialiser's default), in every answer. */
+  | 'missingStatusAsNull'
   | 'petsInProtoKey';
 
 /**
