@@ -24,6 +24,8 @@ export interface CheckResult {
   details?: string[];
   /** Set on a failed check that fails its case whatever the case's level (a 5xx is a required failure anywhere). */
   required?: true;
+  /** The request variation it judged, in words: `categoryId 9223372036854779904, beyond int64's largest value (…)`. */
+  variation?: string;
   /** Information, not a verdict on the server (how a generated failure repeated): `ok`, and drawn as neither. */
   info?: true;
 }

@@ -12,7 +12,14 @@ import { listFindings } from './list-checks.ts';
 import { type ListQuery, listQueryArb, type PetRef, petRefArb } from './params.ts';
 import { createFindings, getFindings, invalidFindings, readBackFindings } from './pet-checks.ts';
 import { type BodyValue, toJsonText } from './schema.ts';
-import { type InvalidBody, invalidBodyArb, invalidBodyText, type NewPetValue, newPetArb } from './values.ts';
+import {
+  describeInvalid,
+  type InvalidBody,
+  invalidBodyArb,
+  invalidBodyText,
+  type NewPetValue,
+  newPetArb,
+} from './values.ts';
 
 /** The operations generation sends requests to. */
 export type GeneratedOperation = 'listPets' | 'createPet' | 'getPet';
@@ -152,10 +159,10 @@ class InvalidCreateCommand implements Command {
   async run(_m: SequenceModel, exec: Execution): Promise<void> {
     const ex = await this.ctx.send(exec, 'createPet', { method: 'POST', path: '/pets', body: this.text()! }, true);
     this.ctx.letIn(ex);
-    exec.judge(invalidFindings(ex, this.body.kind));
+    exec.judge(invalidFindings(ex, describeInvalid(this.body)));
   }
   toString(): string {
-    return `POST /pets ${this.text()} (${this.body.kind})`;
+    return `POST /pets ${this.text()} (${describeInvalid(this.body)})`;
   }
 }
 

@@ -79,10 +79,10 @@ export function readBackFindings(
   return out;
 }
 
-/** The checks of a generated create with an invalid body. */
-export function invalidFindings(ex: Exchange, kind: string): Finding[] {
+/** The checks of a generated create with an invalid body; `variation` says in words what is wrong with it. */
+export function invalidFindings(ex: Exchange, variation: string): Finding[] {
   return basics('createPet', ex, { statuses: { 400: 'Error' } }, 'invalidRefused').map((f) =>
-    f.id.endsWith('.invalidRefused') ? { ...f, result: { ...f.result, message: `${kind}: ${f.result.message}` } } : f,
+    f.id.endsWith('.invalidRefused') ? { ...f, result: { ...f.result, variation } } : f,
   );
 }
 

@@ -46,7 +46,7 @@ function failedResult(
   return {
     ...base,
     outcome: 'failed',
-    reason: `${result.name}: ${result.message} (seed ${o.seed}, ${replayed}, ${intermittent ? `${plural(failure.exchanges.length, 'request')} as sent` : `shrunk to ${plural(failure.exchanges.length, 'request')}`})`,
+    reason: `${result.name}: ${result.variation ? `${result.variation}: ` : ''}${result.message} (seed ${o.seed}, ${replayed}, ${intermittent ? `${plural(failure.exchanges.length, 'request')} as sent` : `shrunk to ${plural(failure.exchanges.length, 'request')}`})`,
     checks: [result, replay],
     exchanges: failure.exchanges,
     ...(base.id.endsWith('.invalidRefused') && s.letIn.size > 0 ? { letIn: [...s.letIn] } : {}),
@@ -81,7 +81,7 @@ export function generatedResults(checks: readonly GeneratedCheck[], s: SearchRes
       return {
         ...base,
         outcome: o.strict ? 'failed' : 'warned',
-        reason: `${result.name}: ${result.message} (${failed} of ${failed + held} generated requests; seed ${o.seed})`,
+        reason: `${result.name}: ${result.variation ? `${result.variation}: ` : ''}${result.message} (${failed} of ${failed + held} generated requests; seed ${o.seed})`,
         checks: [result],
         exchanges: example.exchanges,
         durationMs: 0,

@@ -4,7 +4,14 @@ import { getValidator, listPetsLimit, petStatuses } from '../../spec/index.ts';
 import { generatedChecks } from './catalog.ts';
 import { limitArb, listQueryArb, petRefArb, validLimit } from './params.ts';
 import { INT64, schemaProperties, toJsonText } from './schema.ts';
-import { invalidBodyArb, invalidBodyText, isInvalidNewPet, newPetArb, outsideInt64 } from './values.ts';
+import {
+  describeInvalid,
+  invalidBodyArb,
+  invalidBodyText,
+  isInvalidNewPet,
+  newPetArb,
+  outsideInt64,
+} from './values.ts';
 
 const SAMPLES = { seed: 1, numRuns: 2000 };
 
@@ -136,5 +143,20 @@ describe('the generated checks', () => {
         .filter((c) => c.level === 'advice')
         .map((c) => c.id),
     ).toEqual(['generated.createPet.validRefused']);
+  });
+});
+
+describe('describeInvalid', () => {
+  it('says what is wrong in words, with no internal ids: beyond int64, a missing field, a wrong type', () => {
+    expect(describeInvalid({ kind: 'range.categoryId', value: { name: 'a', categoryId: 9223372036854779904n } })).toBe(
+      "categoryId 9223372036854779904, beyond int64's largest value (9223372036854775807)",
+    );
+    expect(describeInvalid({ kind: 'range.categoryId', value: { name: 'a', categoryId: -9223372036854775809n } })).toBe(
+      "categoryId -9223372036854775809, beyond int64's smallest value (-9223372036854775808)",
+    );
+    expect(describeInvalid({ kind: 'missing.name', value: { categoryId: 1n } })).toBe('a body without name');
+    expect(describeInvalid({ kind: 'type.categoryId', value: { name: 'a', categoryId: '1' } })).toBe(
+      'categoryId "1", not of the type the contract gives it',
+    );
   });
 });

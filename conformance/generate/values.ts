@@ -191,6 +191,41 @@ export function invalidBodyArb(props: readonly PropertyInfo[] = schemaProperties
     .filter((b) => outsideInt64(b) || isInvalidNewPet(invalidBodyText(b)));
 }
 
+/** A value as a person reads it: a short JSON text (`"1"`, `null`, `[…]`). */
+function shown(value: BodyValue | undefined): string {
+  const text = value === undefined ? 'nothing' : toJsonText(value);
+  return text.length > 40 ? `${text.slice(0, 37)}…` : text;
+}
+
+/**
+ * What is wrong with an invalid body, in words and with no internal ids: `categoryId 9223372036854779904, beyond
+ * int64's largest value (9223372036854775807)`, `without name`, `status "x", not one of available, pending, sold`.
+ */
+export function describeInvalid(b: InvalidBody): string {
+  const [rule, field = ''] = b.kind.split('.');
+  const value = field === '' ? undefined : (b.value as Record<string, BodyValue>)[field];
+  switch (rule) {
+    case 'missing':
+      return `a body without ${field}`;
+    case 'type':
+      return `${field} ${shown(value)}, not of the type the contract gives it`;
+    case 'enum':
+      return `${field} ${shown(value)}, not one of the values the contract lists`;
+    case 'range': {
+      const v = value as bigint;
+      return v > INT64.max
+        ? `${field} ${v}, beyond int64's largest value (${INT64.max})`
+        : `${field} ${v}, beyond int64's smallest value (${INT64.min})`;
+    }
+    case 'notObject':
+      return `a body that is not a JSON object (${shown(b.value)})`;
+    case 'malformed':
+      return 'a body that is not valid JSON (cut short)';
+    default:
+      return b.kind;
+  }
+}
+
 /** Whether a `range.*` body holds an integer outside int64. */
 export function outsideInt64(b: InvalidBody): boolean {
   if (!b.kind.startsWith('range.')) return false;

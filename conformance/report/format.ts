@@ -8,7 +8,20 @@ import { excerpt } from '../words.ts';
 
 /** Quotes a string for a POSIX shell. */
 export function shellQuote(text: string): string {
-  return `'${text.replaceAll("'", `'\\''`)}'`;
+  // Plain single quotes keep every byte but control characters, which a report shows escaped: those go in bash's
+  // $'…', whose \xHH escapes send the byte itself, so the line sends what the suite sent, byte for byte.
+  if (!/[\x00-\x1f\x7f\ud800-\udfff]/.test(text)) return `'${text.replaceAll("'", `'\\''`)}'`;
+  let quoted = "$'";
+  for (const ch of text) {
+    const code = ch.codePointAt(0)!;
+    if (ch === '\\') quoted += '\\\\';
+    else if (ch === "'") quoted += "\\'";
+    else if (code < 0x20 || code === 0x7f) quoted += `\\x${code.toString(16).padStart(2, '0')}`;
+    // A lone surrogate goes out as UTF-8's replacement character, as the suite's encoder sent it.
+    else if (code >= 0xd800 && code <= 0xdfff) quoted += '\\xef\\xbf\\xbd';
+    else quoted += ch;
+  }
+  return `${quoted}'`;
 }
 
 /** The request as a curl command; the captured headers already hide the credentials. */
@@ -47,7 +60,10 @@ export function failedCheckLines(result: CaseResult): string[] {
     ...(result.consequence ? [result.consequence] : []),
     ...result.checks
       .filter((c) => !c.ok)
-      .flatMap((c) => [`✗ ${c.name}: ${c.message}`, ...(c.details ?? []).map((d) => `    ${d}`)]),
+      .flatMap((c) => [
+        `✗ ${c.name}: ${c.variation ? `${c.variation}: ` : ''}${c.message}`,
+        ...(c.details ?? []).map((d) => `    ${d}`),
+      ]),
     ...result.checks.filter((c) => c.info).map((c) => `i ${c.name}: ${c.message}`),
   ];
 }

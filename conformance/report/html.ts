@@ -115,7 +115,7 @@ function exchangeBlock(ex: Exchange): string {
 function checkItem(c: CheckResult): string {
   const details = c.details?.length ? `<ul>${c.details.map((d) => `<li>${e(d)}</li>`).join('')}</ul>` : '';
   const [cls, sign] = c.info ? ['info', 'i'] : c.ok ? ['ok', '✓'] : ['ko', '✗'];
-  return `<li class="${cls}"><span>${sign}</span> <b>${e(c.name)}</b>: ${e(c.message)}${details}</li>`;
+  return `<li class="${cls}"><span>${sign}</span> <b>${e(c.name)}</b>: ${c.variation ? `${e(c.variation)}: ` : ''}${e(c.message)}${details}</li>`;
 }
 
 function caseBlock(r: CaseResult): string {
