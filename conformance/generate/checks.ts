@@ -13,6 +13,8 @@ export interface Finding {
   id: string;
   level: Level;
   result: CheckResult;
+  /** The exchange it was judged on (the sequence's last when it was judged): an advice example shows this one. */
+  exchange?: Exchange;
 }
 
 /** An animal generated requests created: its id (undefined when not a safe integer) and what was sent. */

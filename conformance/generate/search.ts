@@ -206,7 +206,8 @@ function newExecution(state: RoundState): Execution {
     findings: [],
     stopped: false,
     judge(findings) {
-      exec.findings.push(...findings);
+      const on = exec.exchanges.at(-1);
+      exec.findings.push(...findings.map((f) => (on === undefined || f.exchange ? f : { ...f, exchange: on })));
       const t = state.getTarget();
       if (findings.some((f) => (t === undefined ? state.wanted(f) : f.id === t && !f.result.ok))) exec.stopped = true;
     },
@@ -220,7 +221,8 @@ function noteSearchFindings(r: SearchResult, exec: Execution): void {
     else {
       bump(r.failedCount, f.id);
       if (f.level === 'advice' && !r.advice.has(f.id))
-        r.advice.set(f.id, { finding: f, exchanges: [...exec.exchanges] });
+        // The request that did not follow the advice, not the whole sequence that led to it.
+        r.advice.set(f.id, { finding: f, exchanges: f.exchange ? [f.exchange] : [...exec.exchanges] });
     }
   }
 }

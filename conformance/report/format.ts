@@ -39,6 +39,26 @@ function displayName(header: string): string {
   return header.replace(/(^|-)([a-z])/g, (_m, dash: string, c: string) => dash + c.toUpperCase());
 }
 
+/**
+ * A case's exchanges with those its failed checks are about first (the answer with the status a check got, or the
+ * request carrying a labelled check's value, `limit=-1: status`), then the rest in the order sent: a warning's
+ * evidence leads, before the requests that passed.
+ */
+export function exchangesInOrder(r: CaseResult): Exchange[] {
+  const failed = r.checks.filter((c) => !c.ok && !c.info);
+  const about = (ex: Exchange): boolean =>
+    failed.some((c) => {
+      // A labelled check is about the request carrying its value; an unlabelled one about the answer it names.
+      const cut = c.name.lastIndexOf(': ');
+      const value = cut < 0 ? undefined : c.name.slice(0, cut).split(' ').at(-1);
+      if (value !== undefined) return ex.request.url.includes(value) || (ex.request.body ?? '').includes(value);
+      const got = /got (\d{3})\b/.exec(c.message)?.[1];
+      return got !== undefined && String(ex.response?.status) === got;
+    });
+  const first = r.exchanges.filter(about);
+  return first.length === 0 ? r.exchanges : [...first, ...r.exchanges.filter((ex) => !first.includes(ex))];
+}
+
 /** The lines describing one exchange of a failed case. */
 export function exchangeLines(ex: Exchange): string[] {
   const lines = [renderCurl(ex.request)];

@@ -7,7 +7,7 @@
 import type { CaseResult, CheckResult, Exchange, Outcome, Report, StatusTableRow } from '../types.ts';
 import { excerpt } from '../words.ts';
 import { escapeControls } from './controls.ts';
-import { footerLines, renderCurl, summaryLine } from './format.ts';
+import { exchangesInOrder, footerLines, renderCurl, summaryLine } from './format.ts';
 import { HTML_STYLE } from './html-style.ts';
 
 /** Escapes text for HTML content and attribute values; control bytes are shown as `\xNN`. */
@@ -129,7 +129,7 @@ function caseBlock(r: CaseResult): string {
 <h3><span class="tag ${r.outcome}">${LABEL[r.outcome]}</span> <code>${e(r.id)}</code> ${r.level === 'advice' ? '<span class="level">advice</span>' : ''}</h3>
 <p class="title">${e(r.title)} <small>${e(r.section)}</small></p>${r.consequence ? `\n<p class="consequence">${e(r.consequence)}</p>` : r.cause ? `\n<p class="consequence">cause ${e(r.cause)}</p>` : ''}
 <ul class="checks">${failed.map(checkItem).join('')}</ul>${held}
-${r.exchanges.map(exchangeBlock).join('\n')}
+${exchangesInOrder(r).map(exchangeBlock).join('\n')}
 </article>`;
 }
 

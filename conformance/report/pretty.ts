@@ -6,7 +6,15 @@
 import { styleText } from 'node:util';
 import type { CaseResult, Outcome, Report } from '../types.ts';
 import { escapeControls } from './controls.ts';
-import { causeLines, exchangeLines, failedCheckLines, footerLines, statusTableLines, summaryLine } from './format.ts';
+import {
+  causeLines,
+  exchangeLines,
+  exchangesInOrder,
+  failedCheckLines,
+  footerLines,
+  statusTableLines,
+  summaryLine,
+} from './format.ts';
 
 /** Options of {@link renderPretty}. */
 export interface PrettyOptions {
@@ -43,7 +51,8 @@ function caseLines(r: CaseResult, paint: (s: Style, t: string) => string): strin
   if (r.outcome === 'skipped' || r.outcome === 'notApplicable')
     return [`${head}  ${paint('dim', `— ${r.reason ?? ''}`)}`];
   const detail = [`section: ${r.section}`, ...failedCheckLines(r)];
-  for (const ex of r.exchanges) detail.push(...exchangeLines(ex).map((l, i) => (i === 0 ? `$ ${l}` : `  ${l}`)));
+  for (const ex of exchangesInOrder(r))
+    detail.push(...exchangeLines(ex).map((l, i) => (i === 0 ? `$ ${l}` : `  ${l}`)));
   return [head, ...detail.map((l) => `       ${l}`)];
 }
 

@@ -133,6 +133,30 @@ describe('pretty', () => {
     expect(created(1, [])).toBe('Created 1 animal named conformance-r1-* (1 answered without a numeric id)');
   });
 
+  it("lists a warning's evidence first: the request the check is about, then those that passed", () => {
+    const get = (url: string, status: number) => ({
+      request: { method: 'GET', url, headers: {} },
+      response: { status, headers: {}, body: '[]', bytes: 2 },
+      durationMs: 1,
+    });
+    const warned: CaseResult = {
+      ...failed,
+      id: 'listPets.limit.invalid.rejected',
+      level: 'advice',
+      outcome: 'warned',
+      checks: [
+        { name: 'limit=1: status', ok: true, message: 'got 200' },
+        { name: 'limit=-1: status', ok: false, message: 'expected 400, got 200' },
+      ],
+      exchanges: [get('http://h/v1/pets?limit=1', 200), get('http://h/v1/pets?limit=-1', 200)],
+    };
+    const curls = renderPretty(report([warned]))
+      .split('\n')
+      .filter((l) => l.includes('$ curl'));
+    expect(curls[0]).toContain('limit=-1');
+    expect(curls[1]).toContain('limit=1');
+  });
+
   it('is colourless unless asked, and colour follows TTY and NO_COLOR', () => {
     expect(text).not.toContain('\u001b[');
     expect(renderPretty(report([failed]), { color: true })).toContain('\u001b[');
