@@ -46,12 +46,22 @@ export function createHandler({
   const link = successorLink(urlBase);
   const matcher = operationMatcher(basePath);
   const gone = (op: OperationInfo) => removed?.has(op.operationId) === true;
+  // Whether a route still serves an operation (one past its sunset is not routed), decided once per template.
+  const servedTemplates = new Map<string, boolean>();
+  const serves = (route: RouteMatch): boolean => {
+    let known = servedTemplates.get(route.template);
+    if (known === undefined) {
+      known = [...route.operations.values()].some((op) => !gone(op));
+      servedTemplates.set(route.template, known);
+    }
+    return known;
+  };
 
   function dispatch(request: ApiRequest, routed?: Routed): ApiResponse {
     const { path: rawPath, query } = routed ?? splitTarget(originForm(request.url));
     const route = routed && 'route' in routed ? routed.route : matcher.route(rawPath);
     // An operation past its sunset is not routed: its path answers as an unknown one.
-    const served = route && [...route.operations.values()].some((op) => !gone(op)) ? route : undefined;
+    const served = route && serves(route) ? route : undefined;
     if (!served) return errorResponse(404, ErrorCode.routeNotFound, `no route for ${request.method} ${rawPath}`);
     if (request.method === 'OPTIONS') return optionsResponse(served.allow);
     const operation = served.operations.get(request.method === 'HEAD' ? 'GET' : request.method);
