@@ -5,6 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { Dispatcher } from 'undici';
+import { didYouMean } from '../../spec/closest.ts';
 import { allCases } from '../cases/index.ts';
 import type { ClientOptions, TlsOptions } from '../client/client.ts';
 import { chooseProxy, type ProxyChoice, proxySecrets, shownProxy } from '../client/proxy.ts';
@@ -77,6 +78,48 @@ export interface ConformanceOptions {
   key?: string;
   /** Where the proxy variables are read (default: process.env). */
   env?: NodeJS.ProcessEnv;
+}
+
+/** Every name of {@link ConformanceOptions}: a key outside it is a typo, refused (the type keeps the two equal). */
+const OPTION_NAMES: Record<keyof ConformanceOptions, true> = {
+  baseUrl: true,
+  apiKey: true,
+  dispatcher: true,
+  timeoutMs: true,
+  concurrency: true,
+  cases: true,
+  only: true,
+  skip: true,
+  readOnly: true,
+  strict: true,
+  runId: true,
+  baseline: true,
+  maxBodyBytes: true,
+  maxWaitMs: true,
+  maxTimeMs: true,
+  ratePerSecond: true,
+  onProgress: true,
+  generate: true,
+  seed: true,
+  prefixNames: true,
+  exchangeLog: true,
+  proxy: true,
+  headers: true,
+  ca: true,
+  cert: true,
+  key: true,
+  env: true,
+};
+
+/** Refuses options that are not an object, and every key that is no option, naming the closest option (a typo is never ignored). */
+function checkKnown(options: ConformanceOptions): void {
+  if (options === null || typeof options !== 'object' || Array.isArray(options))
+    throw badOptions('options', 'must be an object ({ baseUrl, apiKey, ... })');
+  const known = Object.keys(OPTION_NAMES);
+  const unknown = Object.keys(options).filter((name) => !Object.hasOwn(OPTION_NAMES, name));
+  if (unknown.length === 0) return;
+  const said = unknown.map((name) => `${name}: not an option${didYouMean(name, known)}`);
+  throw badOptions(unknown[0]!, '', said.length === 1 ? said[0] : `${said[0]} (also ${said.slice(1).join(', ')})`);
 }
 
 /** Everything a run reads, checked and with its defaults: what each stage needs, and nothing raw. */
@@ -303,6 +346,7 @@ function checkCases(cases: ConformanceOptions['cases']): readonly Case[] {
 
 /** Checks `options` once and settles every default; throws a ConformanceError when the run cannot happen. */
 export function checkOptions(options: ConformanceOptions): Settings {
+  checkKnown(options);
   const url = checkTarget(options);
   checkNumbers(options);
   const headers = checkHeaders(options.headers);

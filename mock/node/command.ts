@@ -262,9 +262,18 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
   }
   const onWarning = (message: string) => process.stderr.write(`warning: ${message}.\n`);
   let read: { count: number; fullListings: string[]; requests: number } | undefined;
-  const { seed: _seed, count: _count, ...sourced } = options;
+  // The command's own settings stay here: startMockServer refuses a name that is not its option.
+  const {
+    help: _help,
+    version: _version,
+    fixtures: _fixtures,
+    quiet: _quiet,
+    coverage: _coverage,
+    ...server
+  } = options;
+  const { seed: _seed, count: _count, ...sourced } = server;
   const mock = await startMockServer({
-    ...(options.petsFrom ? sourced : options),
+    ...(options.petsFrom ? sourced : server),
     pets,
     onWarning,
     log: options.quiet ? undefined : logLine,
