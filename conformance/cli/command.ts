@@ -57,9 +57,10 @@ Run:
   --only IDS            run only these case ids or patterns (comma-separated, repeatable;
                         * is a wildcard; listPets matches listPets.*)
   --skip IDS            leave out these case ids or patterns
-  --read-only           send nothing that could create an animal
-                        (implied by --env production unless --allow-writes)
-  --allow-writes        allow creating animals with --env production
+  --read-only           send GET requests only: the cases that send a POST are skipped,
+                        and the report says what was not checked
+                        (implied by --env unless --allow-writes)
+  --allow-writes        allow creating animals with --env production or staging
   --strict              advice becomes failure; Pets may carry no extra fields
   --run-id ID           name created animals conformance-ID-... (default: random)
   --list                print every case id and generated check id with its level,
@@ -224,7 +225,8 @@ export function planFromArgs(args: string[], env: NodeJS.ProcessEnv): CliPlan {
   if (!apiKey) throw usage('--api-key', 'no API key: pass --api-key or set PETSTORE_API_KEY');
   if (v['read-only'] && v['allow-writes'])
     throw usage('--read-only', '--read-only and --allow-writes contradict each other');
-  const readOnly = v['read-only'] === true || (v.env === 'production' && v['allow-writes'] !== true);
+  // A shared environment (production, someone else's staging) is read-only unless the run is told it may write.
+  const readOnly = v['read-only'] === true || (v.env !== undefined && v['allow-writes'] !== true);
   const options: ConformanceOptions = {
     baseUrl,
     apiKey,

@@ -37,7 +37,7 @@ export interface ConformanceOptions {
   only?: string[];
   /** Case ids or patterns to leave out. */
   skip?: string[];
-  /** Skip every case that could create an animal. */
+  /** Send GET requests only: every case that sends a POST (or could create an animal) is skipped, and the report says what went unchecked. */
   readOnly?: boolean;
   /** Advice becomes failure; Pet bodies may carry no fields beyond the spec. */
   strict?: boolean;
@@ -391,6 +391,7 @@ export function checkOptions(options: ConformanceOptions): Settings {
       timeoutMs: reported.timeoutMs,
       connections: reported.concurrency,
       ...(options.dispatcher ? { dispatcher: options.dispatcher } : {}),
+      ...(reported.readOnly ? { getOnly: true } : {}),
       ...(options.maxBodyBytes ? { maxBodyBytes: options.maxBodyBytes } : {}),
       ...(proxy ? { proxy } : {}),
       ...(tls ? { tls } : {}),
