@@ -54,9 +54,13 @@ Run:
   --max-time T          time the whole run may take (default 10m); past it the run ends,
                         exit 2, with every report written with what was judged
   --rate N              at most N requests per second (for a fragile staging)
-  --only IDS            run only these case ids or patterns (comma-separated, repeatable;
-                        * is a wildcard; listPets matches listPets.*)
-  --skip IDS            leave out these case ids or patterns
+  --wait-for T          first wait up to T (60s) for the server to answer at all (any status
+                        counts as up), polling with backoff; if it never does, exit 2
+  --only IDS            run only these (comma-separated, repeatable): case ids or patterns
+                        (* is a wildcard; listPets.limit matches listPets.limit.*), a level
+                        (required, advice), an operation id (getPet: its cases, auth and
+                        generated ones included) or a tag of the spec (pets)
+  --skip IDS            leave out these, named the same way
   --read-only           send GET requests only: the cases that send a POST are skipped,
                         and the report says what was not checked
                         (implied by --env unless --allow-writes)
@@ -81,8 +85,9 @@ ${reporterHelp()}
   --version             print the version
 
 Exit status: 0 every required case passed, 1 a case failed, 2 the run could not test the
-server (bad arguments, no case selected, unreachable, no answer, TLS or protocol mismatch,
-no API at the base URL, every request failed, the key rejected); one line says why.
+server (bad arguments, no case selected, unreachable, not up within --wait-for, no answer,
+TLS or protocol mismatch, no API at the base URL, every request failed, the key rejected);
+one line says why.
 A progress line is drawn on stderr when it is a terminal (not in CI); NO_COLOR and
 FORCE_COLOR are respected.
 `;
@@ -100,6 +105,7 @@ const FLAGS: Record<string, string> = {
   concurrency: '--concurrency',
   maxWaitMs: '--max-wait',
   maxTimeMs: '--max-time',
+  waitForMs: '--wait-for',
   ratePerSecond: '--rate',
   generate: '--generate',
   seed: '--seed',
@@ -166,6 +172,7 @@ const OPTIONS = {
   baseline: { type: 'string' },
   'max-wait': { type: 'string' },
   'max-time': { type: 'string' },
+  'wait-for': { type: 'string' },
   rate: { type: 'string' },
   list: { type: 'boolean' },
   json: { type: 'boolean' },
@@ -238,6 +245,7 @@ export function planFromArgs(args: string[], env: NodeJS.ProcessEnv): CliPlan {
   if (v.timeout !== undefined) options.timeoutMs = parseDuration(v.timeout, 'timeoutMs');
   if (v['max-wait'] !== undefined) options.maxWaitMs = parseDuration(v['max-wait'], 'maxWaitMs');
   if (v['max-time'] !== undefined) options.maxTimeMs = parseDuration(v['max-time'], 'maxTimeMs');
+  if (v['wait-for'] !== undefined) options.waitForMs = parseDuration(v['wait-for'], 'waitForMs');
   if (v.rate !== undefined) options.ratePerSecond = number('ratePerSecond', v.rate, false);
   if (v.concurrency !== undefined) options.concurrency = number('concurrency', v.concurrency);
   if (v['run-id'] !== undefined) options.runId = v['run-id'];

@@ -101,6 +101,8 @@ export interface ClientStats {
 export interface Client {
   /** Sends `request` under the base URL's path, or (`fromOrigin`) under the host's root. */
   send(request: CaseRequest, options?: { fromOrigin?: boolean }): Promise<Exchange>;
+  /** One try of `request`, outside the run: no retry, not counted, not logged (waiting for the target to come up). */
+  probe(request: CaseRequest): Promise<Exchange>;
   readonly stats: ClientStats;
   /** 429/503 answers, retries and time waited. */
   readonly throttleStats: ThrottleStats;
@@ -165,6 +167,7 @@ export function createClient(options: ClientOptions): Client {
 
   return {
     send,
+    probe: (request) => attempt(request, false),
     stats,
     throttleStats: throttle.stats,
     async close() {

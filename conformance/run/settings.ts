@@ -51,6 +51,11 @@ export interface ConformanceOptions {
   maxWaitMs?: number;
   /** Wall-clock limit of the whole run (default 600000, ten minutes): past it the run ends with PETSTORE_CONFORMANCE_MAX_TIME and the report of what it judged. */
   maxTimeMs?: number;
+  /**
+   * Before the run, wait up to this long (ms) for the target to answer anything (any status counts as up), polling
+   * with a backoff; when it never does, PETSTORE_CONFORMANCE_NOT_UP. Default 0: no wait, the first request decides.
+   */
+  waitForMs?: number;
   /** At most this many requests per second (default: no cap). */
   ratePerSecond?: number;
   /** Called after each case, for a progress line. */
@@ -97,6 +102,7 @@ const OPTION_NAMES: Record<keyof ConformanceOptions, true> = {
   maxBodyBytes: true,
   maxWaitMs: true,
   maxTimeMs: true,
+  waitForMs: true,
   ratePerSecond: true,
   onProgress: true,
   generate: true,
@@ -148,6 +154,8 @@ export interface Settings {
   exchangeLog: boolean;
   /** The whole run's wall-clock limit, in milliseconds. */
   maxTimeMs: number;
+  /** How long to wait for the target to answer at all before the run (0: not at all). */
+  waitForMs: number;
   onProgress: ((progress: Progress) => void) | undefined;
   /** Every value no output may show: the key, the extra headers' values, the proxy's credentials. */
   secrets: string[];
@@ -235,6 +243,7 @@ function checkNumbers(options: ConformanceOptions): void {
     ['concurrency', options.concurrency, 1],
     ['maxWaitMs', options.maxWaitMs, 0],
     ['maxTimeMs', options.maxTimeMs, 1],
+    ['waitForMs', options.waitForMs, 0],
   ] as const) {
     if (v !== undefined && (!Number.isInteger(v) || v < min))
       throw badOptions(
@@ -419,6 +428,7 @@ export function checkOptions(options: ConformanceOptions): Settings {
     baseline: options.baseline,
     exchangeLog: options.exchangeLog === true,
     maxTimeMs: options.maxTimeMs ?? DEFAULT_MAX_TIME_MS,
+    waitForMs: options.waitForMs ?? 0,
     onProgress: options.onProgress,
     secrets: secretsOf(options),
     proxy: proxy ? { shown: shownProxy(proxy.url), source: proxy.source } : undefined,
