@@ -29,7 +29,8 @@ function reporterHelp(): string {
   return REPORTERS.map((name) => `${' '.repeat(24)}${name.padEnd(width)}  ${REPORTER_TABLE[name].help}`).join('\n');
 }
 
-const HELP = `Usage: petstore-conformance [options]
+const HELP = `Usage: npx petstore-conformance [options]
+       (outside a project with petstore-toolkit installed: npx -p petstore-toolkit petstore-conformance [options])
 
 Runs the Petstore conformance suite against a server.
 

@@ -1,5 +1,5 @@
 /**
- * The `petstore-mock` command as a function (`npm start`): the mock on
+ * The `petstore-mock` command as a function: the mock on
  * http://127.0.0.1:4010/v1 with seeded pets, until SIGINT or SIGTERM. Flags win
  * over PETSTORE_* environment variables, which win over defaults. `cli.ts` is
  * the entry that calls it.
@@ -21,7 +21,8 @@ import { loadPetsFile } from './fixtures.ts';
 import type { RequestLogEntry } from './server.ts';
 import { startMockServer } from './start.ts';
 
-const HELP = `Usage: npm start -- [options]      (or: petstore-mock [options])
+const HELP = `Usage: npx petstore-mock [options]
+       (outside a project with petstore-toolkit installed: npx -p petstore-toolkit petstore-mock [options])
 
 Serves the Petstore interface from memory at http://HOST:PORT/v1, seeded with faker data.
 
