@@ -262,6 +262,8 @@ export interface Report {
   ok: boolean;
   /** Why the run could not test all it was asked to (required cases throttled, or none judged): exit 2 when nothing failed. */
   incomplete?: string;
+  /** What a read-only run did not check, in one line: the operations it sent nothing to, and how many cases that skipped. */
+  notChecked?: string;
   /**
    * Set when the run ended before it had run everything (the target went away, every key was refused,
    * `maxTimeMs` passed): the error's code and line. What was judged before stands; the rest is skipped or absent.

@@ -47,6 +47,8 @@ export interface OperationInfo {
   statuses: number[];
   /** Extension fields (`x-*`) of the operation. */
   extensions: Record<string, unknown>;
+  /** The operation's tags (`pets`), as the document lists them. */
+  tags: string[];
 }
 
 /** The parsed OpenAPI document, the same object every time (treat it as read-only). */
@@ -80,6 +82,7 @@ export function listOperations(doc: OpenApiDocument = loadSpec()): OperationInfo
           .map(Number)
           .sort((a, b) => a - b),
         extensions,
+        tags: Array.isArray(op.tags) ? op.tags.map(String) : [],
       });
     }
   }

@@ -4,7 +4,12 @@
  * (no RangeError, TypeError or undici error from inside).
  */
 import { describe, expect, it } from 'vitest';
-import { PETSTORE_MOCK_ERROR_CODES, PetstoreMockError, type PetstoreMockErrorCode } from '../mock/core/index.ts';
+import {
+  createMock,
+  PETSTORE_MOCK_ERROR_CODES,
+  PetstoreMockError,
+  type PetstoreMockErrorCode,
+} from '../mock/core/index.ts';
 import { createMswHandlers } from '../mock/msw/index.ts';
 import { loadPetsFile, startMockServer } from '../mock/node/index.ts';
 import { createMockDispatcher } from '../mock/undici/index.ts';
@@ -84,6 +89,27 @@ describe.each(ADAPTERS)('%s', (name, make) => {
     expect(await thrown(() => make(options))).toBe(code);
   });
 
+  it('refuses a mistyped option, naming it and the closest known name, never starting with the defaults', async () => {
+    const error = await make({ apikeys: ['x'], cout: 3 }).then(
+      async (mock) => {
+        await mock.close();
+        return undefined;
+      },
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(PetstoreMockError);
+    expect(error).toMatchObject({ code: 'PETSTORE_MOCK_BAD_OPTION', option: 'apikeys' });
+    expect((error as Error).message).toBe(
+      'apikeys: not an option; did you mean apiKeys? (also cout: not an option; did you mean count?)',
+    );
+    // The adapter's own options are suggested too, and a name near nothing is still refused.
+    const own = name === 'startMockServer' ? 'port' : 'baseUrl';
+    await expect(make({ [own.toUpperCase()]: 1 })).rejects.toThrow(
+      `${own.toUpperCase()}: not an option; did you mean ${own}?`,
+    );
+    await expect(make({ banana: 1 })).rejects.toThrow(/^banana: not an option$/);
+  });
+
   it('refuses a bad scenario and bad pets in process with the input codes, changing nothing', async () => {
     const mock = (await make({ count: 3 })) as unknown as import('../mock/core/index.ts').PetstoreMock;
     try {
@@ -103,6 +129,16 @@ describe.each(ADAPTERS)('%s', (name, make) => {
       await mock.close();
     }
   });
+});
+
+it('createMock refuses a mistyped option as the adapters do', () => {
+  expect(() => createMock({ seeed: 1 } as never)).toThrow(
+    expect.objectContaining({
+      code: 'PETSTORE_MOCK_BAD_OPTION',
+      option: 'seeed',
+      message: 'seeed: not an option; did you mean seed?',
+    }),
+  );
 });
 
 it('a pets file that is not pets is PETSTORE_MOCK_INVALID_PETS', () => {

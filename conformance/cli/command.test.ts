@@ -20,7 +20,7 @@ describe('planFromArgs', () => {
     });
   });
 
-  it('--env production reads its variable and implies read-only unless --allow-writes', () => {
+  it('--env production or staging reads its variable and implies read-only unless --allow-writes', () => {
     expect(planFromArgs(['--env', 'production'], ENV).options).toMatchObject({
       baseUrl: 'https://prod.test/v1',
       readOnly: true,
@@ -28,8 +28,9 @@ describe('planFromArgs', () => {
     expect(planFromArgs(['--env', 'production', '--allow-writes'], ENV).options.readOnly).toBe(false);
     expect(planFromArgs(['--env', 'staging'], ENV).options).toMatchObject({
       baseUrl: 'https://staging.test/v1',
-      readOnly: false,
+      readOnly: true,
     });
+    expect(planFromArgs(['--env', 'staging', '--allow-writes'], ENV).options.readOnly).toBe(false);
   });
 
   it('parses timeouts, lists, reporters with files, and defaults to pretty', () => {
@@ -105,7 +106,7 @@ describe('planFromArgs', () => {
     });
   });
 
-  it('--generate and --seed; --env implies prefixed names, and production stays read-only', () => {
+  it('--generate and --seed; --env implies prefixed names, and stays read-only unless --allow-writes', () => {
     expect(planFromArgs(['--base-url', 'http://a/v1', '--api-key', 'k'], {}).options).not.toHaveProperty('generate');
     expect(
       planFromArgs(['--base-url', 'http://a/v1', '--api-key', 'k', '--generate', '300', '--seed', '7'], {}).options,
@@ -114,7 +115,7 @@ describe('planFromArgs', () => {
     expect(
       planFromArgs(['--base-url', 'http://a/v1', '--api-key', 'k', '--prefix-names'], {}).options.prefixNames,
     ).toBe(true);
-    expect(planFromArgs(['--env', 'staging', '--generate', '10'], ENV).options).toMatchObject({
+    expect(planFromArgs(['--env', 'staging', '--generate', '10', '--allow-writes'], ENV).options).toMatchObject({
       prefixNames: true,
       readOnly: false,
     });

@@ -29,7 +29,8 @@ function reporterHelp(): string {
   return REPORTERS.map((name) => `${' '.repeat(24)}${name.padEnd(width)}  ${REPORTER_TABLE[name].help}`).join('\n');
 }
 
-const HELP = `Usage: petstore-conformance [options]
+const HELP = `Usage: npx petstore-conformance [options]
+       (outside a project with petstore-toolkit installed: npx -p petstore-toolkit petstore-conformance [options])
 
 Runs the Petstore conformance suite against a server.
 
@@ -54,12 +55,17 @@ Run:
   --max-time T          time the whole run may take (default 10m); past it the run ends,
                         exit 2, with every report written with what was judged
   --rate N              at most N requests per second (for a fragile staging)
-  --only IDS            run only these case ids or patterns (comma-separated, repeatable;
-                        * is a wildcard; listPets matches listPets.*)
-  --skip IDS            leave out these case ids or patterns
-  --read-only           send nothing that could create an animal
-                        (implied by --env production unless --allow-writes)
-  --allow-writes        allow creating animals with --env production
+  --wait-for T          first wait up to T (60s) for the server to answer at all (any status
+                        counts as up), polling with backoff; if it never does, exit 2
+  --only IDS            run only these (comma-separated, repeatable): case ids or patterns
+                        (* is a wildcard; listPets.limit matches listPets.limit.*), a level
+                        (required, advice), an operation id (getPet: its cases, auth and
+                        generated ones included) or a tag of the spec (pets)
+  --skip IDS            leave out these, named the same way
+  --read-only           send GET requests only: the cases that send a POST are skipped,
+                        and the report says what was not checked
+                        (implied by --env unless --allow-writes)
+  --allow-writes        allow creating animals with --env production or staging
   --strict              advice becomes failure; Pets may carry no extra fields
   --run-id ID           name created animals conformance-ID-... (default: random)
   --list                print every case id and generated check id with its level,
@@ -80,8 +86,9 @@ ${reporterHelp()}
   --version             print the version
 
 Exit status: 0 every required case passed, 1 a case failed, 2 the run could not test the
-server (bad arguments, no case selected, unreachable, no answer, TLS or protocol mismatch,
-no API at the base URL, every request failed, the key rejected); one line says why.
+server (bad arguments, no case selected, unreachable, not up within --wait-for, no answer,
+TLS or protocol mismatch, no API at the base URL, every request failed, the key rejected);
+one line says why.
 A progress line is drawn on stderr when it is a terminal (not in CI); NO_COLOR and
 FORCE_COLOR are respected.
 `;
@@ -99,6 +106,7 @@ const FLAGS: Record<string, string> = {
   concurrency: '--concurrency',
   maxWaitMs: '--max-wait',
   maxTimeMs: '--max-time',
+  waitForMs: '--wait-for',
   ratePerSecond: '--rate',
   generate: '--generate',
   seed: '--seed',
@@ -165,6 +173,7 @@ const OPTIONS = {
   baseline: { type: 'string' },
   'max-wait': { type: 'string' },
   'max-time': { type: 'string' },
+  'wait-for': { type: 'string' },
   rate: { type: 'string' },
   list: { type: 'boolean' },
   json: { type: 'boolean' },
@@ -224,7 +233,8 @@ export function planFromArgs(args: string[], env: NodeJS.ProcessEnv): CliPlan {
   if (!apiKey) throw usage('--api-key', 'no API key: pass --api-key or set PETSTORE_API_KEY');
   if (v['read-only'] && v['allow-writes'])
     throw usage('--read-only', '--read-only and --allow-writes contradict each other');
-  const readOnly = v['read-only'] === true || (v.env === 'production' && v['allow-writes'] !== true);
+  // A shared environment (production, someone else's staging) is read-only unless the run is told it may write.
+  const readOnly = v['read-only'] === true || (v.env !== undefined && v['allow-writes'] !== true);
   const options: ConformanceOptions = {
     baseUrl,
     apiKey,
@@ -236,6 +246,7 @@ export function planFromArgs(args: string[], env: NodeJS.ProcessEnv): CliPlan {
   if (v.timeout !== undefined) options.timeoutMs = parseDuration(v.timeout, 'timeoutMs');
   if (v['max-wait'] !== undefined) options.maxWaitMs = parseDuration(v['max-wait'], 'maxWaitMs');
   if (v['max-time'] !== undefined) options.maxTimeMs = parseDuration(v['max-time'], 'maxTimeMs');
+  if (v['wait-for'] !== undefined) options.waitForMs = parseDuration(v['wait-for'], 'waitForMs');
   if (v.rate !== undefined) options.ratePerSecond = number('ratePerSecond', v.rate, false);
   if (v.concurrency !== undefined) options.concurrency = number('concurrency', v.concurrency);
   if (v['run-id'] !== undefined) options.runId = v['run-id'];

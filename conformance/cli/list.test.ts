@@ -15,7 +15,7 @@ describe('--list', () => {
     expect(text[2]).toMatch(/^generated\.getPet\.lost +required +getPet +Endpoints §3/);
     expect(text.at(-1)).toBe('1 case, 1 generated check (run with --generate N)');
     expect(
-      renderList(select({ only: ['listPets'] }), false)
+      renderList(select({ only: ['listPets.*'] }), false)
         .trimEnd()
         .split('\n')
         .at(-1),

@@ -47,6 +47,8 @@ export interface ClientOptions {
    * later request is answered without being sent, with the error {@link RUN_ENDED} and the abort's reason.
    */
   endSignal?: AbortSignal;
+  /** Send GET requests only (a read-only run): any other method is a bug of the suite, thrown, never sent. */
+  getOnly?: boolean;
 }
 
 /** The error code of an exchange the run's end cut short or never sent. */
@@ -99,6 +101,8 @@ export interface ClientStats {
 export interface Client {
   /** Sends `request` under the base URL's path, or (`fromOrigin`) under the host's root. */
   send(request: CaseRequest, options?: { fromOrigin?: boolean }): Promise<Exchange>;
+  /** One try of `request`, outside the run: no retry, not counted, not logged (waiting for the target to come up). */
+  probe(request: CaseRequest): Promise<Exchange>;
   readonly stats: ClientStats;
   /** 429/503 answers, retries and time waited. */
   readonly throttleStats: ThrottleStats;
@@ -143,6 +147,8 @@ export function createClient(options: ClientOptions): Client {
 
   async function send(request: CaseRequest, sendOptions: { fromOrigin?: boolean } = {}): Promise<Exchange> {
     const root = sendOptions.fromOrigin === true;
+    if (options.getOnly && request.method !== 'GET')
+      throw new Error(`read-only: ${request.method} ${request.path} was not sent (a read-only run sends GET only)`);
     if (end?.aborted) return endedExchange(request, base.origin + (root ? '' : prefix) + request.path, end);
     const usesKey = request.auth === undefined || request.auth === 'key';
     stats.requests++;
@@ -161,6 +167,7 @@ export function createClient(options: ClientOptions): Client {
 
   return {
     send,
+    probe: (request) => attempt(request, false),
     stats,
     throttleStats: throttle.stats,
     async close() {

@@ -26,6 +26,22 @@ export interface RunFindings {
   ended?: { code: string; reason: string };
 }
 
+/** What a read-only run could not check: the operations whose cases it skipped for sending a POST, with how many. */
+function readOnlyGaps(
+  results: readonly CaseResult[],
+  operations: ReturnType<typeof listOperations>,
+): string | undefined {
+  const skipped = results.filter((r) => r.outcome === 'skipped' && r.reason?.startsWith('read-only:'));
+  if (skipped.length === 0) return undefined;
+  const byOperation = new Map<string, number>();
+  for (const r of skipped) byOperation.set(r.operationId, (byOperation.get(r.operationId) ?? 0) + 1);
+  const named = [...byOperation].map(([id, n]) => {
+    const op = operations.find((o) => o.operationId === id);
+    return `${id}${op ? ` (${op.method} ${op.path})` : ''}, ${n} case${n === 1 ? '' : 's'}`;
+  });
+  return `${named.join('; ')}: a read-only run sends GET only`;
+}
+
 /** The report of a run, with the key hidden. */
 export function buildReport(settings: Settings, f: RunFindings): Report {
   const baseline = settings.baseline ? compareBaseline(f.results, settings.baseline) : undefined;
@@ -56,6 +72,8 @@ export function buildReport(settings: Settings, f: RunFindings): Report {
   };
   const incomplete = incompleteReason(f.results);
   if (incomplete) report.incomplete = incomplete;
+  const notChecked = readOnlyGaps(f.results, operations);
+  if (notChecked) report.notChecked = notChecked;
   // The one place the secrets are hidden: the checks have read everything as the server sent it.
   return redactReport(report, settings.apiBase, outputRedactors(settings.secrets));
 }

@@ -114,6 +114,7 @@ export function footerLines(report: Report): string[] {
   const lines = [
     ...(report.ended ? [endedLine(report.ended)] : []),
     ...(report.incomplete && !report.ended ? [`Not all of it could be tested: ${report.incomplete}`] : []),
+    ...(report.notChecked ? [`Not checked: ${report.notChecked}`] : []),
     createdLine(report.created),
   ];
   if (report.summary.warned > 0)

@@ -14,6 +14,7 @@ import { createExchangeRecorder } from './exchange-log.ts';
 import { preflight } from './preflight.ts';
 import { runCases } from './runner.ts';
 import type { Settings } from './settings.ts';
+import { waitUntilUp } from './wait.ts';
 
 /**
  * Why the run tested nothing, or undefined: every request after the first failed in transport (the target answered
@@ -65,6 +66,8 @@ export async function runSuite(settings: Settings): Promise<Report> {
   let generation: GenerationOutcome | undefined;
   let stop: ConformanceError | undefined;
   try {
+    if (settings.waitForMs > 0)
+      await waitUntilUp({ client, baseUrl: settings.baseUrl, waitForMs: settings.waitForMs, signal: end.signal });
     await preflight({
       client,
       baseUrl: settings.baseUrl,

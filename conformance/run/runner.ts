@@ -3,6 +3,7 @@
  * whatever a case throws becomes a failed check, never an escaped error.
  */
 
+import { listOperations } from '../../spec/index.ts';
 import { PROXY_ANSWERED } from '../client/proxy.ts';
 import { caseOutcome, proxiedOutcome, throttledOutcome } from '../judge/verdict.ts';
 import type { Case, CaseResult, CheckResult, Exchange } from '../types.ts';
@@ -36,6 +37,16 @@ function serverErrors(exchanges: readonly Exchange[], checks: readonly CheckResu
   );
 }
 
+/** Why a read-only run skips a case: every case of an operation that is not a GET, and any that could create. */
+export const READ_ONLY_SKIP = 'read-only: sends no POST';
+
+let methods: Map<string, string> | undefined;
+/** Whether a read-only run (GET only) can run `c`: its operation is a GET and it creates nothing. */
+function readsOnly(c: Case): boolean {
+  methods ??= new Map(listOperations().map((op) => [op.operationId, op.method]));
+  return !c.writes && methods.get(c.operationId) === 'GET';
+}
+
 /** Runs one case and returns its result as data. */
 export async function runCase(c: Case, options: CaseContextOptions): Promise<CaseResult> {
   const base = {
@@ -46,11 +57,11 @@ export async function runCase(c: Case, options: CaseContextOptions): Promise<Cas
     operationId: c.operationId,
     covers: c.covers,
   };
-  if (options.readOnly && c.writes) {
+  if (options.readOnly && !readsOnly(c)) {
     return {
       ...base,
       outcome: 'skipped',
-      reason: 'read-only: this case could create an animal',
+      reason: READ_ONLY_SKIP,
       checks: [],
       exchanges: [],
       durationMs: 0,

@@ -21,7 +21,7 @@ describe('select', () => {
   };
 
   it('only keeps, skip removes, for fixed cases and generated checks alike', () => {
-    const picked = ids(['getPet'], ['getPet.malformed']);
+    const picked = ids(['getPet.*'], ['getPet.malformed']);
     expect(picked).toContain('getPet.existing');
     expect(picked).not.toContain('getPet.malformed');
     expect(picked.every((id) => id.startsWith('getPet.'))).toBe(true);
@@ -37,7 +37,7 @@ describe('select', () => {
     const all = select({});
     expect(all.cases.map((c) => c.id)).toEqual(allCases().map((c) => c.id));
     expect(all.generated).toHaveLength(generatedChecks().length);
-    const some = select({ only: ['listPets'] });
+    const some = select({ only: ['listPets.*'] });
     expect(some.casesLeftOut).toBe(allCases().length - some.cases.length);
     expect(some.generatedLeftOut).toBe(generatedChecks().length);
   });
@@ -47,6 +47,39 @@ describe('select', () => {
     const s = select({}, { cases: few, generated: [] });
     expect(s.cases).toEqual(few);
     expect(() => select({ only: ['getPet'] }, { cases: few, generated: [] })).toThrow(/--only getPet matches no case/);
+  });
+
+  it('selects by level, by operation (its auth and generated checks too) and by the spec tag', () => {
+    const every = [...allCases(), ...generatedChecks()];
+    const where = (keep: (c: (typeof every)[number]) => boolean) => every.filter(keep).map((c) => c.id);
+    expect(ids(['required'])).toEqual(where((c) => c.level === 'required'));
+    expect(ids(['advice'])).toEqual(where((c) => c.level === 'advice'));
+    expect(ids(['advice'])).toContain('auth.wwwAuthenticate');
+    const getPet = ids(['getPet']);
+    expect(getPet).toEqual(where((c) => c.operationId === 'getPet'));
+    expect(getPet).toEqual(
+      expect.arrayContaining(['getPet.unknown', 'auth.getPet.wrongKey', 'generated.getPet.no5xx']),
+    );
+    expect(ids(['getPet'], ['advice'])).toEqual(where((c) => c.operationId === 'getPet' && c.level === 'required'));
+    // Every operation of the spec is tagged `pets`.
+    expect(ids(['pets'])).toEqual(every.map((c) => c.id));
+  });
+
+  it('suggests the closest id, level, operation or tag for a pattern that matches nothing', () => {
+    expect(() => select({ only: ['getpet.unknown'] })).toThrow(
+      expect.objectContaining({
+        code: 'PETSTORE_CONFORMANCE_NOTHING_SELECTED',
+        option: 'only',
+        message: '--only getpet.unknown matches no case; did you mean getPet.unknown? (see --list for the case ids)',
+      }),
+    );
+    expect(() => select({ only: ['requierd'] })).toThrow('did you mean required?');
+    expect(() => select({ skip: ['listpets.limit'] })).toThrow(
+      '--skip listpets.limit matches no case; did you mean listPets.limit?',
+    );
+    expect(() => select({ only: ['getpet', 'zzzzzz'] })).toThrow(
+      '--only getpet, --only zzzzzz match no case; did you mean getPet (for getpet)? (see --list for the case ids)',
+    );
   });
 
   it('names every pattern that matches no case, even when others match', () => {

@@ -1,13 +1,57 @@
 /**
  * Selection, the one place `only` and `skip` are read: which fixed cases and
  * which generated checks they keep, the same way for `--list` and for a run.
- * A pattern that matches no id of either is refused, and so is a selection
- * that keeps nothing.
+ * A pattern names ids (`getPet.unknown`, `auth.*`), a level (`required`,
+ * `advice`), an operation (`getPet`: its cases, auth and generated ones
+ * included) or a tag of the spec's operations (`pets`). A pattern that matches
+ * nothing is refused, naming the closest name that would, and so is a
+ * selection that keeps nothing.
  */
+import { closestName } from '../../spec/closest.ts';
+import { listOperations } from '../../spec/index.ts';
 import { allCases } from '../cases/index.ts';
 import { ConformanceError } from '../errors.ts';
 import { type GeneratedCheck, generatedChecks } from '../generate/catalog.ts';
-import type { Case } from '../types.ts';
+import type { Case, Level } from '../types.ts';
+
+/** The levels a pattern may name. */
+const LEVELS: readonly Level[] = ['required', 'advice'];
+
+/** What a pattern can match besides an id: the case's level and operation. */
+interface Selectee {
+  id: string;
+  level: Level;
+  operationId: string;
+}
+
+/** The spec's tags of each operation, read once. */
+let tagsByOperation: Map<string, readonly string[]> | undefined;
+function tagsOf(operationId: string): readonly string[] {
+  tagsByOperation ??= new Map(listOperations().map((op) => [op.operationId, op.tags]));
+  return tagsByOperation.get(operationId) ?? [];
+}
+
+/** Whether `pattern` selects `item`: by id ({@link matchesPattern}), level, operation id, or a tag of its operation. */
+export function selects(pattern: string, item: Selectee): boolean {
+  return (
+    matchesPattern(pattern, item.id) ||
+    pattern === item.level ||
+    pattern === item.operationId ||
+    tagsOf(item.operationId).includes(pattern)
+  );
+}
+
+/** Every name a pattern could be meant as: ids and their dotted prefixes, levels, operations, tags. */
+function selectorNames(items: readonly Selectee[]): Set<string> {
+  const names = new Set<string>(LEVELS);
+  for (const item of items) {
+    const parts = item.id.split('.');
+    for (let i = 1; i <= parts.length; i++) names.add(parts.slice(0, i).join('.'));
+    names.add(item.operationId);
+    for (const tag of tagsOf(item.operationId)) names.add(tag);
+  }
+  return names;
+}
 
 /**
  * Whether `id` matches `pattern`: `*` matches any run of characters, and a
@@ -47,13 +91,12 @@ export interface Selection {
   generatedLeftOut: number;
 }
 
-/** The items whose id `only` keeps (all when it is empty) and `skip` does not name. */
-export function selectIds<T extends { id: string }>(items: readonly T[], options: SelectOptions): T[] {
+/** The items `only` keeps (all when it is empty) and `skip` does not name. */
+export function selectIds<T extends Selectee>(items: readonly T[], options: SelectOptions): T[] {
   const only = options.only ?? [];
   const skip = options.skip ?? [];
   return items.filter(
-    (c) =>
-      (only.length === 0 || only.some((p) => matchesPattern(p, c.id))) && !skip.some((p) => matchesPattern(p, c.id)),
+    (c) => (only.length === 0 || only.some((p) => selects(p, c))) && !skip.some((p) => selects(p, c)),
   );
 }
 
@@ -67,16 +110,29 @@ export function select(
 ): Selection {
   const only = options.only ?? [];
   const skip = options.skip ?? [];
-  const ids = [...from.cases, ...from.generated].map((c) => c.id);
+  const items: Selectee[] = [...from.cases, ...from.generated];
   const unmatched = [
-    ...only.filter((p) => !ids.some((id) => matchesPattern(p, id))).map((p) => `--only ${p}`),
-    ...skip.filter((p) => !ids.some((id) => matchesPattern(p, id))).map((p) => `--skip ${p}`),
+    ...only.filter((p) => !items.some((c) => selects(p, c))).map((p) => ({ flag: 'only', pattern: p })),
+    ...skip.filter((p) => !items.some((c) => selects(p, c))).map((p) => ({ flag: 'skip', pattern: p })),
   ];
-  if (unmatched.length > 0)
+  if (unmatched.length > 0) {
+    const names = selectorNames(items);
+    const near = unmatched.flatMap((u) => {
+      const name = closestName(u.pattern, names);
+      return name === undefined ? [] : [{ ...u, near: name }];
+    });
+    const hint =
+      near.length === 0
+        ? ''
+        : unmatched.length === 1
+          ? `; did you mean ${near[0]!.near}?`
+          : `; did you mean ${near.map((u) => `${u.near} (for ${u.pattern})`).join(', ')}?`;
     throw new ConformanceError(
       'PETSTORE_CONFORMANCE_NOTHING_SELECTED',
-      `${unmatched.join(', ')} match${unmatched.length === 1 ? 'es' : ''} no case (see --list for the case ids)`,
+      `${unmatched.map((u) => `--${u.flag} ${u.pattern}`).join(', ')} match${unmatched.length === 1 ? 'es' : ''} no case${hint} (see --list for the case ids)`,
+      { option: unmatched[0]!.flag },
     );
+  }
   const cases = selectIds(from.cases, { only, skip });
   const generated = selectIds(from.generated, { only, skip });
   if (cases.length === 0 && generated.length === 0)

@@ -5,6 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { Dispatcher } from 'undici';
+import { didYouMean } from '../../spec/closest.ts';
 import { allCases } from '../cases/index.ts';
 import type { ClientOptions, TlsOptions } from '../client/client.ts';
 import { chooseProxy, type ProxyChoice, proxySecrets, shownProxy } from '../client/proxy.ts';
@@ -36,7 +37,7 @@ export interface ConformanceOptions {
   only?: string[];
   /** Case ids or patterns to leave out. */
   skip?: string[];
-  /** Skip every case that could create an animal. */
+  /** Send GET requests only: every case that sends a POST (or could create an animal) is skipped, and the report says what went unchecked. */
   readOnly?: boolean;
   /** Advice becomes failure; Pet bodies may carry no fields beyond the spec. */
   strict?: boolean;
@@ -50,6 +51,11 @@ export interface ConformanceOptions {
   maxWaitMs?: number;
   /** Wall-clock limit of the whole run (default 600000, ten minutes): past it the run ends with PETSTORE_CONFORMANCE_MAX_TIME and the report of what it judged. */
   maxTimeMs?: number;
+  /**
+   * Before the run, wait up to this long (ms) for the target to answer anything (any status counts as up), polling
+   * with a backoff; when it never does, PETSTORE_CONFORMANCE_NOT_UP. Default 0: no wait, the first request decides.
+   */
+  waitForMs?: number;
   /** At most this many requests per second (default: no cap). */
   ratePerSecond?: number;
   /** Called after each case, for a progress line. */
@@ -79,6 +85,49 @@ export interface ConformanceOptions {
   env?: NodeJS.ProcessEnv;
 }
 
+/** Every name of {@link ConformanceOptions}: a key outside it is a typo, refused (the type keeps the two equal). */
+const OPTION_NAMES: Record<keyof ConformanceOptions, true> = {
+  baseUrl: true,
+  apiKey: true,
+  dispatcher: true,
+  timeoutMs: true,
+  concurrency: true,
+  cases: true,
+  only: true,
+  skip: true,
+  readOnly: true,
+  strict: true,
+  runId: true,
+  baseline: true,
+  maxBodyBytes: true,
+  maxWaitMs: true,
+  maxTimeMs: true,
+  waitForMs: true,
+  ratePerSecond: true,
+  onProgress: true,
+  generate: true,
+  seed: true,
+  prefixNames: true,
+  exchangeLog: true,
+  proxy: true,
+  headers: true,
+  ca: true,
+  cert: true,
+  key: true,
+  env: true,
+};
+
+/** Refuses options that are not an object, and every key that is no option, naming the closest option (a typo is never ignored). */
+function checkKnown(options: ConformanceOptions): void {
+  if (options === null || typeof options !== 'object' || Array.isArray(options))
+    throw badOptions('options', 'must be an object ({ baseUrl, apiKey, ... })');
+  const known = Object.keys(OPTION_NAMES);
+  const unknown = Object.keys(options).filter((name) => !Object.hasOwn(OPTION_NAMES, name));
+  if (unknown.length === 0) return;
+  const said = unknown.map((name) => `${name}: not an option${didYouMean(name, known)}`);
+  throw badOptions(unknown[0]!, '', said.length === 1 ? said[0] : `${said[0]} (also ${said.slice(1).join(', ')})`);
+}
+
 /** Everything a run reads, checked and with its defaults: what each stage needs, and nothing raw. */
 export interface Settings {
   /** The base URL as given (the report names it). */
@@ -105,6 +154,8 @@ export interface Settings {
   exchangeLog: boolean;
   /** The whole run's wall-clock limit, in milliseconds. */
   maxTimeMs: number;
+  /** How long to wait for the target to answer at all before the run (0: not at all). */
+  waitForMs: number;
   onProgress: ((progress: Progress) => void) | undefined;
   /** Every value no output may show: the key, the extra headers' values, the proxy's credentials. */
   secrets: string[];
@@ -192,6 +243,7 @@ function checkNumbers(options: ConformanceOptions): void {
     ['concurrency', options.concurrency, 1],
     ['maxWaitMs', options.maxWaitMs, 0],
     ['maxTimeMs', options.maxTimeMs, 1],
+    ['waitForMs', options.waitForMs, 0],
   ] as const) {
     if (v !== undefined && (!Number.isInteger(v) || v < min))
       throw badOptions(
@@ -303,6 +355,7 @@ function checkCases(cases: ConformanceOptions['cases']): readonly Case[] {
 
 /** Checks `options` once and settles every default; throws a ConformanceError when the run cannot happen. */
 export function checkOptions(options: ConformanceOptions): Settings {
+  checkKnown(options);
   const url = checkTarget(options);
   checkNumbers(options);
   const headers = checkHeaders(options.headers);
@@ -347,6 +400,7 @@ export function checkOptions(options: ConformanceOptions): Settings {
       timeoutMs: reported.timeoutMs,
       connections: reported.concurrency,
       ...(options.dispatcher ? { dispatcher: options.dispatcher } : {}),
+      ...(reported.readOnly ? { getOnly: true } : {}),
       ...(options.maxBodyBytes ? { maxBodyBytes: options.maxBodyBytes } : {}),
       ...(proxy ? { proxy } : {}),
       ...(tls ? { tls } : {}),
@@ -374,6 +428,7 @@ export function checkOptions(options: ConformanceOptions): Settings {
     baseline: options.baseline,
     exchangeLog: options.exchangeLog === true,
     maxTimeMs: options.maxTimeMs ?? DEFAULT_MAX_TIME_MS,
+    waitForMs: options.waitForMs ?? 0,
     onProgress: options.onProgress,
     secrets: secretsOf(options),
     proxy: proxy ? { shown: shownProxy(proxy.url), source: proxy.source } : undefined,

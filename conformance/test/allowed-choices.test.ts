@@ -98,17 +98,24 @@ describe('choices the interface leaves open', () => {
 });
 
 describe('modes', () => {
-  it('read-only sends nothing that could create and reads an id from the list', async () => {
+  it('read-only sends GET only, skips every case that would send a POST with the reason, and says what it did not check', async () => {
     await withFake({}, async (url, key, fake) => {
       const before = fake.pets.size;
       const report = await runConformance({ baseUrl: url, apiKey: key, readOnly: true });
       expect(fake.pets.size).toBe(before);
-      // The two malformed-JSON auth cases only (a wrong key and a body that cannot create anything).
-      expect(fake.requests.filter((r) => r.startsWith('POST'))).toEqual(['POST /v1/pets', 'POST /v1/pets']);
+      // The fake records every request's method: a read-only run sends GET only (no wrong-key or malformed POST).
+      expect(fake.requests.length).toBeGreaterThan(10);
+      expect(fake.requests.filter((r) => !r.startsWith('GET '))).toEqual([]);
       expect(report.cases.find((c) => c.id === 'getPet.existing')?.outcome).toBe('passed');
-      expect(ids(report, 'skipped')).toContain('createPet.full');
+      const post = report.cases.filter((c) => c.operationId === 'createPet');
+      expect(post.map((c) => c.id)).toEqual(
+        expect.arrayContaining(['createPet.full', 'auth.createPet.beforeValidation', 'auth.createPet.wrongKey']),
+      );
+      expect(post.every((c) => c.outcome === 'skipped' && c.reason === 'read-only: sends no POST')).toBe(true);
       expect(ids(report, 'failed')).toEqual([]);
       expect(report.created.count).toBe(0);
+      expect(report.notChecked).toBe(`createPet (POST /pets), ${post.length} cases: a read-only run sends GET only`);
+      expect(renderPretty(report)).toContain(`Not checked: createPet (POST /pets), ${post.length} cases`);
     });
   });
 

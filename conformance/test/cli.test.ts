@@ -124,6 +124,6 @@ describe('petstore-conformance CLI', () => {
   it('the built bin shows help', async () => {
     const run = await cli(['--help'], {}, [process.execPath, 'dist/conformance/cli.js']);
     expect(run.code).toBe(0);
-    expect(run.stdout).toContain('Usage: petstore-conformance');
+    expect(run.stdout).toContain('Usage: npx petstore-conformance');
   });
 });

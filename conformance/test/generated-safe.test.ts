@@ -101,7 +101,6 @@ describe('safety on shared environments', () => {
         apiKey: fake.apiKey,
         readOnly: true,
         generate: 100,
-        // The fixed auth cases send creates with a wrong key even read-only (they cannot create); generated ones send none.
         only: ['generated'],
       });
       expect(fake.requests.filter((r) => !r.startsWith('GET '))).toEqual([]);

@@ -43,13 +43,27 @@ describe('runConformance with cases', () => {
     await expect(runConformance({ ...base, cases: [one!, one!] })).rejects.toMatchObject({
       message: `cases holds ${one!.id} twice`,
     });
-    await expect(runConformance({ ...base, cases: [one!], only: ['getPet'] })).rejects.toMatchObject({
+    await expect(runConformance({ ...base, cases: [one!], only: ['getPet.*'] })).rejects.toMatchObject({
       code: 'PETSTORE_CONFORMANCE_NOTHING_SELECTED',
-      message: '--only getPet matches no case (see --list for the case ids)',
+      message: /^--only getPet\.\* matches no case/,
     });
     await expect(runConformance({ ...base, cases: [] })).rejects.toMatchObject({
       code: 'PETSTORE_CONFORMANCE_BAD_OPTIONS',
       message: /generate is 0/,
+    });
+  });
+
+  it('refuses a mistyped option before any request, naming it and the closest option', async () => {
+    const base = { baseUrl: 'http://127.0.0.1:9/v1', apiKey: 'k' };
+    await expect(runConformance({ ...base, readonly: true } as never)).rejects.toMatchObject({
+      name: 'ConformanceError',
+      code: 'PETSTORE_CONFORMANCE_BAD_OPTIONS',
+      option: 'readonly',
+      message: 'readonly: not an option; did you mean readOnly?',
+    });
+    await expect(runConformance({ ...base, timeout: 5, onlyy: ['x'] } as never)).rejects.toMatchObject({
+      option: 'timeout',
+      message: 'timeout: not an option; did you mean timeoutMs? (also onlyy: not an option; did you mean only?)',
     });
   });
 

@@ -22,6 +22,7 @@ import {
   checkChaos,
   checkJournalBytes,
   checkJournalSize,
+  checkKnownOptions,
   checkLatency,
   checkMockOptions,
   checkRateLimit,
@@ -77,8 +78,27 @@ export interface MockOptions {
   asOf?: Date | string;
 }
 
+/** Every name of {@link MockOptions}: a key of the options outside it is a typo, refused (the type keeps the two equal). */
+const MOCK_OPTION_NAMES: Record<keyof MockOptions, true> = {
+  seed: true,
+  count: true,
+  pets: true,
+  apiKeys: true,
+  cors: true,
+  corsOrigins: true,
+  latency: true,
+  rateLimit: true,
+  chaos: true,
+  journalSize: true,
+  journalBytes: true,
+  now: true,
+  asOf: true,
+};
+
 /** What an adapter tells {@link createMock}: where it mounts the mock, how its user reaches and closes it. */
 export interface MockAdapter {
+  /** The adapter's own option names, taken out of the options before: an unknown name's error may suggest one. */
+  optionNames?: readonly string[];
   /** The path before `/v1` (`/api` for a base URL ending in `/api/v1`): the URLs the mock writes start with it. */
   prefix?: string;
   /** The base URL the user's `url` reads (ends in `/v1`); asked each time, so a port may set it once it listens. */
@@ -94,6 +114,7 @@ export interface MockAdapter {
 /** Builds a mock: its user's {@link PetstoreMock}, with what its adapter calls. */
 export function createMock(options: MockOptions = {}, adapter: MockAdapter = {}): MockCore {
   checkMockOptions(options);
+  checkKnownOptions(options, Object.keys(MOCK_OPTION_NAMES), adapter.optionNames);
   const latency = checkLatency(options.latency);
   checkRateLimit(options.rateLimit);
   checkChaos(options.chaos);

@@ -3,6 +3,7 @@
  * size), checked once, with the parsers the command shares.
  * @see ../../docs/mock.md "Flags"
  */
+import { didYouMean } from '../../spec/closest.ts';
 import { checkCount, checkSeed } from './default-pets.ts';
 import { badOption } from './errors.ts';
 import { MAX_JOURNAL_BYTES, MAX_JOURNAL_SIZE } from './journal.ts';
@@ -55,6 +56,24 @@ export function optionsObject<T extends object>(options: T | undefined): T {
     `must be an object, got ${typeOf(options)}`,
   );
   return options ?? ({} as T);
+}
+
+/**
+ * Throws a PetstoreMockError (`PETSTORE_MOCK_BAD_OPTION`) naming every key of `options` that is not in `known`, each
+ * with the closest name of `known` and `alsoKnown` (an adapter's own options, taken out before): a typo
+ * (`apikeys`) is never ignored in silence. `option` is the first unknown name.
+ */
+export function checkKnownOptions(options: object, known: Iterable<string>, alsoKnown: Iterable<string> = []): void {
+  const names = new Set(known);
+  const unknown = Object.keys(options).filter((name) => !names.has(name));
+  if (unknown.length === 0) return;
+  const all = [...names, ...alsoKnown];
+  const [first, ...rest] = unknown.map((name) => ({ name, problem: `: not an option${didYouMean(name, all)}` }));
+  const error = badOption(first!.name, first!.problem);
+  if (rest.length === 0) throw error;
+  throw Object.assign(error, {
+    message: `${error.message} (also ${rest.map((u) => `${u.name}${u.problem}`).join(', ')})`,
+  });
 }
 
 /** Throws a PetstoreMockError naming the first mock option (those of createMock) that the mock cannot use. */

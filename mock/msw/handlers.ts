@@ -28,6 +28,7 @@ export function createMswHandlers(options: MswHandlersOptions = {}): MswPetstore
   const mount = mountOf(baseUrl);
   let closed = false;
   const mock = createMock(mockOptions, {
+    optionNames: ['baseUrl'],
     prefix: mount.prefix,
     url: () => mount.baseUrl,
     close: async () => {

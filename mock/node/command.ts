@@ -1,5 +1,5 @@
 /**
- * The `petstore-mock` command as a function (`npm start`): the mock on
+ * The `petstore-mock` command as a function: the mock on
  * http://127.0.0.1:4010/v1 with seeded pets, until SIGINT or SIGTERM. Flags win
  * over PETSTORE_* environment variables, which win over defaults. `cli.ts` is
  * the entry that calls it.
@@ -21,7 +21,8 @@ import { loadPetsFile } from './fixtures.ts';
 import type { RequestLogEntry } from './server.ts';
 import { startMockServer } from './start.ts';
 
-const HELP = `Usage: npm start -- [options]      (or: petstore-mock [options])
+const HELP = `Usage: npx petstore-mock [options]
+       (outside a project with petstore-toolkit installed: npx -p petstore-toolkit petstore-mock [options])
 
 Serves the Petstore interface from memory at http://HOST:PORT/v1, seeded with faker data.
 
@@ -262,9 +263,18 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
   }
   const onWarning = (message: string) => process.stderr.write(`warning: ${message}.\n`);
   let read: { count: number; fullListings: string[]; requests: number } | undefined;
-  const { seed: _seed, count: _count, ...sourced } = options;
+  // The command's own settings stay here: startMockServer refuses a name that is not its option.
+  const {
+    help: _help,
+    version: _version,
+    fixtures: _fixtures,
+    quiet: _quiet,
+    coverage: _coverage,
+    ...server
+  } = options;
+  const { seed: _seed, count: _count, ...sourced } = server;
   const mock = await startMockServer({
-    ...(options.petsFrom ? sourced : options),
+    ...(options.petsFrom ? sourced : server),
     pets,
     onWarning,
     log: options.quiet ? undefined : logLine,

@@ -53,6 +53,19 @@ export interface MockServer extends PetstoreMock {
   readonly origin: string;
 }
 
+/** The options of the socket, taken out before createMock checks the rest (its error suggests these too). */
+const SERVER_OPTION_NAMES: readonly (keyof Omit<MockServerOptions, keyof MockOptions>)[] = [
+  'port',
+  'basePath',
+  'host',
+  'onWarning',
+  'log',
+  'timeouts',
+  'petsFrom',
+  'onPetsRead',
+  'allowedHosts',
+];
+
 /** Throws a PetstoreMockError (`PETSTORE_MOCK_BAD_OPTION`) naming the first server option it cannot use (createMock checks the rest). */
 function checkServerOptions(options: MockServerOptions): void {
   const { port, host, timeouts } = options;
@@ -107,6 +120,7 @@ export async function startMockServer(given?: MockServerOptions): Promise<MockSe
   let closing: Promise<void> | undefined;
   let server: Server | undefined;
   const mock = createMock(mockOptions, {
+    optionNames: SERVER_OPTION_NAMES,
     prefix: mount.prefix,
     url: () => url,
     // Once: a second close() (a test's afterEach after the test closed it) resolves with the first.

@@ -54,7 +54,12 @@ export class MockDispatcher extends Dispatcher implements PetstoreMock {
       throw badOption('fallback', 'must be an undici Dispatcher (an object with dispatch())');
     this.#fallback = fallback;
     const mount = this.#mount;
-    const mock = createMock(mockOptions, { prefix: mount.prefix, url: () => mount.baseUrl, close: () => this.close() });
+    const mock = createMock(mockOptions, {
+      optionNames: ['baseUrl', 'fallback'],
+      prefix: mount.prefix,
+      url: () => mount.baseUrl,
+      close: () => this.close(),
+    });
     this.#answer = mounted(mount, mock.respond);
     // The controls are createMock's own (getters included), on this object: the control endpoints act on them too.
     const { close: _close, ...controls } = Object.getOwnPropertyDescriptors(mock);

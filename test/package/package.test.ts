@@ -16,12 +16,21 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT, runProcess, spawnProcess, stopAllProcesses } from '../support/processes.ts';
-import { readmeExamples } from '../support/readme-examples.ts';
+import { docSnippets, type SnippetKind } from '../support/readme-examples.ts';
 
 const NODE_VERSIONS: Record<string, string> = { '22': '22.23.3', '24': '24.21.0' };
 const NODE_CACHE = join(ROOT, 'node_modules', '.cache', 'petstore-toolkit');
 const CONSUMER = join(ROOT, 'test', 'package', 'consumer');
 const BIN = (name: string) => join(ROOT, 'node_modules', name);
+
+/** The file each Node snippet is written to, by where it runs: a test file for vitest and Jest, a module for Node. */
+const SNIPPET_FILES: Partial<Record<SnippetKind, (name: string, lang: 'ts' | 'js') => string>> = {
+  vitest: (name, lang) => `${name}.test.${lang}`,
+  'vitest-msw': (name, lang) => `${name}.test.${lang}`,
+  jest: (name) => `${name}.test.js`,
+  node: (name) => `${name}.mjs`,
+};
+const snippetFiles: Partial<Record<SnippetKind, string[]>> = {};
 
 let project = '';
 let tarball = '';
@@ -64,13 +73,15 @@ beforeAll(async () => {
   project = join(work, 'consumer');
   cpSync(CONSUMER, project, { recursive: true });
   writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'consumer', private: true }));
-  // The README's port and dispatcher examples, as written, each in a folder of its own (the MSW one runs in Chromium:
-  // test/browser-example.test.ts).
-  const readme = readmeExamples();
-  mkdirSync(join(project, 'readme-vitest'));
-  writeFileSync(join(project, 'readme-vitest', 'readme-port.test.ts'), readme.port);
-  mkdirSync(join(project, 'readme-jest'));
-  writeFileSync(join(project, 'readme-jest', 'readme-dispatcher.test.js'), readme.dispatcher);
+  // Every snippet of the README and docs/ that runs in Node, as written, in a folder per way of running it (the
+  // browser one runs in Chromium: test/browser-example.test.ts; the Deno one under Deno: runtimes.test.ts).
+  for (const snippet of docSnippets()) {
+    const file = SNIPPET_FILES[snippet.kind]?.(snippet.name, snippet.lang);
+    if (file === undefined) continue;
+    mkdirSync(join(project, 'snippets', snippet.kind), { recursive: true });
+    writeFileSync(join(project, 'snippets', snippet.kind, file), snippet.code);
+    snippetFiles[snippet.kind] = [...(snippetFiles[snippet.kind] ?? []), file];
+  }
   // msw is the optional peer a user adds for the ./msw entry: the major this repository develops against.
   const msw = `msw@${(await import('../../package.json', { with: { type: 'json' } })).default.devDependencies.msw}`;
   installOutput = await npm(['install', '--no-audit', '--no-fund', '--prefer-offline', tarball, msw], project);
@@ -272,19 +283,40 @@ describe.each(['20', '22', '24'])('installed, on Node %s', (major) => {
     expect(run.code).toBe(0);
   });
 
-  it("runs the README's examples as written: the port under vitest, the dispatcher under Jest", async () => {
-    const vitest = await runProcess(
-      [nodes[major]!, BIN('vitest/vitest.mjs'), 'run', '--globals', '--dir', 'readme-vitest'],
-      { cwd: project, env: env() },
-    );
-    expect(vitest.stdout).toMatch(/Tests\s+1 passed \(1\)/);
-    expect(vitest.code).toBe(0);
-    const jest = await runProcess([nodes[major]!, BIN('jest/bin/jest.js'), '--rootDir', 'readme-jest', '--ci'], {
+  // As a user runs them: vitest without --globals (a snippet without its imports fails), Jest with its defaults, Node.
+  it('runs every snippet of the README and docs/ as written: vitest ones with no globals, Jest ones, Node ones', async () => {
+    const folders: [SnippetKind, boolean][] = [
+      ['vitest', true],
+      // msw 3 (the peer installed here) needs Node 22.12: on Node 20 MSW runs with msw 2 (test/transports.test.ts).
+      ['vitest-msw', major !== '20'],
+    ];
+    for (const [kind, runs] of folders) {
+      const files = snippetFiles[kind] ?? [];
+      if (!runs || files.length === 0) continue;
+      const run = await runProcess([nodes[major]!, BIN('vitest/vitest.mjs'), 'run', '--dir', `snippets/${kind}`], {
+        cwd: project,
+        env: env(),
+      });
+      expect(run.stdout + run.stderr, kind).toMatch(
+        new RegExp(`Test Files\\s+${files.length} passed \\(${files.length}\\)`),
+      );
+      expect(run.code).toBe(0);
+    }
+    const jestFiles = snippetFiles.jest ?? [];
+    expect(jestFiles.length).toBeGreaterThan(0);
+    const jest = await runProcess([nodes[major]!, BIN('jest/bin/jest.js'), '--rootDir', 'snippets/jest', '--ci'], {
       cwd: project,
       env: env(),
     });
-    expect(jest.stderr).toMatch(/Tests:\s+1 passed, 1 total/);
+    expect(jest.stderr).toMatch(new RegExp(`Test Suites:\\s+${jestFiles.length} passed, ${jestFiles.length} total`));
     expect(jest.code).toBe(0);
+    for (const file of snippetFiles.node ?? []) {
+      const run = await runProcess([nodes[major]!, join('snippets', 'node', file)], { cwd: project, env: env() });
+      expect(run.stderr, file).toBe('');
+      expect(run.code, file).toBe(0);
+    }
+    expect(snippetFiles.vitest?.length).toBeGreaterThanOrEqual(3);
+    expect(snippetFiles.node?.length).toBeGreaterThanOrEqual(2);
   });
 
   it('runs a vitest test', async () => {

@@ -17,6 +17,7 @@ import { gzipSync } from 'node:zlib';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import pkg from '../../package.json' with { type: 'json' };
 import { ROOT, runProcess, spawnProcess, stopAllProcesses } from '../support/processes.ts';
+import { docSnippets, type SnippetKind } from '../support/readme-examples.ts';
 
 // The binaries ship inside the platform packages; the bun and deno packages' install scripts only move them
 // into place, so a binary is found whether or not npm ran those scripts (npm is moving to not running them).
@@ -72,6 +73,13 @@ beforeAll(async () => {
 }, 300_000);
 
 afterEach(stopAllProcesses);
+
+/** The one snippet of the docs that runs on `kind`, as written (test/support/readme-examples.ts). */
+function snippet(kind: SnippetKind): string {
+  const found = docSnippets().filter((s) => s.kind === kind);
+  if (found.length !== 1) throw new Error(`expected one ${kind} snippet in the docs, found ${found.length}`);
+  return found[0]!.code;
+}
 
 describe('Bun', () => {
   it('runs bun test files: the suite over a port, the dispatcher refused at once, require(), MSW setupServer', async () => {
@@ -147,6 +155,16 @@ describe('Deno', () => {
     expect(run.code).toBe(0);
   });
 
+  it("runs docs/runtimes.md's Deno snippet as written", async () => {
+    writeFileSync(join(projects.deno, 'snippet.ts'), snippet('deno'));
+    const run = await runProcess(
+      [DENO, 'run', '--node-modules-dir=manual', '--allow-net=127.0.0.1', '--allow-read', '--allow-env', 'snippet.ts'],
+      { cwd: projects.deno, env },
+    );
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+  });
+
   it('runs both bins under deno: the mock, and the suite passing against it', async () => {
     const deno = [DENO, 'run', '--node-modules-dir=manual', '--allow-net=127.0.0.1', '--allow-read', '--allow-env'];
     const mock = spawnProcess([...deno, 'node_modules/.bin/petstore-mock', '--port', '0', '--quiet'], {
@@ -164,6 +182,17 @@ describe('Deno', () => {
 });
 
 describe("Playwright (Debian's Chromium through playwright-core)", () => {
+  it.runIf(existsSync(CHROMIUM))("runs docs/runtimes.md's Playwright snippet as written", async () => {
+    writeFileSync(join(projects.playwright, 'snippet.mjs'), snippet('playwright'));
+    const run = await runProcess([process.execPath, 'snippet.mjs'], {
+      cwd: projects.playwright,
+      env: { ...env, CHROMIUM },
+    });
+    expect(run.stderr).toBe('');
+    expect(run.stdout.trim()).toBe('503 [ 503 ]');
+    expect(run.code).toBe(0);
+  });
+
   it.runIf(existsSync(CHROMIUM))(
     "answers the page's fetch through @msw/playwright, then a 503 scenario on the next call, then reset()",
     async () => {

@@ -7,7 +7,7 @@ import { createMockDispatcher } from 'petstore-toolkit/undici';
 import { Agent } from 'undici';
 
 test('runConformance passes against a started mock', async () => {
-  const mock = await startMockServer({ port: 0, quiet: true });
+  const mock = await startMockServer({ port: 0 });
   try {
     const report = await runConformance({ baseUrl: mock.url, apiKey: 'petstore-dev-key' });
     expect(report.summary.failed).toBe(0);

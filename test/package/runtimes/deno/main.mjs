@@ -6,7 +6,7 @@ import { startMockServer } from 'npm:petstore-toolkit/mock';
 import { createMockDispatcher } from 'npm:petstore-toolkit/undici';
 import { fetch } from 'npm:undici';
 
-const mock = await startMockServer({ port: 0, quiet: true });
+const mock = await startMockServer({ port: 0 });
 const overPort = await runConformance({ baseUrl: mock.url, apiKey: 'petstore-dev-key' });
 await mock.close();
 
