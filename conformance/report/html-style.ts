@@ -32,6 +32,7 @@ table.matrix { table-layout: fixed; } .matrix thead th:first-child { width: 230p
 .matrix td small { display: block; color: var(--muted); }
 .matrix td.hit { background: #dafbe1; color: var(--ok); }
 .matrix td.miss { background: #ffebe9; color: var(--bad); }
+.matrix td.warn { background: #fff8c5; color: #7d4e00; }
 .matrix td.na { color: #afb8c1; }
 .matrix small.bad { color: var(--bad); }
 .case { background: #fff; border: 1px solid var(--line); border-left: 5px solid var(--bad); border-radius: 8px; padding: 12px 16px; margin-bottom: 14px; }

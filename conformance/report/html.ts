@@ -65,12 +65,18 @@ function verdict(report: Report): string {
 </header>`;
 }
 
-function statusCell(entry: StatusTableRow | undefined): string {
+/**
+ * One cell of the status matrix, coloured by what its cases' outcomes were, not only by whether some case got the
+ * status: green when every case that got it passed, amber when one warned, red when one failed or none got it.
+ */
+function statusCell(entry: StatusTableRow | undefined, outcomes: ReadonlyMap<string, Outcome>): string {
   if (!entry) return '<td class="na">—</td>';
-  const kind = entry.caseIds.length > 0 ? 'hit' : 'miss';
+  const failed = entry.caseIds.filter((id) => outcomes.get(id) === 'failed').length;
+  const warned = entry.caseIds.filter((id) => outcomes.get(id) === 'warned').length;
+  const kind = entry.caseIds.length === 0 || failed > 0 ? 'miss' : warned > 0 ? 'warn' : 'hit';
   const lines = [
     entry.caseIds.length > 0
-      ? `<b>${entry.caseIds.length} case${entry.caseIds.length === 1 ? '' : 's'}</b>`
+      ? `<b>${entry.caseIds.length} case${entry.caseIds.length === 1 ? '' : 's'}</b>${failed > 0 ? ` <small class="bad">${failed} failed</small>` : ''}${warned > 0 ? ` <small>${warned} warned</small>` : ''}`
       : '<b>not covered</b>',
     ...(entry.answeredOtherwise.length > 0
       ? [`<small>${entry.answeredOtherwise.length} answered otherwise, as allowed</small>`]
@@ -91,9 +97,13 @@ function statusCell(entry: StatusTableRow | undefined): string {
 function statusMatrix(report: Report): string {
   const statuses = [...new Set(report.statusTable.map((c) => c.status))].sort((a, b) => a - b);
   const ops = [...new Map(report.statusTable.map((c) => [c.operationId, c])).values()];
+  const outcomes = new Map(report.cases.map((c) => [c.id, c.outcome]));
   const rows = ops.map((op) => {
     const cells = statuses.map((s) =>
-      statusCell(report.statusTable.find((c) => c.operationId === op.operationId && c.status === s)),
+      statusCell(
+        report.statusTable.find((c) => c.operationId === op.operationId && c.status === s),
+        outcomes,
+      ),
     );
     return `<tr><th scope="row">${e(op.operationId)}<small>${e(`${op.method} ${op.path}`)}</small></th>${cells.join('')}</tr>`;
   });

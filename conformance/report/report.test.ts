@@ -220,9 +220,16 @@ describe('html', () => {
   });
 
   it('draws the status matrix and names the throttling', () => {
+    // createPet.full got its 201 and failed on the body: the cell is red and says so, not green (issue 36 §7).
     expect(html).toMatch(
-      /<tr><th scope="row">createPet<small>POST \/pets<\/small><\/th><td class="hit"[^>]*><b>1 case<\/b><\/td>/,
+      /<tr><th scope="row">createPet<small>POST \/pets<\/small><\/th><td class="miss"[^>]*><b>1 case<\/b> <small class="bad">1 failed<\/small><\/td>/,
     );
+    const passing = renderHtml(report([{ ...failed, outcome: 'passed', checks: [] }]));
+    expect(passing).toMatch(
+      /<th scope="row">createPet<small>POST \/pets<\/small><\/th><td class="hit"[^>]*><b>1 case<\/b><\/td>/,
+    );
+    const warning = renderHtml(report([{ ...failed, outcome: 'warned' }]));
+    expect(warning).toMatch(/<td class="warn"[^>]*><b>1 case<\/b> <small>1 warned<\/small><\/td>/);
     expect(html).toMatch(
       /<td class="miss"[^>]*><b>not covered<\/b><br><small class="bad">1 expected, failed<\/small><\/td>/,
     );
