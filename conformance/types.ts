@@ -87,8 +87,14 @@ export type CreatedKind = PetStatus | 'noStatus';
 export interface Creation {
   exchange: Exchange;
   sent: { name: string; categoryId: number; status?: PetStatus };
-  /** The Pet returned, when the create answered 2xx with a body that is a Pet. */
+  /**
+   * The animal created, when the server answered 2xx with an integer `id`: the Pet it answered, or, when the answer
+   * is not a valid Pet, the fields as sent with that id (the createPet cases judge the answer, so one wrong field
+   * costs no later check its id).
+   */
   pet?: Pet;
+  /** When there is no `pet`: what was missing, in words (`POST /pets answered 500, not a 2xx`). */
+  missing?: string;
 }
 
 /** What a case can do: send requests, record checks, skip, and use the run's shared animals. */

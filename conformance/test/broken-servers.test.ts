@@ -185,6 +185,12 @@ const VIOLATIONS: Record<Violation, Expectation> = {
     mayAlsoFail: PET_READERS,
     reason: 'schema',
   },
+  // One schema bug in every answer holding an animal without a status; the creates still give ids, so nothing is skipped.
+  statusNull: {
+    catches: ['createPet.noStatus', 'listPets.ok', 'listPets.limit.max'],
+    mayAlsoFail: PET_READERS,
+    reason: 'schema',
+  },
   hangOnGet: {
     catches: ['getPet.existing', 'createPet.fetchable'],
     // Their control (fetching an existing animal) timed out too: a 404 for an unknown id proves nothing then.

@@ -43,6 +43,8 @@ export type Violation =
   | 'malformedId500'
   | 'categoryIdAsString'
   | 'missingId'
+  /** A Pet without a status is written with `"status": null` (a serialiser that writes every field). */
+  | 'statusNull'
   | 'hangOnGet'
   | 'hugeListBody'
   | 'garbageOnCreate'

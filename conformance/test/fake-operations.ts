@@ -55,6 +55,7 @@ function view(s: FakeState, pet: Pet): Record<string, unknown> {
   const out: Record<string, unknown> = { ...pet };
   if (s.broken.has('categoryIdAsString')) out.categoryId = String(pet.categoryId);
   if (s.broken.has('missingId')) delete out.id;
+  if (s.broken.has('statusNull') && out.status === undefined) out.status = null;
   if (s.c.extraFields) Object.assign(out, { tags: ['friendly'], createdAt: '2024-01-01T00:00:00Z' });
   return out;
 }
