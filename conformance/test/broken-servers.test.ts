@@ -122,12 +122,17 @@ const VIOLATIONS: Record<Violation, Expectation> = {
     mayAlsoFail: ERROR_USERS,
     reason: 'media type',
   },
-  wrongKeyAccepted: { catches: ALL_AUTH('wrongKey'), mayAlsoFail: ALL_AUTH('beforeValidation') },
+  wrongKeyAccepted: {
+    catches: ALL_AUTH('wrongKey'),
+    mayAlsoFail: [...ALL_AUTH('beforeValidation'), 'auth.getPet.existenceHidden'],
+  },
   basicAccepted: { catches: ALL_AUTH('basic') },
   emptyTokenAccepted: { catches: ALL_AUTH('emptyToken') },
+  // A malformed id gets the same 404 whatever the key (allowed: nothing is looked up); an unknown id does not.
   lookupBeforeAuth: {
-    catches: ['auth.getPet.beforeValidation'],
+    catches: ['auth.getPet.existenceHidden'],
     mayAlsoFail: ['auth.getPet.beforeValidation.prefers401'],
+    reason: 'whether an animal exists shows without a valid key',
   },
   create200: { catches: CREATES, mayAlsoFail: ['createPet.clientId.noOverwrite'] },
   createNoEcho: {

@@ -28,6 +28,7 @@ export type Violation =
   | 'wrongKeyAccepted'
   | 'basicAccepted'
   | 'emptyTokenAccepted'
+  /** GET /pets/{petId} looks the animal up before the key: a wrong key gets 404 for an unknown id, 401 for a known one. */
   | 'lookupBeforeAuth'
   | 'create200'
   | 'createNoEcho'
@@ -117,6 +118,11 @@ export interface FakeChoices {
   refuseUnusualNames?: boolean;
   /** Validate before checking the key (express.json() before the auth middleware): a wrong key and an invalid request get 400. */
   validationBeforeAuth?: boolean;
+  /**
+   * A router that takes only digits as petId (Flask's `<int:pet_id>`): any other segment gets the unknown route's
+   * 404 Error before the key is checked, the same with no key, a wrong key and the right key.
+   */
+  routerDigitsOnly?: boolean;
   /** Test-only, not a choice: echo the Authorization header in a header and in bodies, to prove reports still hide the key. */
   echoAuthorization?: boolean;
 }
@@ -207,8 +213,11 @@ function route(s: FakeState, req: FakeRequest): FakeResult {
     const early = invalidBeforeAuth(s, req, url.pathname, url.searchParams);
     if (early) return early;
   }
-  // Broken: an id is looked up before the key is checked, so a wrong key on a malformed id gets the lookup's 404.
-  if (s.broken.has('lookupBeforeAuth') && req.method === 'GET' && /^\/v1\/pets\/[^/]*\D[^/]*$/.test(url.pathname))
+  if (s.c.routerDigitsOnly && req.method === 'GET' && /^\/v1\/pets\/[^/]*\D[^/]*$/.test(url.pathname))
+    return error(s, 404, 'not_found', 'no such route');
+  // Broken: the animal is looked up before the key is checked, so a wrong key learns which ids exist (404 or 401).
+  const looked = s.broken.has('lookupBeforeAuth') && req.method === 'GET' && /^\/v1\/pets\/([^/]+)$/.exec(url.pathname);
+  if (looked && !(/^\d+$/.test(looked[1]!) && s.pets.has(Number(looked[1]))))
     return error(s, 404, 'not_found', 'no such pet');
   const denied = unauthorized(s, req);
   if (denied) return denied;

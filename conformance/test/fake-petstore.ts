@@ -133,4 +133,5 @@ export const EVERY_ALLOWED_CHOICE: Required<Omit<FakeChoices, 'echoAuthorization
   clientId400: true,
   refuseUnusualNames: true,
   validationBeforeAuth: true,
+  routerDigitsOnly: true,
 };

@@ -40,3 +40,30 @@ describe('a prerequisite takes the id the answer has', () => {
     );
   });
 });
+
+describe("a refusal the same whatever the key is the router's; an answer that depends on the store is a leak", () => {
+  it('a router that answers 404 to a malformed id before any handler passes, with the same answer for each key', async () => {
+    const report = await runOn({ choices: { routerDigitsOnly: true } }, { only: ['auth.getPet', 'getPet'] });
+    expect(report.cases.filter((c) => c.outcome === 'failed').map((c) => `${c.id}: ${c.reason}`)).toEqual([]);
+    const c = report.cases.find((r) => r.id === 'auth.getPet.beforeValidation')!;
+    expect(c.outcome).toBe('passed');
+    expect(c.exchanges.map((e) => `${e.request.url.replace(/^.*\/v1/, '')} ${e.response?.status}`)).toEqual([
+      '/pets/abc 404',
+      '/pets/abc 404',
+      '/pets/abc 404',
+    ]);
+    expect(c.checks.map((k) => k.message).join('\n')).toMatch(
+      /same 404 Error with no key, a wrong key and the right key/,
+    );
+  });
+
+  it('a server whose wrong-key answer differs between a known and an unknown id fails', async () => {
+    const report = await runOn({ violations: ['lookupBeforeAuth'] }, { only: ['auth.getPet'] });
+    expect(outcome(report, 'auth.getPet.existenceHidden')).toMatch(
+      /^failed: same answer: with a wrong key, GET \/pets\/\d+ \(an existing animal\) answered 401 and GET \/pets\/9007199254740991 \(no such animal\) answered 404/,
+    );
+    // A malformed id leaks nothing: it gets the same 404 whatever the key.
+    expect(outcome(report, 'auth.getPet.beforeValidation')).toBe('passed');
+    expect(outcome(report, 'auth.getPet.wrongKey')).toBe('passed');
+  });
+});
