@@ -4,7 +4,7 @@
  * request is otherwise invalid; advice on WWW-Authenticate and scheme case.
  * @see ../../docs/contract.md "Authentication"; RFC 6750 §3; RFC 9110 §11.1
  */
-import { checkStatus, checkThat, expectResponse } from '../judge/checks.ts';
+import { checkNo5xx, checkStatus, checkThat, checkTransport, expectResponse } from '../judge/checks.ts';
 import type { AuthMode, Case, CaseContext, CaseRequest } from '../types.ts';
 import { existenceHiddenCase, routerRefusal, wrongKey } from './auth-leaks.ts';
 import { createControl, listingControl } from './controls.ts';
@@ -117,20 +117,23 @@ function beforeValidationCase(op: Operation): Case {
   };
 }
 
-/** Advice: the key is checked first, so an unauthenticated caller learns nothing about validation. */
+/**
+ * Information, not advice: the interface leaves the order of the two checks open and no RFC prefers either, so a
+ * 400 first is only noted. It judges the status alone: the 401's body is the required cases' to judge.
+ */
 function prefers401Case(op: Operation): Case {
   return {
     id: `auth.${op.operationId}.beforeValidation.prefers401`,
     title: `${op.operationId} with a wrong key and an otherwise invalid request gets 401 rather than a validation error (a caller without a key learns nothing)`,
-    level: 'advice',
+    level: 'info',
     section: SECTION,
     operationId: op.operationId,
     covers: [401],
     writes: false,
     async run(ctx) {
       if (!(await op.control(ctx))) return;
-      const ex = await ctx.send({ ...op.invalid, auth: { authorization: `Bearer ${ctx.name('wrong-key')}` } });
-      ctx.check(...expectResponse(ex, { statuses: { 401: 'Error' } }));
+      const ex = await ctx.send({ ...op.invalid, auth: wrongKey(ctx) });
+      ctx.check(checkTransport(ex), ...(ex.response ? [checkNo5xx(ex), checkStatus(ex, [401])] : []));
     },
   };
 }
@@ -142,6 +145,8 @@ function adviceCases(): Case[] {
       title: 'a 401 carries a WWW-Authenticate challenge for the Bearer scheme (RFC 6750 §3)',
       level: 'advice',
       section: `${SECTION}; RFC 6750 §3`,
+      basis:
+        'RFC 9110 §15.5.2 (a 401 MUST carry a WWW-Authenticate challenge) and RFC 6750 §3 (the Bearer challenge); the contract names the scheme bearer',
       operationId: 'listPets',
       covers: [401],
       writes: false,
@@ -168,6 +173,7 @@ function adviceCases(): Case[] {
       title: 'the scheme name is case-insensitive: "bearer <key>" is accepted (RFC 9110 §11.1)',
       level: 'advice',
       section: `${SECTION}; RFC 9110 §11.1`,
+      basis: 'RFC 9110 §11.1: the authentication scheme name is case-insensitive',
       operationId: 'listPets',
       covers: [200],
       writes: false,

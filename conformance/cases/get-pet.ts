@@ -90,6 +90,8 @@ export function getPetCases(): Case[] {
       title: 'responses carry Deprecation (RFC 9745) and Sunset: Thu, 05 Dec 2030 (RFC 8594)',
       section: 'Versioning',
       level: 'advice',
+      basis:
+        'the contract, Endpoints §3 and Versioning: getPet is deprecated with a sunset on 2030-12-05; RFC 9745 §2 (Deprecation) and RFC 8594 §3 (Sunset) are how an answer says so',
       covers: [200],
       async run(ctx) {
         const pet = await ctx.existingPet();

@@ -83,6 +83,10 @@ export function footerLines(report: Report): string[] {
     lines.push(
       `${report.summary.warned} advice case${report.summary.warned === 1 ? '' : 's'} not followed (warnings; --strict makes them failures)`,
     );
+  if (report.summary.info > 0)
+    lines.push(
+      `${report.summary.info} information case${report.summary.info === 1 ? '' : 's'} noted: a choice the interface leaves open, never a failure (--strict included)`,
+    );
   lines.push(...generationLines(report));
   if (report.deselected > 0) lines.push(`${report.deselected} cases not selected (--only/--skip)`);
   const throttled = throttlingLine(report);

@@ -3,7 +3,9 @@
  * router's key-independent refusal of a malformed id, advice only with a basis, and bytes that are not UTF-8.
  */
 import { describe, expect, it } from 'vitest';
-import { type Report, runConformance } from '../index.ts';
+import { generatedChecks } from '../generate/catalog.ts';
+import { allCases, type Report, runConformance } from '../index.ts';
+import { renderHtml, renderJson, renderJunit, renderPretty } from '../report/index.ts';
 import { type FakePetstoreOptions, startFakePetstore } from './fake-petstore.ts';
 
 async function runOn(options: FakePetstoreOptions, run: Partial<Parameters<typeof runConformance>[0]> = {}) {
@@ -65,5 +67,54 @@ describe("a refusal the same whatever the key is the router's; an answer that de
     // A malformed id leaks nothing: it gets the same 404 whatever the key.
     expect(outcome(report, 'auth.getPet.beforeValidation')).toBe('passed');
     expect(outcome(report, 'auth.getPet.wrongKey')).toBe('passed');
+  });
+});
+
+describe('advice has a basis; a preference without one is information', () => {
+  it('every advice case, fixed or generated, names its basis: an RFC section or the contract', () => {
+    const advice = [...allCases(), ...generatedChecks()].filter((c) => c.level === 'advice');
+    expect(advice.map((c) => c.id).sort()).toEqual([
+      'auth.bearerLowercase',
+      'auth.wwwAuthenticate',
+      'generated.createPet.validRefused',
+      'getPet.deprecationHeaders',
+    ]);
+    for (const c of advice) expect(c.basis, c.id).toMatch(/RFC \d+ §|contract/);
+  });
+
+  it('the open choices are information: noted in every reporter, never a failure, --strict included', async () => {
+    const INFO = [
+      'auth.createPet.beforeValidation.prefers401',
+      'auth.getPet.beforeValidation.prefers401',
+      'listPets.limit.invalid.rejected',
+      'listPets.status.unknown.rejected',
+    ];
+    for (const strict of [false, true]) {
+      const report = await runOn(
+        { choices: { lenient: true, validationBeforeAuth: true } },
+        { strict, only: ['listPets', 'auth'] },
+      );
+      expect(
+        report.cases
+          .filter((c) => c.outcome === 'info')
+          .map((c) => c.id)
+          .sort(),
+      ).toEqual(INFO);
+      expect(report.summary.info).toBe(INFO.length);
+      expect(report.cases.filter((c) => c.outcome === 'failed').map((c) => c.id)).toEqual([]);
+      expect(report.ok).toBe(true);
+      expect(renderPretty(report)).toMatch(/^INFO listPets\.limit\.invalid\.rejected \(information\)/m);
+      expect(renderPretty(report)).toContain('4 information cases noted');
+      expect(renderJunit(report)).toMatch(/<system-out>information \(never a failure\): /);
+      expect(renderJunit(report)).toContain('<property name="information" value="4"/>');
+      expect(renderHtml(report)).toContain('<span class="tag info">INFO</span>');
+      expect(JSON.parse(renderJson(report)).summary.info).toBe(4);
+    }
+  });
+
+  it("prefers401 judges only the status: a 401 whose body is wrong is the required cases' failure, not a note", async () => {
+    const report = await runOn({ violations: ['errorStatusMismatch'] }, { only: ['auth.listPets'] });
+    expect(outcome(report, 'auth.listPets.beforeValidation.prefers401')).toBe('passed');
+    expect(outcome(report, 'auth.listPets.wrongKey')).toMatch(/^failed: Error status/);
   });
 });
