@@ -12,7 +12,8 @@ import { checkEcho } from './create-pet.ts';
 const SECTION = 'Endpoints §3 Get an animal (deprecated)';
 /** A valid int64 (and safe JavaScript integer) no real store is likely to have reached. */
 export const UNKNOWN_ID = '9007199254740991';
-const MALFORMED = ['abc', '1.5', '99999999999999999999'];
+/** Not an integer, beyond int64, and a segment whose percent-decoded bytes are not UTF-8 (0xFF). */
+const MALFORMED = ['abc', '1.5', '99999999999999999999', '%FF'];
 const SUNSET_DATE = sunsetOf('getPet')!;
 const SUNSET = SUNSET_DATE.getTime();
 

@@ -137,8 +137,8 @@ function invalidLimitCases(bounds: LimitBounds): Case[] {
 
 /** Status values outside the enumeration: tolerated like invalid limits, with the same note. */
 function unknownStatusCases(max: number): Case[] {
-  // A made-up value, and a documented one in upper case.
-  const queries = ['status=adopted', `status=${petStatuses()[0]!.toUpperCase()}`];
+  // A made-up value, a documented one in upper case, and bytes that are not UTF-8 (0xC3 then "(": a lead byte cut off).
+  const queries = ['status=adopted', `status=${petStatuses()[0]!.toUpperCase()}`, 'status=%C3('];
   return [
     listCase({
       id: 'listPets.status.unknown',

@@ -52,7 +52,9 @@ export type Violation =
   | 'resetOnCreate'
   | 'bigCategoryRounded'
   | 'inexactCategoryRounded'
-  | 'petsInProtoKey';
+  | 'petsInProtoKey'
+  /** A body that is not UTF-8 gets a 500 (aiohttp's UnicodeDecodeError slipping past `except json.JSONDecodeError`). */
+  | 'notUtf8Body500';
 
 /**
  * Bugs no fixed case sends a request for, each breaking one documented rule for some values only: the
@@ -133,6 +135,8 @@ export interface FakeRequest {
   url: string;
   headers: Record<string, string | string[] | undefined>;
   body: string;
+  /** Set when the body's bytes are not UTF-8 (`body` then holds U+FFFD in their place). */
+  bodyNotUtf8?: boolean;
 }
 
 /** A plain response, or something a broken server does instead. */
@@ -224,6 +228,15 @@ function route(s: FakeState, req: FakeRequest): FakeResult {
   if (url.pathname === '/v1/pets' && req.method === 'GET') return listPets(s, url.searchParams);
   if (url.pathname === '/v1/pets' && req.method === 'POST') return createPet(s, req);
   const m = /^\/v1\/pets\/([^/]+)$/.exec(url.pathname);
-  if (m && req.method === 'GET') return getPet(s, decodeURIComponent(m[1]!));
+  if (m && req.method === 'GET') return getPet(s, decodedSegment(m[1]!));
   return error(s, 404, 'not_found', 'no such route');
+}
+
+/** A path segment percent-decoded; one whose bytes are not UTF-8 stays as sent (a malformed id either way). */
+function decodedSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
 }

@@ -148,6 +148,12 @@ export function parseNewPet(s: FakeState, req: FakeRequest): { pet?: Record<stri
         : error(s, 400, 'invalid_body', 'send application/json'),
     };
   }
+  if (req.bodyNotUtf8)
+    return {
+      failure: s.broken.has('notUtf8Body500')
+        ? error(s, 500, 'internal', 'UnicodeDecodeError')
+        : error(s, 400, 'malformed_json', 'body is not UTF-8'),
+    };
   if (req.body === '')
     return s.broken.has('emptyBodyAccepted')
       ? { pet: { name: 'empty', categoryId: 1 } }

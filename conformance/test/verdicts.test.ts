@@ -2,10 +2,16 @@
  * Verdicts that must be true on servers written the ordinary way (issue 34): what a skip says was missing, a
  * router's key-independent refusal of a malformed id, advice only with a basis, and bytes that are not UTF-8.
  */
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { hasRawBytes, percentEncode, rawBytes, toBytes } from '../client/bytes.ts';
 import { generatedChecks } from '../generate/catalog.ts';
+import { petRefArb, statusArb } from '../generate/params.ts';
+import { invalidBodyArb, invalidBodyText, isInvalidNewPet } from '../generate/values.ts';
 import { allCases, type Report, runConformance } from '../index.ts';
-import { renderHtml, renderJson, renderJunit, renderPretty } from '../report/index.ts';
+import { renderCurl, renderHtml, renderJson, renderJunit, renderPretty } from '../report/index.ts';
 import { type FakePetstoreOptions, startFakePetstore } from './fake-petstore.ts';
 
 async function runOn(options: FakePetstoreOptions, run: Partial<Parameters<typeof runConformance>[0]> = {}) {
@@ -116,5 +122,51 @@ describe('advice has a basis; a preference without one is information', () => {
     const report = await runOn({ violations: ['errorStatusMismatch'] }, { only: ['auth.listPets'] });
     expect(outcome(report, 'auth.listPets.beforeValidation.prefers401')).toBe('passed');
     expect(outcome(report, 'auth.listPets.wrongKey')).toMatch(/^failed: Error status/);
+  });
+});
+
+describe('bytes that are not UTF-8', () => {
+  it('a server that crashes on a body that is not UTF-8 is caught, by the fixed case and by generated requests', async () => {
+    const report = await runOn({ violations: ['notUtf8Body500'] }, { generate: 60, only: ['createPet', 'generated'] });
+    const failed = report.cases.filter((c) => c.outcome === 'failed');
+    expect(failed.map((c) => c.id).sort()).toEqual(['createPet.invalid.notUtf8', 'generated.createPet.no5xx']);
+    for (const c of failed) expect(c.reason).toMatch(/server error 500/);
+    const generated = failed.find((c) => c.id === 'generated.createPet.no5xx')!;
+    expect(generated.exchanges.at(-1)?.request.body).toMatch(/[\udc80-\udcff]/);
+  });
+
+  it('the curl line sends the same bytes the suite sent', async () => {
+    const fake = await startFakePetstore({ violations: ['notUtf8Body500'] });
+    try {
+      const report = await runConformance({
+        baseUrl: fake.url,
+        apiKey: fake.apiKey,
+        only: ['createPet.invalid.notUtf8'],
+      });
+      const request = report.cases[0]!.exchanges.find((e) => e.request.method === 'POST')!.request;
+      const curl = renderCurl(request);
+      expect(curl).toMatch(
+        /--data-binary \$'\{"name": "conformance-[^']*-invalid-notUtf8\\xff\\xfe", "categoryId": 1\}'/,
+      );
+      const sent = fake.bodies.length;
+      // The fake answers in this process, so curl runs beside it, not blocking it.
+      await promisify(execFile)('bash', ['-c', `${curl} -o /dev/null`], { timeout: 10_000 });
+      expect(fake.bodies.length).toBe(sent + 1);
+      expect(fake.bodies.at(-1)).toBe(fake.bodies[sent - 1]);
+      expect(Buffer.from(toBytes(request.body!)).includes(Buffer.of(0xff, 0xfe))).toBe(true);
+    } finally {
+      await fake.close();
+    }
+  });
+
+  it('the generator draws such bytes for bodies, query values and path segments, and sends them as bytes', () => {
+    const texts = fc.sample(invalidBodyArb(), { numRuns: 400, seed: 7 }).map(invalidBodyText).filter(hasRawBytes);
+    expect(texts.length).toBeGreaterThan(0);
+    expect(texts.every(isInvalidNewPet)).toBe(true);
+    const statuses = fc.sample(statusArb(), { numRuns: 300, seed: 7 }).filter(hasRawBytes);
+    expect(statuses.map(percentEncode).some((q) => /%(C3|FF|80|C0|ED|E2|F4)/.test(q))).toBe(true);
+    const ids = fc.sample(petRefArb(), { numRuns: 600, seed: 7 }).filter((r) => r.kind === 'raw' && hasRawBytes(r.id));
+    expect(ids.length).toBeGreaterThan(0);
+    expect(percentEncode(`a${rawBytes(0xff)}b`)).toBe('a%FFb');
   });
 });
