@@ -67,7 +67,7 @@ const noAuth = (request: string, status = 200): Reviewed => ({
 // Causes the framework targets share.
 const fastifyCoercion: Reviewed = {
   statement: /^POST \/v1\/pets answers 201 where the contract requires 400$/,
-  why: 'Fastify’s ajv runs with coerceTypes "array" on bodies too: name 42 is stored as "42", null as ""; categoryId "1", null, true as 1, 0, 1',
+  why: 'Fastify’s ajv runs with coerceTypes "array" on bodies too: name 42 is stored as "42", null as ""; categoryId "1", null, true as 1, 0, 1; and its JSON parser decodes a body that is not UTF-8 with U+FFFD in place of the bytes, so that one is stored too (createPet.invalid.notUtf8: a second bug under this status cause until issue 34 §5 is done)',
 };
 const roundsBeyond2pow53 = (how: string): Reviewed => ({
   statement: /^`categoryId` beyond 2\^53 is not kept as sent/,
@@ -92,7 +92,7 @@ export const TARGETS: Target[] = [
     causes: [
       {
         statement: /^POST \/pets answers 201 where the contract requires 400$/,
-        why: 'it stores any JSON object posted: no name, a null name, a string categoryId…',
+        why: 'it stores any JSON object posted: no name, a null name, a string categoryId…, and a body that is not UTF-8, which body-parser decodes with U+FFFD in place of the bytes',
       },
       {
         statement: /^GET \/pets\/\S*%[0-9A-F]{2}\S* answers a server error \(500\)$/,
@@ -163,7 +163,7 @@ export const TARGETS: Target[] = [
       },
       {
         statement: /^POST \/v1\/pets answers 201 where the contract requires 400$/,
-        why: 'a categoryId beyond int64 is a double to the validator, which takes it as an integer',
+        why: 'a categoryId beyond int64 is a double to the validator, which takes it as an integer; and express.json() decodes a body that is not UTF-8 with U+FFFD in place of the bytes, so it validates and is stored (createPet.invalid.notUtf8: a second bug under this status cause until issue 34 §5 is done)',
       },
     ],
     expect: (r) => {
