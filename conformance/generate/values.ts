@@ -63,7 +63,7 @@ const PLAIN = [...'abcdefghijklmnopqrstuvwxyz0123456789-_'];
  */
 export const NOT_UTF8: readonly string[] = [
   rawBytes(0xff),
-  rawBytes(0xc3) + '(',
+  `${rawBytes(0xc3)}(`,
   rawBytes(0x80),
   rawBytes(0xc0, 0xaf),
   rawBytes(0xed, 0xa0, 0x80),

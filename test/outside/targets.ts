@@ -427,7 +427,7 @@ export async function runTarget(t: Target, dir: string): Promise<TargetRun> {
     const report = JSON.parse(readFileSync(file, 'utf8')) as Report;
     const s = report.summary;
     const lines = [
-      `  exit ${ran.code} in ${seconds} s: ${s.passed} passed, ${s.failed} failed, ${s.warned} warned, ${s.skipped} skipped, ${s.notApplicable} not applicable; ${report.causes?.length ?? 0} causes`,
+      `  exit ${ran.code} in ${seconds} s: ${s.passed} passed, ${s.failed} failed, ${s.warned} warned, ${s.info} information, ${s.skipped} skipped, ${s.notApplicable} not applicable; ${report.causes?.length ?? 0} causes`,
     ];
     const problems: string[] = [];
     if (ran.code !== t.exit) problems.push(`exit ${ran.code}, must be ${t.exit}:\n${ran.stderr.slice(-2000)}`);
