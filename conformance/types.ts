@@ -5,15 +5,20 @@
  */
 import type { Pet, PetStatus } from '../spec/index.ts';
 
-/** `required` for what the interface documents; `advice` for RFC-backed or widely expected behaviour it does not state. */
-export type Level = 'required' | 'advice';
+/**
+ * `required` for what the interface documents; `advice` for what it does not state but an RFC section or the
+ * contract's own text supports (the case's `basis`); `info` for a choice it leaves open that the suite notes
+ * without a basis to prefer one side: never a warning, never a failure, `--strict` included.
+ */
+export type Level = 'required' | 'advice' | 'info';
 
 /**
- * How a case ended: `warned` is an advice case not followed (outside `--strict`); `notApplicable` is a case whose
- * control request did not succeed, so its checks could not mean anything (a refusal of an invalid value from a
- * server that refuses every value proves nothing).
+ * How a case ended: `warned` is an advice case not followed (outside `--strict`); `info` is an information case
+ * whose noted preference was not taken (never a failure); `notApplicable` is a case whose control request did not
+ * succeed, so its checks could not mean anything (a refusal of an invalid value from a server that refuses every
+ * value proves nothing).
  */
-export type Outcome = 'passed' | 'failed' | 'warned' | 'skipped' | 'notApplicable';
+export type Outcome = 'passed' | 'failed' | 'warned' | 'info' | 'skipped' | 'notApplicable';
 
 /** One check of one response: a failed check is data, never a throw. */
 export interface CheckResult {
@@ -91,8 +96,14 @@ export type CreatedKind = PetStatus | 'noStatus';
 export interface Creation {
   exchange: Exchange;
   sent: { name: string; categoryId: number; status?: PetStatus };
-  /** The Pet returned, when the create answered 2xx with a body that is a Pet. */
+  /**
+   * The animal created, when the server answered 2xx with an integer `id`: the Pet it answered, or, when the answer
+   * is not a valid Pet, the fields as sent with that id (the createPet cases judge the answer, so one wrong field
+   * costs no later check its id).
+   */
   pet?: Pet;
+  /** When there is no `pet`: what was missing, in words (`POST /pets answered 500, not a 2xx`). */
+  missing?: string;
 }
 
 /** What a case can do: send requests, record checks, skip, and use the run's shared animals. */
@@ -131,6 +142,8 @@ export interface Case {
   level: Level;
   /** The interface section it checks, e.g. `Endpoints §1 List animals`. */
   section: string;
+  /** What an advice case rests on: an RFC section, or the contract's text (every advice case has one). */
+  basis?: string;
   operationId: string;
   /** Statuses documented in the spec for `operationId` that this case expects to exercise (the status table shows what it did get). */
   covers: number[];
@@ -140,7 +153,8 @@ export interface Case {
 }
 
 /** The result of one case: the case's description, what came of it, and what was exchanged. */
-export interface CaseResult extends Pick<Case, 'id' | 'title' | 'level' | 'section' | 'operationId' | 'covers'> {
+export interface CaseResult
+  extends Pick<Case, 'id' | 'title' | 'level' | 'section' | 'basis' | 'operationId' | 'covers'> {
   outcome: Outcome;
   /** Why it was skipped or failed, in one line. */
   reason?: string;
@@ -196,6 +210,8 @@ export interface Summary {
   passed: number;
   failed: number;
   warned: number;
+  /** Information cases whose noted preference was not taken (never failures). */
+  info: number;
   skipped: number;
   /** Cases whose control request failed, so nothing could be judged. */
   notApplicable: number;

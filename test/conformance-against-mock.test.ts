@@ -37,6 +37,27 @@ describe('conformance suite against the reference mock', () => {
     expect(report.statusTable.every((e) => e.caseIds.length > 0)).toBe(true);
   });
 
+  it('answers 400 to bytes that are not UTF-8 in the body and a query value, and 404 in the path', async () => {
+    const report = await runConformance({
+      baseUrl: mock.url,
+      apiKey: mock.apiKeys[0]!,
+      only: ['createPet.invalid.notUtf8', 'listPets.status.unknown', 'getPet.malformed'],
+    });
+    const answers = report.cases.flatMap((c) =>
+      c.exchanges
+        .filter((e) => /%FF$|%C3\($/.test(e.request.url) || e.request.body?.includes('\udcff'))
+        .map((e) => `${e.request.method} ${e.request.url.replace(/^.*\/v1/, '')} ${e.response?.status}`),
+    );
+    // A path whose escapes do not decode matches no route: the unknown route's 404 Error, which getPet.malformed allows.
+    expect([...new Set(answers)].sort()).toEqual(['GET /pets/%FF 404', 'GET /pets?status=%C3( 400', 'POST /pets 400']);
+    const named = ['createPet.invalid.notUtf8', 'listPets.status.unknown', 'getPet.malformed'];
+    expect(report.cases.filter((c) => named.includes(c.id)).map((c) => c.outcome)).toEqual([
+      'passed',
+      'passed',
+      'passed',
+    ]);
+  });
+
   it('passes read-only too, without creating anything', async () => {
     mock.reset();
     const before = mock.pets.size;

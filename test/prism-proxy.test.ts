@@ -87,14 +87,27 @@ describe('the reference mock behind Prism’s validation proxy', () => {
   });
 
   it('runs the whole conformance suite through the proxy; the only failures are requests Prism answered itself', async () => {
-    const report = await runConformance({ baseUrl: prism.url, apiKey: mock.apiKeys[0]!, timeoutMs: 10_000 });
+    // Not getPet.malformed: its GET /pets/%FF (bytes that are not UTF-8) cuts the connection and Prism 5's proxy
+    // process exits, so every later request is refused; the mock answers it directly (conformance-against-mock).
+    const report = await runConformance({
+      baseUrl: prism.url,
+      apiKey: mock.apiKeys[0]!,
+      timeoutMs: 10_000,
+      skip: ['getPet.malformed'],
+    });
     expect(report.summary.total).toBeGreaterThan(40);
     const failed = report.cases.filter((c) => c.outcome === 'failed');
     // Prism parses JSON bodies itself and answers a malformed one with its own 400 (not an Error body) without forwarding it.
     const notPrisms = failed.filter((c) => !c.exchanges.some((ex) => ex.response?.body === PRISM_INVALID_JSON));
-    // And it re-serialises valid ones: 4503599627370496.5 reaches the mock as 4503599627370496, which it stores.
-    const reserialised = notPrisms.filter((c) => c.id === 'createPet.categoryId.inexact');
-    expect(reserialised.map((c) => c.reason)).toEqual([expect.stringContaining('the answer reads 4503599627370496;')]);
+    // And it re-serialises valid ones: 4503599627370496.5 reaches the mock as 4503599627370496, which it stores; a
+    // body that is not UTF-8 reaches it with U+FFFD in place of the bytes, valid JSON, which it stores too.
+    const reserialised = notPrisms.filter((c) =>
+      ['createPet.categoryId.inexact', 'createPet.invalid.notUtf8'].includes(c.id),
+    );
+    expect(reserialised.map((c) => `${c.id}: ${c.reason}`).sort()).toEqual([
+      expect.stringContaining('the answer reads 4503599627370496;'),
+      'createPet.invalid.notUtf8: status: expected 400, got 201',
+    ]);
     expect(notPrisms.filter((c) => !reserialised.includes(c)).map((c) => `${c.id}: ${c.reason}`)).toEqual([]);
   });
 

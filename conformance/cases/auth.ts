@@ -4,8 +4,9 @@
  * request is otherwise invalid; advice on WWW-Authenticate and scheme case.
  * @see ../../docs/contract.md "Authentication"; RFC 6750 §3; RFC 9110 §11.1
  */
-import { checkStatus, checkThat, expectResponse } from '../judge/checks.ts';
+import { checkNo5xx, checkStatus, checkThat, checkTransport, expectResponse } from '../judge/checks.ts';
 import type { AuthMode, Case, CaseContext, CaseRequest } from '../types.ts';
+import { existenceHiddenCase, routerRefusal, wrongKey } from './auth-leaks.ts';
 import { createControl, listingControl } from './controls.ts';
 import { UNKNOWN_ID } from './get-pet.ts';
 
@@ -94,7 +95,8 @@ function variantCase(op: Operation, v: Variant): Case {
 /**
  * A wrong key and an otherwise invalid request: the interface says 401 for the one and 400 for the other, not
  * which wins when both hold, so either is accepted (an Express app with express.json() before its auth answers
- * 400); anything else (a lookup's 404, a 200, a 5xx) fails. Answering 401 first is advice: see the case below.
+ * 400), and so is a refusal that is the same whatever the key (a router's 404 for a malformed id: auth-leaks.ts);
+ * anything else (a 200, a 5xx, a 404 that only a wrong key gets) fails.
  */
 function beforeValidationCase(op: Operation): Case {
   return {
@@ -107,26 +109,31 @@ function beforeValidationCase(op: Operation): Case {
     writes: false,
     async run(ctx) {
       if (!(await op.control(ctx))) return;
-      const ex = await ctx.send({ ...op.invalid, auth: { authorization: `Bearer ${ctx.name('wrong-key')}` } });
-      ctx.check(...expectResponse(ex, { statuses: { 400: 'Error', 401: 'Error' } }));
+      const ex = await ctx.send({ ...op.invalid, auth: wrongKey(ctx) });
+      const status = ex.response?.status;
+      const router = status === 400 || status === 401 ? undefined : await routerRefusal(ctx, op.invalid, ex);
+      ctx.check(...(router ?? expectResponse(ex, { statuses: { 400: 'Error', 401: 'Error' } })));
     },
   };
 }
 
-/** Advice: the key is checked first, so an unauthenticated caller learns nothing about validation. */
+/**
+ * Information, not advice: the interface leaves the order of the two checks open and no RFC prefers either, so a
+ * 400 first is only noted. It judges the status alone: the 401's body is the required cases' to judge.
+ */
 function prefers401Case(op: Operation): Case {
   return {
     id: `auth.${op.operationId}.beforeValidation.prefers401`,
     title: `${op.operationId} with a wrong key and an otherwise invalid request gets 401 rather than a validation error (a caller without a key learns nothing)`,
-    level: 'advice',
+    level: 'info',
     section: SECTION,
     operationId: op.operationId,
     covers: [401],
     writes: false,
     async run(ctx) {
       if (!(await op.control(ctx))) return;
-      const ex = await ctx.send({ ...op.invalid, auth: { authorization: `Bearer ${ctx.name('wrong-key')}` } });
-      ctx.check(...expectResponse(ex, { statuses: { 401: 'Error' } }));
+      const ex = await ctx.send({ ...op.invalid, auth: wrongKey(ctx) });
+      ctx.check(checkTransport(ex), ...(ex.response ? [checkNo5xx(ex), checkStatus(ex, [401])] : []));
     },
   };
 }
@@ -138,6 +145,8 @@ function adviceCases(): Case[] {
       title: 'a 401 carries a WWW-Authenticate challenge for the Bearer scheme (RFC 6750 §3)',
       level: 'advice',
       section: `${SECTION}; RFC 6750 §3`,
+      basis:
+        'RFC 9110 §15.5.2 (a 401 MUST carry a WWW-Authenticate challenge) and RFC 6750 §3 (the Bearer challenge); the contract names the scheme bearer',
       operationId: 'listPets',
       covers: [401],
       writes: false,
@@ -164,6 +173,7 @@ function adviceCases(): Case[] {
       title: 'the scheme name is case-insensitive: "bearer <key>" is accepted (RFC 9110 §11.1)',
       level: 'advice',
       section: `${SECTION}; RFC 9110 §11.1`,
+      basis: 'RFC 9110 §11.1: the authentication scheme name is case-insensitive',
       operationId: 'listPets',
       covers: [200],
       writes: false,
@@ -191,6 +201,7 @@ export function authCases(): Case[] {
       beforeValidationCase(op),
       prefers401Case(op),
     ]),
+    existenceHiddenCase(),
     ...adviceCases(),
   ];
 }

@@ -6,6 +6,7 @@
 
 import invalidNewPets from '../../fixtures/invalid-new-pets.json' with { type: 'json' };
 import type { SchemaName } from '../../spec/index.ts';
+import { rawBytes } from '../client/bytes.ts';
 import { expectResponse } from '../judge/checks.ts';
 import type { Case } from '../types.ts';
 import { createControl } from './controls.ts';
@@ -46,7 +47,22 @@ function invalidCase(row: InvalidBody): Case {
   };
 }
 
-/** The createPet cases for invalid bodies, one per fixture row. */
+/**
+ * A body whose bytes are not UTF-8, so not JSON text (RFC 8259 §8.1): a NewPet whose name holds 0xFF 0xFE, bytes
+ * no UTF-8 text holds. It is not in the fixture table, whose rows are text. A decoder that throws on them and is
+ * not caught (Python's UnicodeDecodeError past an `except json.JSONDecodeError`) answers 500.
+ */
+function notUtf8Case(): Case {
+  const row: InvalidBody = {
+    id: 'notUtf8',
+    title: 'a body that is not UTF-8 (a name holding the bytes 0xFF 0xFE)',
+    contentType: 'application/json',
+    body: `{"name": "{{name}}${rawBytes(0xff, 0xfe)}", "categoryId": 1}`,
+  };
+  return { ...invalidCase(row), section: 'Endpoints §2 Add an animal; Errors; RFC 8259 §8.1' };
+}
+
+/** The createPet cases for invalid bodies, one per fixture row, and one whose bytes are not UTF-8. */
 export function createPetInvalidCases(): Case[] {
-  return loadInvalidBodies().map(invalidCase);
+  return [...loadInvalidBodies().map(invalidCase), notUtf8Case()];
 }

@@ -45,7 +45,7 @@ async function checkCreation(ctx: CaseContext, kind: CreatedKind): Promise<void>
 
 async function requirePet(ctx: CaseContext, kind: CreatedKind): Promise<Pet | undefined> {
   const c = await ctx.creation(kind);
-  if (!c.pet) ctx.skip(`prerequisite failed: creating the ${kind} animal did not return a Pet`);
+  if (!c.pet) ctx.skip(`prerequisite failed: creating the ${kind} animal gave no id: ${c.missing}`);
   return c.pet;
 }
 

@@ -12,7 +12,8 @@ import { checkEcho } from './create-pet.ts';
 const SECTION = 'Endpoints §3 Get an animal (deprecated)';
 /** A valid int64 (and safe JavaScript integer) no real store is likely to have reached. */
 export const UNKNOWN_ID = '9007199254740991';
-const MALFORMED = ['abc', '1.5', '99999999999999999999'];
+/** Not an integer, beyond int64, and a segment whose percent-decoded bytes are not UTF-8 (0xFF). */
+const MALFORMED = ['abc', '1.5', '99999999999999999999', '%FF'];
 const SUNSET_DATE = sunsetOf('getPet')!;
 const SUNSET = SUNSET_DATE.getTime();
 
@@ -90,6 +91,8 @@ export function getPetCases(): Case[] {
       title: 'responses carry Deprecation (RFC 9745) and Sunset: Thu, 05 Dec 2030 (RFC 8594)',
       section: 'Versioning',
       level: 'advice',
+      basis:
+        'the contract, Endpoints §3 and Versioning: getPet is deprecated with a sunset on 2030-12-05; RFC 9745 §2 (Deprecation) and RFC 8594 §3 (Sunset) are how an answer says so',
       covers: [200],
       async run(ctx) {
         const pet = await ctx.existingPet();

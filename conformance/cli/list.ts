@@ -12,6 +12,8 @@ export interface ListedCase {
   level: Case['level'];
   operationId: string;
   section: string;
+  /** What an advice case rests on (an RFC section, or the contract's text). */
+  basis?: string;
   title: string;
   /** True for a generated check: it runs only with `--generate N`. */
   generated?: true;
@@ -24,6 +26,7 @@ export function listCases(selection: Pick<Selection, 'cases' | 'generated'>): Li
     level: c.level,
     operationId: c.operationId,
     section: c.section,
+    ...(c.basis === undefined ? {} : { basis: c.basis }),
     title: c.title,
   });
   return [
@@ -36,7 +39,12 @@ export function listCases(selection: Pick<Selection, 'cases' | 'generated'>): Li
 export function renderList(selection: Pick<Selection, 'cases' | 'generated'>, json: boolean): string {
   const listed = listCases(selection);
   if (json) return `${JSON.stringify(listed, null, 2)}\n`;
-  const rows = listed.map((c) => [c.id, c.level, c.operationId, c.section]);
+  const rows = listed.map((c) => [
+    c.id,
+    c.level,
+    c.operationId,
+    c.basis ? `${c.section} (basis: ${c.basis})` : c.section,
+  ]);
   const header = ['id', 'level', 'operation', 'section'];
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
   const line = (r: string[]): string =>

@@ -10,6 +10,7 @@
 import type { Dispatcher } from 'undici';
 import { EXCHANGE_ERROR_CODES } from '../errors.ts';
 import type { CaseRequest, Exchange, ExchangeResponse } from '../types.ts';
+import { wireBody } from './bytes.ts';
 import { PROXY_ANSWERED, type ProxyChoice, proxyOwnAnswer, shownProxy, tunnelRefusal } from './proxy.ts';
 import { BASIC_USER, REDACTED } from './redact.ts';
 import { createThrottle, RATE_LIMITED, type Throttle, type ThrottleOptions, type ThrottleStats } from './throttle.ts';
@@ -280,7 +281,7 @@ async function sendOnce(a: Attempt): Promise<Exchange> {
       path,
       method: request.method,
       headers,
-      body: request.body,
+      body: wireBody(request.body),
       signal,
       headersTimeout: timeoutMs,
       bodyTimeout: timeoutMs,

@@ -14,6 +14,8 @@ export interface GeneratedCheck {
   level: Level;
   title: string;
   section: string;
+  /** What an advice check rests on. */
+  basis?: string;
 }
 
 const LIST = 'Endpoints §1 List animals; Limits';
@@ -87,13 +89,16 @@ const TABLE: [GeneratedCheck['operationId'], string, Level, string, string][] = 
   ],
 ];
 
+/** The basis of each advice check: the contract's own text. */
+const BASIS: Record<string, string> = {
+  'generated.createPet.validRefused':
+    'contract, Errors: 400 is for a body "missing required fields or containing invalid values", and a NewPet valid against the schema has neither (name has no length or character limit)',
+};
+
 /** Every generated check, in report order. */
 export function generatedChecks(): GeneratedCheck[] {
-  return TABLE.map(([operationId, check, level, title, section]) => ({
-    id: `generated.${operationId}.${check}`,
-    operationId,
-    level,
-    title,
-    section,
-  }));
+  return TABLE.map(([operationId, check, level, title, section]) => {
+    const id = `generated.${operationId}.${check}`;
+    return { id, operationId, level, title, section, ...(BASIS[id] ? { basis: BASIS[id] } : {}) };
+  });
 }

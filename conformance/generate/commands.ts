@@ -4,7 +4,9 @@
  * changed animal is caught however many requests it takes, and fast-check
  * shrinks a failing sequence to the fewest, smallest commands that still fail.
  */
+
 import fc from 'fast-check';
+import { percentEncode } from '../client/bytes.ts';
 import type { CaseRequest, Exchange } from '../types.ts';
 import type { CreatedAnimal, Finding } from './checks.ts';
 import { describeSent } from './checks.ts';
@@ -72,7 +74,7 @@ class ListCommand implements Command {
     private readonly query: ListQuery,
   ) {}
   path(): string {
-    const q = Object.entries(this.query).map(([k, v]) => `${k}=${encodeURIComponent(v)}`);
+    const q = Object.entries(this.query).map(([k, v]) => `${k}=${percentEncode(v)}`);
     return q.length === 0 ? '/pets' : `/pets?${q.join('&')}`;
   }
   check(m: Readonly<SequenceModel>): boolean {
@@ -187,7 +189,7 @@ class GetCommand implements Command {
       return;
     }
     const id = ref.kind === 'raw' ? ref.id : this.listedId(ref.index, ref.kind === 'aliased');
-    const ex = await ctx.send(exec, 'getPet', { method: 'GET', path: `/pets/${encodeURIComponent(id)}` }, true);
+    const ex = await ctx.send(exec, 'getPet', { method: 'GET', path: `/pets/${percentEncode(id)}` }, true);
     exec.judge(getFindings(ex, id, ctx.strict));
   }
   /** A listed id; aliased, the same id plus 2^32, which a server keeping 32 bits reads as the listed one. */
@@ -197,7 +199,7 @@ class GetCommand implements Command {
   }
   toString(): string {
     const { ref } = this;
-    return ref.kind === 'raw' ? `GET /pets/${encodeURIComponent(ref.id)}` : `GET /pets/{${ref.kind} #${ref.index}}`;
+    return ref.kind === 'raw' ? `GET /pets/${percentEncode(ref.id)}` : `GET /pets/{${ref.kind} #${ref.index}}`;
   }
 }
 

@@ -6,7 +6,7 @@
  */
 import fc from 'fast-check';
 import { type LimitBounds, listPetsLimit, petStatuses } from '../../spec/index.ts';
-import { int64Arb, notInEnumArb } from './values.ts';
+import { int64Arb, notInEnumArb, notUtf8Arb } from './values.ts';
 
 /** The query of a generated listPets request; an absent key is an absent parameter. */
 export interface ListQuery {
@@ -36,6 +36,7 @@ export function limitArb(bounds: LimitBounds = listPetsLimit()): fc.Arbitrary<st
         .map(String),
     },
     { weight: 1, arbitrary: fc.constantFrom('', 'abc', '1.5', '1e1', '+5', ' 5', '0x10', '05', '٣', '-0', 'null') },
+    { weight: 1, arbitrary: notUtf8Arb() },
   );
 }
 
@@ -45,6 +46,7 @@ export function statusArb(): fc.Arbitrary<string> {
   return fc.oneof(
     { weight: 4, arbitrary: fc.constantFrom(...statuses) },
     { weight: 1, arbitrary: notInEnumArb(statuses) },
+    { weight: 1, arbitrary: notUtf8Arb() },
   );
 }
 
@@ -58,6 +60,7 @@ export function petRefArb(): fc.Arbitrary<PetRef> {
   const malformed = fc.oneof(
     fc.constantFrom('abc', '1.5', '1e3', '+1', ' 1', '0x1A', '١٢', '-0', '9223372036854775808', '-9223372036854775809'),
     fc.string({ unit: 'grapheme', minLength: 1, maxLength: 8 }).filter((s) => s !== '.' && s !== '..'),
+    notUtf8Arb(),
   );
   return fc.oneof(
     { weight: 3, arbitrary: fc.nat().map((index): PetRef => ({ kind: 'created', index })) },

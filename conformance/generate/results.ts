@@ -69,6 +69,7 @@ export function generatedResults(checks: readonly GeneratedCheck[], s: SearchRes
       title: c.title,
       level: c.level,
       section: c.section,
+      ...(c.basis === undefined ? {} : { basis: c.basis }),
       operationId: c.operationId,
       covers: [],
     };

@@ -4,7 +4,9 @@
  * from the parsed document (loadSpec), so no field, type or value is re-typed here.
  * @see ../../docs/contract.md "Resources NewPet"
  */
+
 import { loadSpec, type OpenApiDocument } from '../../spec/index.ts';
+import { keepRawBytes } from '../client/bytes.ts';
 
 /** One property of an object schema, with its `$ref` resolved. */
 export interface PropertyInfo {
@@ -55,5 +57,6 @@ export function toJsonText(value: BodyValue): string {
     return `{${Object.entries(value)
       .map(([k, v]) => `${JSON.stringify(k)}:${toJsonText(v)}`)
       .join(',')}}`;
-  return JSON.stringify(value);
+  // A name may hold bytes that are not UTF-8 (an invalid body): JSON.stringify would write them as \udcXY escapes.
+  return keepRawBytes(JSON.stringify(value));
 }

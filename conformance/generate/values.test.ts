@@ -84,6 +84,7 @@ describe('invalid bodies', () => {
         'type.status',
         'enum.status',
         'range.categoryId',
+        'notUtf8.name',
       ].sort(),
     );
     expect(

@@ -6,6 +6,7 @@
  */
 import fc from 'fast-check';
 import { getValidator } from '../../spec/index.ts';
+import { hasRawBytes, rawBytes } from '../client/bytes.ts';
 import { type BodyValue, INT64, type PropertyInfo, schemaProperties, toJsonText } from './schema.ts';
 
 /** A valid NewPet as generated: each property of the schema, integers as BigInt. */
@@ -54,6 +55,27 @@ const SPECIAL = [
   '\u007f',
 ];
 const PLAIN = [...'abcdefghijklmnopqrstuvwxyz0123456789-_'];
+
+/**
+ * Byte sequences that are not UTF-8 (RFC 3629 §3): a byte no UTF-8 holds, a lead byte without its continuation,
+ * a continuation without its lead, an overlong `/`, a UTF-16 surrogate, a sequence cut short, beyond U+10FFFF.
+ * Each is carried as rawBytes (see client/bytes.ts) and sent as the bytes themselves.
+ */
+export const NOT_UTF8: readonly string[] = [
+  rawBytes(0xff),
+  `${rawBytes(0xc3)}(`,
+  rawBytes(0x80),
+  rawBytes(0xc0, 0xaf),
+  rawBytes(0xed, 0xa0, 0x80),
+  rawBytes(0xe2, 0x82),
+  rawBytes(0xf4, 0x90, 0x80, 0x80),
+];
+
+/** Text holding bytes that are not UTF-8: a short plain or special string around one of NOT_UTF8. */
+export function notUtf8Arb(): fc.Arbitrary<string> {
+  const around = fc.string({ unit: fc.constantFrom(...PLAIN), maxLength: 6 });
+  return fc.tuple(around, fc.constantFrom(...NOT_UTF8), around).map(([a, bad, b]) => a + bad + b);
+}
 
 /**
  * One character (or grapheme) of a generated name: mostly plain, often special, sometimes any code point.
@@ -150,8 +172,11 @@ function mutations(props: readonly PropertyInfo[], valid: fc.Arbitrary<NewPetVal
       .map((value) => ({ kind: 'notObject', value })),
     fc.tuple(valid, fc.nat()).map(([value, cut]) => ({ kind: 'malformed', value, cut })),
   ];
+
   for (const p of props) {
     if (p.required) out.push(valid.map((v) => ({ kind: `missing.${p.name}`, value: withoutKey(v, p.name) })));
+    // JSON text is UTF-8 (RFC 8259 §8.1): a string holding other bytes makes the body no JSON at all.
+    if (p.type === 'string' && !p.enum) out.push(withValue(`notUtf8.${p.name}`, p.name, notUtf8Arb()));
     out.push(withValue(`type.${p.name}`, p.name, wrongTypeArb(p)));
     if (p.enum) out.push(withValue(`enum.${p.name}`, p.name, notInEnumArb(p.enum)));
     if (p.format === 'int64') out.push(withValue(`range.${p.name}`, p.name, beyondInt64));
@@ -169,8 +194,9 @@ export function invalidBodyText(b: InvalidBody): string {
   return b.cut === undefined ? text : text.slice(0, b.cut % Math.max(1, text.length));
 }
 
-/** Whether the spec's own validator refuses the body (or it is not JSON at all). */
+/** Whether the spec's own validator refuses the body (or it is not JSON at all: not UTF-8, or not parsed). */
 export function isInvalidNewPet(text: string): boolean {
+  if (hasRawBytes(text)) return true;
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);

@@ -56,7 +56,7 @@ describe('summarise and runOk', () => {
       (outcome) => ({ outcome }) as CaseResult,
     );
     const summary = summarise(results);
-    expect(summary).toEqual({ passed: 2, failed: 1, warned: 1, skipped: 1, notApplicable: 1, total: 6 });
+    expect(summary).toEqual({ passed: 2, failed: 1, warned: 1, info: 0, skipped: 1, notApplicable: 1, total: 6 });
     expect(runOk(summary, undefined)).toBe(false);
     expect(runOk({ ...summary, failed: 0 }, undefined)).toBe(true);
     expect(runOk(summary, { known: ['a'], fixed: [], unexpected: [] })).toBe(true);

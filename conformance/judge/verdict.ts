@@ -14,8 +14,9 @@ export interface Unjudged {
 }
 
 /**
- * How a case ended: a failed check fails a required case (any case when strict, and any case when the check is
- * `required`, as a 5xx is), else warns; a case that recorded no check fails.
+ * How a case ended: a failed check fails a required case (an advice case too when strict, and any case when the
+ * check is `required`, as a 5xx is), else warns an advice case and notes an information case (never a failure,
+ * strict or not: it has no basis to prefer one answer); a case that recorded no check fails.
  */
 export function caseOutcome(
   c: Pick<Case, 'level'>,
@@ -26,8 +27,9 @@ export function caseOutcome(
   const failed = checks.filter((r) => !r.ok);
   if (failed.length > 0) {
     const reason = failed.map((r) => `${r.name}: ${r.message}`).join('; ');
-    const fails = c.level === 'required' || strict || failed.some((r) => r.required);
-    return { outcome: fails ? 'failed' : 'warned', reason };
+    if (failed.some((r) => r.required) || c.level === 'required') return { outcome: 'failed', reason };
+    if (c.level === 'info') return { outcome: 'info', reason };
+    return { outcome: strict ? 'failed' : 'warned', reason };
   }
   if (unjudged.skip !== undefined) return { outcome: 'skipped', reason: unjudged.skip };
   if (unjudged.notApplicable !== undefined) return { outcome: 'notApplicable', reason: unjudged.notApplicable };
@@ -43,6 +45,7 @@ export function summarise(results: readonly CaseResult[]): Summary {
     passed: count('passed'),
     failed: count('failed'),
     warned: count('warned'),
+    info: count('info'),
     skipped: count('skipped'),
     notApplicable: count('notApplicable'),
     total: results.length,
@@ -62,7 +65,8 @@ export function throttledOutcome(
   exchanges: readonly { error?: { code: string; message: string } }[],
 ): { outcome: Outcome; reason?: string } {
   // Advice judged on a 429 is no more the server's than a failure is.
-  if (result.outcome !== 'failed' && result.outcome !== 'notApplicable' && result.outcome !== 'warned') return result;
+  const judged: Outcome[] = ['failed', 'notApplicable', 'warned', 'info'];
+  if (!judged.includes(result.outcome)) return result;
   const limited = exchanges.find((e) => e.error?.code === RATE_LIMITED);
   if (!limited) return result;
   return {

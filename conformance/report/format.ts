@@ -2,6 +2,7 @@
  * Text pieces every reporter shares: a request as a curl command, body
  * excerpts, failed-check lines, the status table and the summary lines.
  */
+import { ansiCQuote, hasRawBytes } from '../client/bytes.ts';
 import { formatDuration } from '../client/duration.ts';
 import type { CaseResult, Exchange, ExchangeRequest, Report, StatusTableRow } from '../types.ts';
 import { excerpt } from '../words.ts';
@@ -31,7 +32,12 @@ export function renderCurl(request: ExchangeRequest): string {
   parts.push(shellQuote(request.url));
   for (const [name, value] of Object.entries(request.headers))
     parts.push('-H', shellQuote(`${displayName(name)}: ${value}`));
-  if (request.body !== undefined) parts.push('--data-raw', shellQuote(request.body));
+  if (request.body !== undefined)
+    parts.push(
+      ...(hasRawBytes(request.body)
+        ? ['--data-binary', ansiCQuote(request.body)]
+        : ['--data-raw', shellQuote(request.body)]),
+    );
   return parts.join(' ');
 }
 
@@ -120,6 +126,10 @@ export function footerLines(report: Report): string[] {
   if (report.summary.warned > 0)
     lines.push(
       `${report.summary.warned} advice case${report.summary.warned === 1 ? '' : 's'} not followed (warnings; --strict makes them failures)`,
+    );
+  if (report.summary.info > 0)
+    lines.push(
+      `${report.summary.info} information case${report.summary.info === 1 ? '' : 's'} noted: a choice the interface leaves open, never a failure (--strict included)`,
     );
   lines.push(...generationLines(report));
   if (report.deselected > 0) lines.push(`${report.deselected} cases not selected (--only/--skip)`);

@@ -12,7 +12,7 @@ const base = {
   options: { strict: false, readOnly: false, concurrency: 8, timeoutMs: 10000 },
   cases: [],
   deselected: 0,
-  summary: { passed: 0, failed: 0, warned: 0, skipped: 0, notApplicable: 0, total: 0 },
+  summary: { passed: 0, failed: 0, warned: 0, info: 0, skipped: 0, notApplicable: 0, total: 0 },
   statusTable: [],
   created: { count: 0, ids: [], namePrefix: 'conformance-r1-' },
   throttling: { byStatus: {}, retried: 0, exhausted: 0, waitedMs: 0, maxWaitMs: 60000 },

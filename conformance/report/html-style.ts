@@ -18,7 +18,7 @@ header.bad .badge { background: var(--bad); }
 .card b { display: block; font-size: 26px; line-height: 1.1; }
 .card span { color: var(--muted); text-transform: uppercase; font-size: 11px; letter-spacing: .08em; }
 .card.passed b { color: var(--ok); } .card.failed b { color: var(--bad); } .card.warned b { color: var(--warn); }
-.card.skipped b, .card.not-applicable b { color: var(--skip); }
+.card.skipped b, .card.not-applicable b, .card.info b { color: var(--skip); }
 .summary { font-weight: 600; margin: 14px 0 4px; }
 .notes { margin: 0; padding-left: 18px; color: var(--muted); }
 section { margin-top: 22px; }
@@ -41,7 +41,7 @@ table.matrix { table-layout: fixed; } .matrix thead th:first-child { width: 230p
 .title { margin: 4px 0 8px; } .title small { color: var(--muted); margin-left: 6px; }
 .tag { font-size: 11px; font-weight: 700; letter-spacing: .06em; color: #fff; border-radius: 4px; padding: 1px 6px; }
 .tag.passed { background: var(--ok); } .tag.failed { background: var(--bad); } .tag.warned { background: var(--warn); }
-.tag.skipped, .tag.notApplicable { background: var(--skip); }
+.tag.skipped, .tag.notApplicable, .tag.info { background: var(--skip); }
 .level { font-size: 11px; color: var(--warn); border: 1px solid var(--warn); border-radius: 4px; padding: 0 5px; }
 .checks { list-style: none; padding: 0; margin: 0 0 8px; }
 .checks li { padding: 1px 0; } .checks li.ok span { color: var(--ok); } .checks li.ko span { color: var(--bad); font-weight: 700; }

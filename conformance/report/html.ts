@@ -26,6 +26,7 @@ const LABEL: Record<Outcome, string> = {
   passed: 'PASS',
   failed: 'FAIL',
   warned: 'WARN',
+  info: 'INFO',
   skipped: 'SKIP',
   notApplicable: 'N/A',
 };
@@ -38,6 +39,7 @@ function verdict(report: Report): string {
       ['passed', s.passed],
       ['failed', s.failed],
       ['warned', s.warned],
+      ['info', s.info],
       ['skipped', s.skipped],
       ['not applicable', s.notApplicable],
       ['total', s.total],
@@ -136,7 +138,7 @@ function caseBlock(r: CaseResult): string {
       ? ''
       : `<details class="held"><summary>${passed.length} check${passed.length === 1 ? '' : 's'} held</summary><ul class="checks">${passed.map(checkItem).join('')}</ul></details>`;
   return `<article class="case ${r.outcome}" id="${e(r.id)}">
-<h3><span class="tag ${r.outcome}">${LABEL[r.outcome]}</span> <code>${e(r.id)}</code> ${r.level === 'advice' ? '<span class="level">advice</span>' : ''}</h3>
+<h3><span class="tag ${r.outcome}">${LABEL[r.outcome]}</span> <code>${e(r.id)}</code> ${r.level === 'required' ? '' : `<span class="level">${r.level === 'info' ? 'information' : r.level}</span>`}</h3>
 <p class="title">${e(r.title)} <small>${e(r.section)}</small></p>${r.consequence ? `\n<p class="consequence">${e(r.consequence)}</p>` : r.cause ? `\n<p class="consequence">cause ${e(r.cause)}</p>` : ''}
 <ul class="checks">${failed.map(checkItem).join('')}</ul>${held}
 ${exchangesInOrder(r).map(exchangeBlock).join('\n')}
@@ -183,6 +185,7 @@ ${c.request ? `<pre class="curl">$ ${e(renderCurl(c.request))}</pre>` : ''}</li>
 export function renderHtml(report: Report): string {
   const failed = report.cases.filter((r) => r.outcome === 'failed');
   const warned = report.cases.filter((r) => r.outcome === 'warned');
+  const info = report.cases.filter((r) => r.outcome === 'info');
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
@@ -194,6 +197,7 @@ ${causeSection(report)}
 ${statusMatrix(report)}
 ${caseSection('Failures', failed, 'No required case failed.')}
 ${caseSection('Advice not followed', warned, 'Every advice case was followed.')}
+${info.length === 0 ? '' : caseSection('Information (choices the interface leaves open; never a failure)', info, '')}
 ${allCasesTable(report)}
 <footer>petstore-conformance · the API key is never shown in this report</footer>
 </main></body></html>

@@ -45,6 +45,8 @@ function testcase(r: CaseResult): string {
     case 'skipped':
     case 'notApplicable':
       return `${open}>\n      <skipped message="${escapeXml(r.reason ?? '')}"/>\n    </testcase>`;
+    case 'info':
+      return `${open}>\n      <system-out>${escapeXml(`information (never a failure): ${r.reason ?? ''}\n${details(r)}`)}</system-out>\n    </testcase>`;
     case 'warned':
       return `${open}>\n      <system-out>${escapeXml(`advice not followed: ${r.reason ?? ''}\n${details(r)}`)}</system-out>\n    </testcase>`;
     case 'failed':
@@ -65,6 +67,7 @@ export function renderJunit(report: Report): string {
     ['seed', String(report.seed)],
     ['created', String(report.created.count)],
     ['warnings', String(s.warned)],
+    ['information', String(s.info)],
     ['notApplicable', String(s.notApplicable)],
     ['strict', String(report.options.strict)],
     ['readOnly', String(report.options.readOnly)],

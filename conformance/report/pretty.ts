@@ -28,6 +28,7 @@ const LABELS: Record<Outcome, { text: string; style: Style }> = {
   passed: { text: 'PASS', style: 'green' },
   failed: { text: 'FAIL', style: 'red' },
   warned: { text: 'WARN', style: 'yellow' },
+  info: { text: 'INFO', style: 'blue' },
   skipped: { text: 'SKIP', style: 'gray' },
   notApplicable: { text: 'N/A ', style: 'cyan' },
 };
@@ -44,11 +45,11 @@ export function shouldColor(stream: { isTTY?: boolean }, env: NodeJS.ProcessEnv 
 
 function caseLines(r: CaseResult, paint: (s: Style, t: string) => string): string[] {
   const label = LABELS[r.outcome];
-  const level = r.level === 'advice' ? ' (advice)' : '';
+  const level = r.level === 'required' ? '' : ` (${r.level === 'info' ? 'information' : r.level})`;
   const cause = r.cause ? `  ${paint('dim', `(${r.consequence ? 'because of' : 'cause'} ${r.cause})`)}` : '';
   const head = `${paint(label.style, label.text)} ${r.id}${level}  ${paint('dim', r.title)}${cause}`;
   if (r.outcome === 'passed') return [head];
-  if (r.outcome === 'skipped' || r.outcome === 'notApplicable')
+  if (r.outcome === 'skipped' || r.outcome === 'notApplicable' || r.outcome === 'info')
     return [`${head}  ${paint('dim', `— ${r.reason ?? ''}`)}`];
   const detail = [`section: ${r.section}`, ...failedCheckLines(r)];
   for (const ex of exchangesInOrder(r))

@@ -20,7 +20,7 @@ export function parseBaseline(json: unknown): string[] {
 export function compareBaseline(results: readonly CaseResult[], known: readonly string[]): BaselineResult {
   const knownSet = new Set(known);
   const failed = results.filter((r) => r.outcome === 'failed').map((r) => r.id);
-  const passed = new Set(results.filter((r) => r.outcome === 'passed' || r.outcome === 'warned').map((r) => r.id));
+  const passed = new Set(results.filter((r) => ['passed', 'warned', 'info'].includes(r.outcome)).map((r) => r.id));
   return {
     known: failed.filter((id) => knownSet.has(id)),
     fixed: known.filter((id) => passed.has(id)),

@@ -54,6 +54,7 @@ export async function runCase(c: Case, options: CaseContextOptions): Promise<Cas
     title: c.title,
     level: c.level,
     section: c.section,
+    ...(c.basis === undefined ? {} : { basis: c.basis }),
     operationId: c.operationId,
     covers: c.covers,
   };

@@ -122,12 +122,17 @@ const VIOLATIONS: Record<Violation, Expectation> = {
     mayAlsoFail: ERROR_USERS,
     reason: 'media type',
   },
-  wrongKeyAccepted: { catches: ALL_AUTH('wrongKey'), mayAlsoFail: ALL_AUTH('beforeValidation') },
+  wrongKeyAccepted: {
+    catches: ALL_AUTH('wrongKey'),
+    mayAlsoFail: [...ALL_AUTH('beforeValidation'), 'auth.getPet.existenceHidden'],
+  },
   basicAccepted: { catches: ALL_AUTH('basic') },
   emptyTokenAccepted: { catches: ALL_AUTH('emptyToken') },
+  // A malformed id gets the same 404 whatever the key (allowed: nothing is looked up); an unknown id does not.
   lookupBeforeAuth: {
-    catches: ['auth.getPet.beforeValidation'],
+    catches: ['auth.getPet.existenceHidden'],
     mayAlsoFail: ['auth.getPet.beforeValidation.prefers401'],
+    reason: 'whether an animal exists shows without a valid key',
   },
   create200: { catches: CREATES, mayAlsoFail: ['createPet.clientId.noOverwrite'] },
   createNoEcho: {
@@ -172,8 +177,6 @@ const VIOLATIONS: Record<Violation, Expectation> = {
     reason:
       'categoryId 4503599627370496.5: exact: categoryId 4503599627370496.5 was stored changed: the answer reads 4503599627370496',
   },
-  // Every answer holding a pet without a status fails its schema (status: null is not a PetStatus).
-  missingStatusAsNull: { catches: ['createPet.noStatus'], mayAlsoFail: ['listPets', 'getPet', 'createPet'] },
   getUnknown200: { catches: ['getPet.unknown'] },
   notFoundWithoutBody: { catches: ['getPet.unknown'] },
   malformedId500: { catches: ['getPet.malformed'], reason: 'no 5xx' },
@@ -187,6 +190,14 @@ const VIOLATIONS: Record<Violation, Expectation> = {
     mayAlsoFail: PET_READERS,
     reason: 'schema',
   },
+  // One schema bug in every answer holding an animal without a status; the creates still give ids, so nothing is skipped.
+  statusNull: {
+    catches: ['createPet.noStatus', 'listPets.ok', 'listPets.limit.max'],
+    mayAlsoFail: PET_READERS,
+    reason: 'schema',
+  },
+  // Caught by the fixed case and by nothing else (a generated run would meet it too: see verdicts.test.ts).
+  notUtf8Body500: { catches: ['createPet.invalid.notUtf8'], reason: 'server error 500' },
   hangOnGet: {
     catches: ['getPet.existing', 'createPet.fetchable'],
     // Their control (fetching an existing animal) timed out too: a 404 for an unknown id proves nothing then.

@@ -28,6 +28,7 @@ export type Violation =
   | 'wrongKeyAccepted'
   | 'basicAccepted'
   | 'emptyTokenAccepted'
+  /** GET /pets/{petId} looks the animal up before the key: a wrong key gets 404 for an unknown id, 401 for a known one. */
   | 'lookupBeforeAuth'
   | 'create200'
   | 'createNoEcho'
@@ -43,15 +44,17 @@ export type Violation =
   | 'malformedId500'
   | 'categoryIdAsString'
   | 'missingId'
+  /** A Pet without a status is written with `"status": null` (a serialiser that writes every field). */
+  | 'statusNull'
   | 'hangOnGet'
   | 'hugeListBody'
   | 'garbageOnCreate'
   | 'resetOnCreate'
   | 'bigCategoryRounded'
   | 'inexactCategoryRounded'
-  /** A pet without a status is written with `"status": null` (a serialiser's default), in every answer. */
-  | 'missingStatusAsNull'
-  | 'petsInProtoKey';
+  | 'petsInProtoKey'
+  /** A body that is not UTF-8 gets a 500 (aiohttp's UnicodeDecodeError slipping past `except json.JSONDecodeError`). */
+  | 'notUtf8Body500';
 
 /**
  * Bugs no fixed case sends a request for, each breaking one documented rule for some values only: the
@@ -117,6 +120,11 @@ export interface FakeChoices {
   refuseUnusualNames?: boolean;
   /** Validate before checking the key (express.json() before the auth middleware): a wrong key and an invalid request get 400. */
   validationBeforeAuth?: boolean;
+  /**
+   * A router that takes only digits as petId (Flask's `<int:pet_id>`): any other segment gets the unknown route's
+   * 404 Error before the key is checked, the same with no key, a wrong key and the right key.
+   */
+  routerDigitsOnly?: boolean;
   /** Test-only, not a choice: echo the Authorization header in a header and in bodies, to prove reports still hide the key. */
   echoAuthorization?: boolean;
 }
@@ -127,6 +135,8 @@ export interface FakeRequest {
   url: string;
   headers: Record<string, string | string[] | undefined>;
   body: string;
+  /** Set when the body's bytes are not UTF-8 (`body` then holds U+FFFD in their place). */
+  bodyNotUtf8?: boolean;
 }
 
 /** A plain response, or something a broken server does instead. */
@@ -207,14 +217,26 @@ function route(s: FakeState, req: FakeRequest): FakeResult {
     const early = invalidBeforeAuth(s, req, url.pathname, url.searchParams);
     if (early) return early;
   }
-  // Broken: an id is looked up before the key is checked, so a wrong key on a malformed id gets the lookup's 404.
-  if (s.broken.has('lookupBeforeAuth') && req.method === 'GET' && /^\/v1\/pets\/[^/]*\D[^/]*$/.test(url.pathname))
+  if (s.c.routerDigitsOnly && req.method === 'GET' && /^\/v1\/pets\/[^/]*\D[^/]*$/.test(url.pathname))
+    return error(s, 404, 'not_found', 'no such route');
+  // Broken: the animal is looked up before the key is checked, so a wrong key learns which ids exist (404 or 401).
+  const looked = s.broken.has('lookupBeforeAuth') && req.method === 'GET' && /^\/v1\/pets\/([^/]+)$/.exec(url.pathname);
+  if (looked && !(/^\d+$/.test(looked[1]!) && s.pets.has(Number(looked[1]))))
     return error(s, 404, 'not_found', 'no such pet');
   const denied = unauthorized(s, req);
   if (denied) return denied;
   if (url.pathname === '/v1/pets' && req.method === 'GET') return listPets(s, url.searchParams);
   if (url.pathname === '/v1/pets' && req.method === 'POST') return createPet(s, req);
   const m = /^\/v1\/pets\/([^/]+)$/.exec(url.pathname);
-  if (m && req.method === 'GET') return getPet(s, decodeURIComponent(m[1]!));
+  if (m && req.method === 'GET') return getPet(s, decodedSegment(m[1]!));
   return error(s, 404, 'not_found', 'no such route');
+}
+
+/** A path segment percent-decoded; one whose bytes are not UTF-8 stays as sent (a malformed id either way). */
+function decodedSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
 }

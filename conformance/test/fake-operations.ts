@@ -55,7 +55,7 @@ function view(s: FakeState, pet: Pet): Record<string, unknown> {
   const out: Record<string, unknown> = { ...pet };
   if (s.broken.has('categoryIdAsString')) out.categoryId = String(pet.categoryId);
   if (s.broken.has('missingId')) delete out.id;
-  if (s.broken.has('missingStatusAsNull') && out.status === undefined) out.status = null;
+  if (s.broken.has('statusNull') && out.status === undefined) out.status = null;
   if (s.c.extraFields) Object.assign(out, { tags: ['friendly'], createdAt: '2024-01-01T00:00:00Z' });
   return out;
 }
@@ -148,6 +148,12 @@ export function parseNewPet(s: FakeState, req: FakeRequest): { pet?: Record<stri
         : error(s, 400, 'invalid_body', 'send application/json'),
     };
   }
+  if (req.bodyNotUtf8)
+    return {
+      failure: s.broken.has('notUtf8Body500')
+        ? error(s, 500, 'internal', 'UnicodeDecodeError')
+        : error(s, 400, 'malformed_json', 'body is not UTF-8'),
+    };
   if (req.body === '')
     return s.broken.has('emptyBodyAccepted')
       ? { pet: { name: 'empty', categoryId: 1 } }

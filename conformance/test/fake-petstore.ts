@@ -4,6 +4,7 @@
  * handler cannot express: hang, garbage, reset, a huge body, added latency on
  * every answer, and a rate limiter that answers every Nth request 429.
  */
+import { isUtf8 } from 'node:buffer';
 import { once } from 'node:events';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { createServer as createTlsServer } from 'node:https';
@@ -73,7 +74,7 @@ export async function startFakePetstore(options: FakePetstoreOptions = {}): Prom
   const handler = createFakeHandler({ violations: [], choices: {}, ...options, apiKey, count: options.count ?? 150 });
   const requests: string[] = [];
   const headers: IncomingMessage['headers'][] = [];
-  const answer = (req: IncomingMessage, res: ServerResponse, body: string): void => {
+  const answer = (req: IncomingMessage, res: ServerResponse, body: string, bodyNotUtf8: boolean): void => {
     requests.push(`${req.method} ${req.url}`);
     headers.push(req.headers);
     const limit = options.rateLimit;
@@ -82,7 +83,8 @@ export async function startFakePetstore(options: FakePetstoreOptions = {}): Prom
       res.writeHead(429, { 'content-type': 'application/json', 'retry-after': limit.retryAfter });
       return void res.end(JSON.stringify(error));
     }
-    perform(handler.handle({ method: req.method ?? 'GET', url: req.url ?? '/', headers: req.headers, body }), req, res);
+    const request = { method: req.method ?? 'GET', url: req.url ?? '/', headers: req.headers, body, bodyNotUtf8 };
+    perform(handler.handle(request), req, res);
   };
   const bodies: string[] = [];
   const listener = (req: IncomingMessage, res: ServerResponse): void => {
@@ -90,10 +92,12 @@ export async function startFakePetstore(options: FakePetstoreOptions = {}): Prom
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
-      const body = Buffer.concat(chunks).toString('utf8');
+      const bytes = Buffer.concat(chunks);
+      const body = bytes.toString('utf8');
+      const notUtf8 = !isUtf8(bytes);
       bodies.push(body);
-      if (!options.latencyMs) return answer(req, res, body);
-      const timer = setTimeout(() => answer(req, res, body), options.latencyMs);
+      if (!options.latencyMs) return answer(req, res, body, notUtf8);
+      const timer = setTimeout(() => answer(req, res, body, notUtf8), options.latencyMs);
       res.on('close', () => clearTimeout(timer));
     });
   };
@@ -133,4 +137,5 @@ export const EVERY_ALLOWED_CHOICE: Required<Omit<FakeChoices, 'echoAuthorization
   clientId400: true,
   refuseUnusualNames: true,
   validationBeforeAuth: true,
+  routerDigitsOnly: true,
 };

@@ -15,7 +15,7 @@ afterEach(async () => {
 
 describe('the null-and-rounding server', () => {
   it('gets two causes: one for status: null on every operation, one for the rounded categoryId', async () => {
-    fake = await startFakePetstore({ violations: ['missingStatusAsNull', 'inexactCategoryRounded'], count: 20 });
+    fake = await startFakePetstore({ violations: ['statusNull', 'inexactCategoryRounded'], count: 20 });
     const report = await runConformance({ baseUrl: fake.url, apiKey: fake.apiKey, generate: 60, seed: 1 });
     const causes = report.causes ?? [];
     const nulls = causes.filter((c) => c.statement.includes('Pet.status'));
@@ -34,7 +34,7 @@ describe('the null-and-rounding server', () => {
   });
 
   it('a generated `lost` that found its animal unchanged is a consequence of the null cause, not a failure of its own', async () => {
-    fake = await startFakePetstore({ violations: ['missingStatusAsNull'], count: 20 });
+    fake = await startFakePetstore({ violations: ['statusNull'], count: 20 });
     const report = await runConformance({ baseUrl: fake.url, apiKey: fake.apiKey, generate: 60, seed: 1 });
     const cause = (report.causes ?? []).find((c) => c.statement.includes('Pet.status'))!;
     const lost = report.cases.find((c) => c.id === 'generated.getPet.lost')!;

@@ -83,6 +83,7 @@ describe('the cases cover the spec', () => {
     ]) {
       expect(ids).toContain(id);
     }
-    expect(cases.filter((c) => c.id.startsWith('createPet.invalid.')).length).toBe(ids.length);
+    // And one case more, whose body is bytes that are not UTF-8 (the table's rows are text).
+    expect(cases.filter((c) => c.id.startsWith('createPet.invalid.')).length).toBe(ids.length + 1);
   });
 });

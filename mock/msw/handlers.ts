@@ -43,9 +43,22 @@ export function createMswHandlers(options: MswHandlersOptions = {}): MswPetstore
     if (response.fault !== undefined) return faultResponse(request, response);
     return toResponse(request.method, response);
   };
-  const at = `${mount.origin}${mount.prefix}`;
-  const handlers = [`${at}/v1`, `${at}/v1/*`, `${at}/__control/*`].map((path) => http.all(path, resolve));
+  const handlers = ['/v1', '/v1/.*', '/__control/.*'].map((tail) => http.all(mountPattern(mount, tail), resolve));
   return Object.assign(mock, { handlers });
+}
+
+const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/**
+ * The URLs under the mount ending in `tail`, as a RegExp with no capture group. A path pattern (`/v1/*`) would have
+ * MSW decode its wildcard, and MSW 2's path-to-regexp throws URIError on an escape that is not UTF-8 (`/v1/pets/%FF`),
+ * which MSW answers 500: with nothing to decode, such a request reaches the mock and gets the node server's answer.
+ * A relative mount is the page's origin, as MSW resolves a relative path.
+ */
+function mountPattern(mount: Mount, tail: string): RegExp {
+  const origin = mount.origin || (globalThis as { location?: { origin?: string } }).location?.origin || '';
+  const host = origin === '' ? 'https?://[^/]+' : escapeRegExp(origin);
+  return new RegExp(`^${host}${escapeRegExp(mount.prefix)}${tail}$`);
 }
 
 async function toApiRequest(mount: Mount, request: Request): Promise<ApiRequest> {

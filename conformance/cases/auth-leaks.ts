@@ -1,0 +1,91 @@
+/**
+ * What a wrong key must not learn. A refusal that is the same whatever the key (a router that takes no malformed
+ * id, before any handler runs) tells a caller without a key nothing, so it is allowed; an answer that depends on
+ * what the server holds (a 404 for an unknown id, a 401 for a known one) tells it which animals exist.
+ * @see ../../docs/contract.md "Authentication", "Errors" (401: API key missing or invalid)
+ */
+import { checkErrorBody, checkNo5xx, checkThat, checkTransport } from '../judge/checks.ts';
+import type { AuthMode, Case, CaseContext, CaseRequest, CheckResult, Exchange } from '../types.ts';
+import { fetchControl } from './controls.ts';
+import { UNKNOWN_ID } from './get-pet.ts';
+
+/** A wrong key, the same one every auth case sends. */
+export function wrongKey(ctx: CaseContext): AuthMode {
+  return { authorization: `Bearer ${ctx.name('wrong-key')}` };
+}
+
+function sameAnswer(a: Exchange, b: Exchange, text: (ex: Exchange) => string = (ex) => ex.response!.body): boolean {
+  return a.response !== undefined && b.response?.status === a.response.status && text(a) === text(b);
+}
+
+/**
+ * The answer to a wrong key on a request that matches no valid input of any operation, when it is neither 400 nor
+ * 401: allowed when no key and the right key get the same 4xx Error, status and body (the request was refused
+ * before anything looked at the key or the store); undefined when that does not hold, so the usual checks judge it.
+ */
+export async function routerRefusal(
+  ctx: CaseContext,
+  request: CaseRequest,
+  wrong: Exchange,
+): Promise<CheckResult[] | undefined> {
+  const status = wrong.response?.status;
+  if (wrong.error || status === undefined || status < 400 || status >= 500) return undefined;
+  if (!checkErrorBody(wrong).every((c) => c.ok)) return undefined;
+  const none = await ctx.send({ ...request, auth: 'none' });
+  const right = await ctx.send({ ...request, auth: 'key' });
+  if (!sameAnswer(wrong, none) || !sameAnswer(wrong, right)) return undefined;
+  return [
+    checkTransport(wrong),
+    checkNo5xx(wrong),
+    checkThat(
+      'same whatever the key',
+      true,
+      `${request.method} ${request.path} gets the same ${status} Error with no key, a wrong key and the right key: it was refused before the key or the store was looked at, so it tells a caller without a key nothing`,
+    ),
+  ];
+}
+
+/** The case: a wrong key gets the same answer for an animal that exists and one that does not. */
+export function existenceHiddenCase(): Case {
+  return {
+    id: 'auth.getPet.existenceHidden',
+    title:
+      'getPet with a wrong key gets the same answer for an existing id and an unknown one (which animals exist does not show without a key)',
+    level: 'required',
+    section: 'Authentication; Errors',
+    operationId: 'getPet',
+    covers: [401],
+    writes: false,
+    async run(ctx) {
+      if (!(await fetchControl(ctx))) return;
+      const known = (await ctx.knownPetId())!;
+      const a = await ctx.send({ method: 'GET', path: `/pets/${known}`, auth: wrongKey(ctx) });
+      const got = a.response?.status;
+      // A wrong key that gets the animal is auth.getPet.wrongKey's failure: there is no refusal here to compare.
+      if (!a.error && got !== undefined && got < 400) {
+        ctx.notApplicable(
+          `not applicable: GET /pets/${known} with a wrong key answered ${got}, not a refusal, so there is no refusal to compare with an unknown id's (auth.getPet.wrongKey judges it)`,
+        );
+        return;
+      }
+      const b = await ctx.send({ method: 'GET', path: `/pets/${UNKNOWN_ID}`, auth: wrongKey(ctx) });
+      // Only whether the two answers differ is judged here: their status and body are other cases' (wrongKey, missing).
+      const broken = [a, b].flatMap((ex) => [checkTransport(ex), ...(ex.response ? [checkNo5xx(ex)] : [])]);
+      if (broken.some((c) => !c.ok)) return void ctx.check(...broken.filter((c) => !c.ok));
+      // An answer may name the id asked for; anything else in it must not differ.
+      const withoutId = (id: string) => (ex: Exchange) =>
+        ex.response!.body.replace(new RegExp(`(?<![-0-9.])${id}(?![0-9.])`, 'g'), '{petId}');
+      const same =
+        a.response!.status === b.response!.status && withoutId(String(known))(a) === withoutId(UNKNOWN_ID)(b);
+      ctx.check(
+        checkThat(
+          'same answer',
+          same,
+          same
+            ? `a wrong key gets ${a.response!.status} for both ids`
+            : `with a wrong key, GET /pets/${known} (an existing animal) answered ${a.response!.status} and GET /pets/${UNKNOWN_ID} (no such animal) answered ${b.response!.status}${a.response!.status === b.response!.status ? ' with another body' : ''}: whether an animal exists shows without a valid key (the contract answers 401 when the API key is missing or invalid)`,
+        ),
+      );
+    },
+  };
+}
