@@ -60,7 +60,9 @@ describe('select', () => {
     expect(getPet).toEqual(
       expect.arrayContaining(['getPet.unknown', 'auth.getPet.wrongKey', 'generated.getPet.no5xx']),
     );
-    expect(ids(['getPet'], ['advice'])).toEqual(where((c) => c.operationId === 'getPet' && c.level === 'required'));
+    expect(ids(['getPet'], ['advice'])).toEqual(where((c) => c.operationId === 'getPet' && c.level !== 'advice'));
+    expect(ids(['info'])).toEqual(where((c) => c.level === 'info'));
+    expect(ids(['info']).length).toBeGreaterThan(0);
     // Every operation of the spec is tagged `pets`.
     expect(ids(['pets'])).toEqual(every.map((c) => c.id));
   });
