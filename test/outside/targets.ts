@@ -254,7 +254,7 @@ export const TARGETS: Target[] = [
     causes: [
       fastifyCoercion,
       {
-        statement: /^getPet: Error body: body is not a valid Error$/,
+        statement: /^`Error` must have required property 'status' \(status\)$/,
         why: 'a path that is not UTF-8 (/v1/pets/%FF) is refused by Fastify’s router before any route, with FST_ERR_BAD_URL in Fastify’s own body: setErrorHandler does not see framework errors (that takes the frameworkErrors option)',
       },
       roundsBeyond2pow53(
