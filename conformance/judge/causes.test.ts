@@ -80,6 +80,42 @@ describe('findCauses: one finding per cause', () => {
     expect(results.map((r) => r.cause)).toEqual(['C2', 'C2', 'C2', 'C1', 'C1', 'C3', undefined]);
   });
 
+  it('a listing holding an id twice because a create was given an id already held is that cause’s consequence', () => {
+    const results = [
+      failed(
+        'createPet.clientId.noOverwrite',
+        'createPet',
+        ['new id', 'the service answered with id 2; the existing animal has id 2'],
+        exchange('POST', '/pets', 201),
+      ),
+      failed(
+        'generated.listPets.unique',
+        'listPets',
+        ['unique ids', 'ids listed more than once: 2'],
+        exchange('GET', '/pets', 200),
+      ),
+      failed(
+        'listPets.other',
+        'listPets',
+        ['unique ids', 'ids listed more than once: 7'],
+        exchange('GET', '/pets', 200),
+      ),
+    ];
+    const causes = findCauses(results);
+    expect(causes.map((c) => [c.statement, c.cases, c.consequences])).toEqual([
+      [
+        'createPet: new id: the service answered with id 2; the existing animal has id 2',
+        ['createPet.clientId.noOverwrite'],
+        ['generated.listPets.unique'],
+      ],
+      // An id no create clashed on stays a finding of its own.
+      ['listPets: unique ids: ids listed more than once: 7', ['listPets.other'], undefined],
+    ]);
+    expect(results[1]!.consequence).toBe(
+      'fails only because of C1: id 2 is listed twice because the service gave a created animal an id it already held',
+    );
+  });
+
   it('folds every check that read back a categoryId beyond 2^53 into one cause, whichever check saw it', () => {
     const post = (body: string): Exchange => ({
       ...exchange('POST', '/pets', 201),

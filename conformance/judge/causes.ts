@@ -10,7 +10,15 @@
 import { listOperations, type OperationInfo } from '../../spec/index.ts';
 import type { CaseResult, Cause, CheckResult, Exchange } from '../types.ts';
 import { excerpt, plural } from '../words.ts';
-import { acceptedIdentity, bareName, type Consequence, consequenceOf, type JudgedCase } from './consequences.ts';
+import {
+  acceptedIdentity,
+  bareName,
+  type Consequence,
+  clashedId,
+  consequenceOf,
+  duplicateOf,
+  type JudgedCase,
+} from './consequences.ts';
 import { matchOperation } from './operations.ts';
 
 /** Numbers and quoted values aside, so `3 of 7 items` and `5 of 9 items` read the same. */
@@ -311,11 +319,19 @@ export function findCauses(results: CaseResult[], basePath = '/v1', operations =
     for (const letIn of [...(stored === undefined ? [] : [stored]), ...((c as JudgedCase).letIn ?? [])])
       if (!accepted.has(letIn)) accepted.set(letIn, first.key);
   }
+  // The ids the service handed out although an animal already held them, and the cause that found each.
+  const clashed = new Map<string, string>();
+  for (const { c, found } of failed)
+    for (const check of c.checks) {
+      const id = clashedId(check);
+      const f = id === undefined ? undefined : found.find((x) => x.key.includes('new id'));
+      if (id !== undefined && f && !clashed.has(id)) clashed.set(id, f.key);
+    }
   const byKey = new Map<string, Cause>();
   const spans = new Map<string, { operations: Set<string>; wheres: Set<string>; gots: Set<string> }>();
   const later: { c: CaseResult; consequence: Consequence }[] = [];
   for (const { c, found } of failed) {
-    const consequence = consequenceOf(c, accepted) ?? alreadyShown(c, found, byKey);
+    const consequence = consequenceOf(c, accepted) ?? duplicateOf(c, clashed) ?? alreadyShown(c, found, byKey);
     if (consequence) {
       later.push({ c, consequence });
       continue;
@@ -368,6 +384,10 @@ export function findCauses(results: CaseResult[], basePath = '/v1', operations =
   for (const { c, consequence } of later) {
     const cause = byKey.get(consequence.key)!;
     c.cause = cause.id;
+    if (consequence.because !== undefined) {
+      c.consequence = `fails only because of ${cause.id}: ${consequence.because}`;
+      continue;
+    }
     if (consequence.ids.length === 0) {
       c.consequence = `fails only because of ${cause.id}: its own check passed; what failed is ${cause.id}'s finding on the same answers`;
       continue;

@@ -70,6 +70,32 @@ export interface Consequence {
   key: string;
   /** Their ids (`id 7`), or their JSON when they have none. */
   ids: string[];
+  /** How the failure follows from the cause, when it is not an animal let in from a refused request. */
+  because?: string;
+}
+
+/** The id a `new id` check found the service gave a create although an animal already held it. */
+export function clashedId(check: CheckResult): string | undefined {
+  if (check.ok || bareName(check.name) !== 'new id') return undefined;
+  return /answered with id (-?\d+); the existing animal has id \1$/.exec(check.message)?.[1];
+}
+
+/**
+ * Whether every failed check of `c` is a `unique ids` check whose repeated ids are all ids an earlier cause found
+ * the service handing out twice (`clashed`: id to that cause's key): the listing holds the animal the create
+ * overwrote or duplicated, which is that cause, not a bug of the listing.
+ */
+export function duplicateOf(c: CaseResult, clashed: ReadonlyMap<string, string>): Consequence | undefined {
+  const failed = c.checks.filter((k) => !k.ok && !k.info);
+  if (failed.length === 0 || !failed.every((k) => bareName(k.name) === 'unique ids')) return undefined;
+  const ids = failed.flatMap((k) => /ids listed more than once: (.*)$/.exec(k.message)?.[1]?.split(', ') ?? ['?']);
+  const keys = new Set(ids.map((id) => clashed.get(id)));
+  if (keys.size !== 1 || keys.has(undefined)) return undefined;
+  return {
+    key: [...keys][0]!,
+    ids: ids.map((id) => `id ${id}`),
+    because: `${ids.length === 1 ? `id ${ids[0]} is` : `ids ${ids.join(', ')} are`} listed twice because the service gave a created animal an id it already held`,
+  };
 }
 
 /**
