@@ -7,6 +7,7 @@
 import { once } from 'node:events';
 import { createServer, request as httpRequest, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { createServer as createTcpServer } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ConformanceError, type Report, runConformance } from '../../conformance/index.ts';
 import { REPORTERS, render } from '../../conformance/report/index.ts';
@@ -175,5 +176,63 @@ describe('every secret kind, hidden by the library', () => {
     const error = await thrown(runConformance({ baseUrl: 'http://127.0.0.1:9/v1', apiKey: KEY, headers }));
     expect(error.code).toBe('PETSTORE_CONFORMANCE_UNREACHABLE');
     expect(leaks(error.message)).toEqual([]);
+  });
+
+  /** A TCP server that does what `onSocket` says with each connection. */
+  async function tcp(onSocket: (socket: import('node:net').Socket) => void): Promise<string> {
+    const sockets = new Set<import('node:net').Socket>();
+    const server = createTcpServer((socket) => {
+      sockets.add(socket);
+      onSocket(socket);
+    });
+    server.listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    closing.push(
+      () =>
+        new Promise((resolve) => {
+          for (const socket of sockets) socket.destroy();
+          server.close(resolve);
+        }),
+    );
+    return `127.0.0.1:${(server.address() as AddressInfo).port}`;
+  }
+
+  it.each([
+    [
+      'PETSTORE_CONFORMANCE_NOTHING_SELECTED',
+      async () => ({ baseUrl: `${await startEcho()}/v1`, only: ['no.such.case'] }),
+    ],
+    ['PETSTORE_CONFORMANCE_NOT_UP', async () => ({ baseUrl: 'http://127.0.0.1:9/v1', waitForMs: 300 })],
+    ['PETSTORE_CONFORMANCE_NO_ANSWER', async () => ({ baseUrl: `http://${await tcp(() => {})}/v1`, timeoutMs: 300 })],
+    ['PETSTORE_CONFORMANCE_TLS', async () => ({ baseUrl: `${(await startEcho()).replace('http:', 'https:')}/v1` })],
+    [
+      'PETSTORE_CONFORMANCE_PROTOCOL_MISMATCH',
+      async () => ({ baseUrl: `http://${await tcp((socket) => socket.end('SSH-2.0-OpenSSH_9.2\r\n'))}/v1` }),
+    ],
+    [
+      'PETSTORE_CONFORMANCE_TRANSPORT_FAILED',
+      async () => {
+        // Its first answer shows a Petstore; then it goes away: every later request is cut.
+        let answered = 0;
+        const server = createServer((req, res) => {
+          if (answered++ === 0) res.writeHead(200, { 'content-type': 'application/json' }).end('[]');
+          else req.socket.destroy();
+        });
+        return { baseUrl: `${await listen(server)}/v1`, concurrency: 1 };
+      },
+    ],
+    [
+      'PETSTORE_CONFORMANCE_MAX_TIME',
+      async () => {
+        const slow = await startMockServer({ apiKeys: [KEY], count: 3, latency: 100 });
+        closing.push(() => slow.close());
+        return { baseUrl: slow.url, maxTimeMs: 400, concurrency: 1 };
+      },
+    ],
+  ])('%s: the error, and the report it carries, quote no secret', async (code, target) => {
+    const error = await thrown(runConformance({ apiKey: KEY, headers, ...(await target()) } as never));
+    expect(error.code).toBe(code);
+    expect(leaks(error.message)).toEqual([]);
+    if (error.report) expectNoSecretIn(error.report);
   });
 });
