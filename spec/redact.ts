@@ -183,3 +183,22 @@ function redactEncoded(text: string, needles: readonly string[], escapeAt: Escap
   }
   return out + text.slice(from);
 }
+
+/**
+ * The credentials written in a URL's authority (`user:pass@`), as written and percent-decoded, for redaction; none
+ * when it has none. Read off the text, so a URL that does not parse gives them up too.
+ */
+export function urlUserInfo(url: unknown): string[] {
+  const userinfo = typeof url === 'string' ? /^[a-z][a-z0-9+.-]*:\/\/([^/?#]*)@/i.exec(url)?.[1] : undefined;
+  if (userinfo === undefined || userinfo === '') return [];
+  const colon = userinfo.indexOf(':');
+  const parts = colon === -1 ? [userinfo] : [userinfo.slice(0, colon), userinfo.slice(colon + 1)];
+  const decoded = parts.map((part) => {
+    try {
+      return decodeURIComponent(part);
+    } catch {
+      return part;
+    }
+  });
+  return [userinfo, ...parts, ...decoded].filter((s) => s !== '');
+}

@@ -18,6 +18,7 @@ import {
   consequenceOf,
   duplicateOf,
   type JudgedCase,
+  labelValue,
 } from './consequences.ts';
 import { matchOperation } from './operations.ts';
 
@@ -74,8 +75,7 @@ function requestTemplate(ex: Exchange, api: Api): string {
  * `limit=-1: status`), the first request that carries the variation's value; else the case's last one.
  */
 function shownBy(c: CaseResult, check: CheckResult): Exchange | undefined {
-  const cut = check.name.lastIndexOf(': ');
-  const value = cut < 0 ? undefined : check.name.slice(0, cut).split(' ').at(-1);
+  const value = labelValue(check.name);
   const carries = (ex: Exchange): boolean =>
     value !== undefined && (ex.request.url.includes(value) || (ex.request.body ?? '').includes(value));
   return c.exchanges.find(carries) ?? c.exchanges.at(-1);
@@ -163,14 +163,7 @@ function required(expected: string, operation: OperationInfo | undefined, sectio
   return `where the suite accepts only ${expected} (the contract lists ${documented.join(', ') || 'no status'} for ${operation?.operationId ?? 'it'}; ${own.join(' or ')} is the suite's reading of ${section})`;
 }
 
-/** A generated check's message starts with its variation's label (`missing.name: body is not a valid Error`): the finding is the rest. */
-function unlabelled(check: CheckResult): CheckResult {
-  const message = check.message.replace(/^[a-z]\w*(\.\w+)+: |^(malformed|empty|range|type|missing)\w*: /, '');
-  return message === check.message ? check : { ...check, message };
-}
-
-function find(c: CaseResult, given: CheckResult, api: Api): Found | undefined {
-  const check = unlabelled(given);
+function find(c: CaseResult, check: CheckResult, api: Api): Found | undefined {
   const name = bareName(check.name);
   const last = shownBy(c, check);
   const failedServer = serverError(c);

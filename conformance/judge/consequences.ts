@@ -15,6 +15,12 @@ import type { CaseResult, CheckResult, Exchange } from '../types.ts';
  */
 export type JudgedCase = CaseResult & { letIn?: string[] };
 
+/** The value a variation's check is labelled with (`limit=-1` of `limit=-1: status`), or undefined for an unlabelled check. */
+export function labelValue(name: string): string | undefined {
+  const cut = name.lastIndexOf(': ');
+  return cut < 0 ? undefined : name.slice(0, cut).split(' ').at(-1);
+}
+
 /** The check of a variation is named `label: check`; the check is the part after the last `: `. */
 export function bareName(name: string): string {
   return name.slice(name.lastIndexOf(': ') + 1).trim();

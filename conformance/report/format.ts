@@ -4,6 +4,7 @@
  */
 import { ansiCQuote, hasRawBytes } from '../client/bytes.ts';
 import { formatDuration } from '../client/duration.ts';
+import { labelValue } from '../judge/consequences.ts';
 import type { CaseResult, Exchange, ExchangeRequest, Report, StatusTableRow } from '../types.ts';
 import { excerpt } from '../words.ts';
 
@@ -55,8 +56,7 @@ export function exchangesInOrder(r: CaseResult): Exchange[] {
   const about = (ex: Exchange): boolean =>
     failed.some((c) => {
       // A labelled check is about the request carrying its value; an unlabelled one about the answer it names.
-      const cut = c.name.lastIndexOf(': ');
-      const value = cut < 0 ? undefined : c.name.slice(0, cut).split(' ').at(-1);
+      const value = labelValue(c.name);
       if (value !== undefined) return ex.request.url.includes(value) || (ex.request.body ?? '').includes(value);
       const got = /got (\d{3})\b/.exec(c.message)?.[1];
       return got !== undefined && String(ex.response?.status) === got;

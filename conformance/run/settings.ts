@@ -3,9 +3,11 @@
  * (with a ConformanceError saying what to fix), fills in every default, and
  * makes the selection, so that the stages after it read one settled object.
  */
+
 import { randomBytes } from 'node:crypto';
 import type { Dispatcher } from 'undici';
 import { didYouMean } from '../../spec/closest.ts';
+import { urlUserInfo } from '../../spec/redact.ts';
 import { allCases } from '../cases/index.ts';
 import type { ClientOptions, TlsOptions } from '../client/client.ts';
 import { chooseProxy, type ProxyChoice, proxySecrets, shownProxy } from '../client/proxy.ts';
@@ -186,23 +188,10 @@ export function secretsOf(options: ConformanceOptions): string[] {
   return [...new Set(all.filter((s) => s.length > 0))];
 }
 
-/** The credentials a URL carries (`user:password@`), in every form the suite may show or send; a URL that does not parse included. */
+/** The credentials a URL carries, in every form the suite may show or send (Basic included); a URL that does not parse too. */
 function credentialsIn(url: string): string[] {
   const parsed = proxySecrets(url);
-  if (parsed.length !== 1 || parsed[0] !== url) return parsed;
-  // Not a URL: the user info is still what stands between `//` and the last `@` of the authority.
-  const userinfo = /^[a-z][a-z0-9+.-]*:\/\/([^/?#]*)@/i.exec(url)?.[1];
-  if (userinfo === undefined) return [];
-  const colon = userinfo.indexOf(':');
-  const parts = colon === -1 ? [userinfo] : [userinfo.slice(0, colon), userinfo.slice(colon + 1)];
-  const decoded = parts.map((p) => {
-    try {
-      return decodeURIComponent(p);
-    } catch {
-      return p;
-    }
-  });
-  return [userinfo, ...parts, ...decoded];
+  return parsed.length === 1 && parsed[0] === url ? urlUserInfo(url) : parsed;
 }
 
 function checkTarget(options: ConformanceOptions): URL {

@@ -8,6 +8,7 @@
  */
 
 import { getValidator, listPetsLimit, type Pet, petStatuses } from '../../spec/index.ts';
+import { urlUserInfo } from '../../spec/redact.ts';
 import { badOption, PetstoreMockError } from '../core/errors.ts';
 import { redactKeys } from '../core/redact.ts';
 import { validatePets } from '../core/replace-pets.ts';
@@ -96,28 +97,12 @@ export async function readPetsFrom(source: PetsSource): Promise<PetsRead> {
     return await read(source);
   } catch (error) {
     if (!(error instanceof PetstoreMockError)) throw error;
-    const secrets = [source.apiKey ?? '', ...userInfoOf(source.url)].filter((s) => s !== '');
+    const secrets = [source.apiKey ?? '', ...urlUserInfo(source.url)].filter((s) => s !== '');
     if (secrets.length === 0) throw error;
     const hidden = redactKeys(error.message, secrets);
     throw error.option === undefined
       ? new PetstoreMockError(error.code, hidden)
       : badOption(error.option, redactKeys(error.problem ?? '', secrets));
-  }
-}
-
-/** The user and password a URL carries (`user:pass@`), raw and decoded; none for a URL without them. */
-function userInfoOf(url: unknown): string[] {
-  const userinfo = typeof url === 'string' ? /^[a-z][a-z0-9+.-]*:\/\/([^/?#]*)@/i.exec(url)?.[1] : undefined;
-  if (userinfo === undefined) return [];
-  const parts = userinfo.split(':');
-  return [userinfo, ...parts, ...parts.map((p) => safeDecode(p))];
-}
-
-function safeDecode(text: string): string {
-  try {
-    return decodeURIComponent(text);
-  } catch {
-    return text;
   }
 }
 
