@@ -205,6 +205,9 @@ const CONTROLS: Record<keyof PetstoreMock, string> = {
   ready: 'object',
   coverage: 'function',
   clearCoverage: 'function',
+  pact: 'function',
+  clearPact: 'function',
+  setProviderState: 'function',
   close: 'function',
 };
 
