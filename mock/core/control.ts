@@ -76,6 +76,7 @@ function routes(t: PetstoreMock, x: ControlExtras): Record<string, Record<string
           consumer: query.get('consumer') ?? '',
           provider: query.get('provider') ?? '',
           include: include === null || include === '' ? [] : include.split(','),
+          deprecationHeaders: query.get('deprecationHeaders') === 'true',
         };
         return ok(t.pact(options as never));
       },

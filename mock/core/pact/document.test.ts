@@ -41,7 +41,7 @@ describe('pact(): one interaction per kind of request', () => {
     const { mock, call } = setupMock();
     await call('GET', '/v1/pets?status=available');
     await call('GET', '/v1/pets/1');
-    const [listing, one] = mock.pact(NAMES).interactions;
+    const [listing, one] = mock.pact({ ...NAMES, deprecationHeaders: true }).interactions;
     const rules = listing!.response.matchingRules!.body!;
     expect(rules.$!.matchers).toEqual([{ match: 'type', min: 1 }]);
     expect(rules['$[*].id']!.matchers).toEqual([{ match: 'integer' }]);
@@ -62,6 +62,10 @@ describe('pact(): one interaction per kind of request', () => {
       Sunset: { matchers: [{ match: 'regex' }] },
     });
     expect(one!.response.headers!.Sunset).toEqual(['Thu, 05 Dec 2030 00:00:00 GMT']);
+    // By default the pact asks only for what the contract declares: getPet's headers are the mock's choice.
+    const plain = mock.pact(NAMES).interactions[1]!.response;
+    expect(Object.keys(plain.headers!)).toEqual(['Content-Type']);
+    expect(Object.keys(plain.matchingRules!.header!)).toEqual(['Content-Type']);
   });
 
   it('matches Error bodies by type and keeps a request without a key as it was sent', async () => {

@@ -27,6 +27,12 @@ export interface PactOptions {
   provider: string;
   /** Add the answers these forced (`scenario`, `prefer`, `chaos`, `rateLimit`), each under the state `the service answers {status}`. */
   include?: readonly ForcedSource[];
+  /**
+   * Ask for getPet's `Deprecation` and `Sunset` headers where the client received them (default false): the
+   * contract does not declare them, so a provider that honours it may leave them out, and PactFlow's comparison
+   * with the OpenAPI document refuses them.
+   */
+  deprecationHeaders?: boolean;
 }
 
 /** A Pact V4 file, as `pact()` returns it (`JSON.stringify` it to write the file). */
@@ -49,7 +55,7 @@ export interface PactFile {
 export function checkPactOptions(options: unknown): Required<PactOptions> {
   if (typeof options !== 'object' || options === null)
     throw badOption('pact(options)', ': options must be { consumer, provider, include? }');
-  const { consumer, provider, include = [] } = options as Partial<PactOptions>;
+  const { consumer, provider, include = [], deprecationHeaders = false } = options as Partial<PactOptions>;
   for (const [name, value] of [
     ['consumer', consumer],
     ['provider', provider],
@@ -61,12 +67,13 @@ export function checkPactOptions(options: unknown): Required<PactOptions> {
   }
   if (!Array.isArray(include) || include.some((s) => !(FORCED_SOURCES as readonly unknown[]).includes(s)))
     throw badOption('include', `must list some of ${FORCED_SOURCES.join(', ')}`);
-  return { consumer: consumer!, provider: provider!, include };
+  if (typeof deprecationHeaders !== 'boolean') throw badOption('deprecationHeaders', 'must be true or false');
+  return { consumer: consumer!, provider: provider!, include, deprecationHeaders };
 }
 
 /** Writes the pact from what `recorder` holds; `keys` are redacted from all of it. */
 export function buildPact(recorder: PactRecorder, options: PactOptions, keys: readonly string[]): PactFile {
-  const { consumer, provider, include } = checkPactOptions(options);
+  const { consumer, provider, include, deprecationHeaders } = checkPactOptions(options);
   const recorded = recorder.interactions();
   const kept = recorded.filter((r) => r.forced === undefined || include.includes(r.forced));
   const forcedOut = recorded.filter((r) => !kept.includes(r)).reduce((n, r) => n + r.count, 0);
@@ -83,7 +90,8 @@ export function buildPact(recorder: PactRecorder, options: PactOptions, keys: re
   if (skipped.length > 0)
     warnings.push(`${skipped.length} kind(s) of request the contract refuses were left out (see skipped)`);
   const seen = new Map<string, number>();
-  const interactions = kept.map(({ interaction }) => {
+  const interactions = kept.map(({ interaction: recordedOne }) => {
+    const interaction = deprecationHeaders ? recordedOne : withoutDeprecation(recordedOne);
     // Pact needs each description (with its states) once: a second of the same words is numbered.
     const n = (seen.get(interaction.description) ?? 0) + 1;
     seen.set(interaction.description, n);
@@ -99,6 +107,17 @@ export function buildPact(recorder: PactRecorder, options: PactOptions, keys: re
     },
   };
   return redactDeep(file, keys) as PactFile;
+}
+
+/** The interaction without getPet's `Deprecation` and `Sunset` headers and their rules. */
+function withoutDeprecation(interaction: PactInteraction): PactInteraction {
+  const { headers, matchingRules } = interaction.response;
+  if (headers?.Deprecation === undefined && headers?.Sunset === undefined) return interaction;
+  const drop = <T>(record: Record<string, T>) =>
+    Object.fromEntries(Object.entries(record).filter(([name]) => name !== 'Deprecation' && name !== 'Sunset'));
+  const response = { ...interaction.response, headers: drop(headers) };
+  if (matchingRules?.header) response.matchingRules = { ...matchingRules, header: drop(matchingRules.header) };
+  return { ...interaction, response };
 }
 
 /** A copy of `value` with every key redacted from every string in it, names included. */

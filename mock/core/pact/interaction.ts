@@ -115,7 +115,9 @@ export function buildInteraction(
 function requestOf(context: RequestContext): PactInteraction['request'] {
   const request: PactInteraction['request'] = {
     method: context.request.method,
-    path: context.route?.path ?? context.path,
+    // Below the base path, as the contract's paths are (`/pets/7`): the provider's base URL ends in `/v1`, and
+    // PactFlow's comparison with the OpenAPI document reads the paths that way.
+    path: (context.route?.path ?? context.path).replace(/^\/v1(?=\/)/, ''),
   };
   if (context.query !== '') {
     const query: Record<string, string[]> = {};
