@@ -58,7 +58,6 @@ async function verify(baseUrl: string, statesUrl: string, key: string) {
     env: { ...process.env, PACT_PROVIDER_KEY: key, PACT_DO_NOT_TRACK: 'true', NO_COLOR: '1' },
     timeoutMs: 90_000,
   });
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: the verifier colours its report
   const plain = (text: string) => text.replace(/\u001b\[[0-9;]*m/g, '');
   return { code: ran.code, stdout: plain(ran.stdout), stderr: plain(ran.stderr) };
 }
