@@ -19,7 +19,25 @@ it('the client suite writes the pact checked in', async () => {
   );
   expect(run.code, run.stderr + run.stdout).toBe(0);
   expect(readFileSync(join(dir, 'shop-web-petstore.json'), 'utf8')).toBe(readFileSync(CHECKED_IN, 'utf8'));
+  // The hand-written pact-js consumer test wrote its own pact beside it.
+  const handwritten = JSON.parse(readFileSync(join(dir, 'shop-web-handwritten-petstore.json'), 'utf8'));
+  expect(handwritten.interactions.map((i: { description: string }) => i.description)).toEqual(['getPet for pet 7']);
 }, 60_000);
+
+it('the hand-written pact-js pact passes verification against the mock, through its provider-states endpoint', async () => {
+  const run = await runProcess([process.execPath, 'examples/pact/verify.mjs'], {
+    env: {
+      ...process.env,
+      NO_COLOR: '1',
+      PACT_DO_NOT_TRACK: 'true',
+      PACT_FILE: 'examples/pact/pacts/shop-web-handwritten-petstore.json',
+    },
+    timeoutMs: 90_000,
+  });
+  expect(run.code, run.stderr + run.stdout).toBe(0);
+  const report = run.stdout.replace(/\u001b\[[0-9;]*m/g, '');
+  expect(report).toMatch(/getPet for pet 7[\s\S]*Given a pet with id 7 exists[\s\S]*has a matching body \(OK\)/);
+}, 120_000);
 
 it('the checked-in pact passes verification against the mock with another seed', async () => {
   const run = await runProcess([process.execPath, 'examples/pact/verify.mjs'], {
