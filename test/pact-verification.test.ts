@@ -5,7 +5,7 @@
  * string (fails, naming the interactions), and against a provider with other pets that honours the contract
  * (passes). PactFlow's swagger-mock-validator finds the pact consistent with the OpenAPI document.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -17,6 +17,7 @@ const CONSUMER_KEY = 'consumer-side-key-0123456789';
 const PROVIDER_KEY = 'provider-side-key-9876543210';
 const dir = mkdtempSync(join(tmpdir(), 'pact-verify-'));
 const pactFile = join(dir, 'shop-web-petstore.json');
+const forcedPactFile = join(dir, 'shop-web-forced-petstore.json');
 let pactText = '';
 
 /** A client's test run against the mock: every kind of request once or more. */
@@ -40,10 +41,13 @@ beforeAll(async () => {
     await post({ name: 'Rex', categoryId: 2 });
     await post({ name: 'Tom', categoryId: 3, status: 'pending' });
     await get('/pets?limit=0');
+    await get('/pets?limit=2', { ...auth, prefer: 'code=503' });
     mock.replacePets([]);
     await get('/pets');
     pactText = JSON.stringify(mock.pact({ consumer: 'shop-web', provider: 'petstore' }), null, 2);
     writeFileSync(pactFile, pactText);
+    const forced = mock.pact({ consumer: 'shop-web-forced', provider: 'petstore', include: ['prefer'] });
+    writeFileSync(forcedPactFile, JSON.stringify(forced));
   } finally {
     await mock.close();
   }
@@ -53,9 +57,15 @@ afterEach(stopAllProcesses);
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 /** Runs the verifier in its own process (its native core reports on stdout), ANSI colours removed. */
-async function verify(baseUrl: string, statesUrl: string, key: string) {
-  const ran = await runProcess([...tsxEntry('test/support/pact-verify.ts'), pactFile, baseUrl, statesUrl], {
-    env: { ...process.env, PACT_PROVIDER_KEY: key, PACT_DO_NOT_TRACK: 'true', NO_COLOR: '1' },
+async function verify(baseUrl: string, statesUrl: string, key: string, file = pactFile, keyEverywhere = false) {
+  const ran = await runProcess([...tsxEntry('test/support/pact-verify.ts'), file, baseUrl, statesUrl], {
+    env: {
+      ...process.env,
+      PACT_PROVIDER_KEY: key,
+      PACT_DO_NOT_TRACK: 'true',
+      NO_COLOR: '1',
+      PACT_KEY_EVERYWHERE: keyEverywhere ? '1' : '',
+    },
     timeoutMs: 90_000,
   });
   const plain = (text: string) => text.replace(/\u001b\[[0-9;]*m/g, '');
@@ -115,6 +125,22 @@ describe("Pact's verifier", () => {
     }
   }, 120_000);
 
+  it('passes with an answer a test forced, included under "the service answers 503", against the mock', async () => {
+    const provider = await startMockServer({ apiKeys: [PROVIDER_KEY], seed: 7 });
+    try {
+      await provider.ready;
+      const origin = new URL(provider.url).origin;
+      const run = await verify(provider.url, `${origin}/__control/provider-states`, PROVIDER_KEY, forcedPactFile);
+      expect(run.stdout).toMatch(
+        /listPets with limit when the service answers 503[\s\S]*Given the service answers 503/,
+      );
+      expect(run.stdout).not.toMatch(/Failures:/);
+      expect(run.code).toBe(0);
+    } finally {
+      await provider.close();
+    }
+  }, 120_000);
+
   it('(b) fails against a provider that answers categoryId as a string, naming each interaction', async () => {
     const provider = await startPactProvider({ key: PROVIDER_KEY, categoryIdAsString: true });
     try {
@@ -144,10 +170,15 @@ describe("Pact's verifier", () => {
     }
   }, 120_000);
 
-  it('leaves a request without a key as it is: with the real key added to every request, its 401 would fail', () => {
-    const pact = JSON.parse(readFileSync(pactFile, 'utf8'));
-    const noKey = pact.interactions.find((i: { description: string }) => i.description === 'listPets without a key');
-    expect(noKey.request.headers).toBeUndefined();
-    expect(noKey.response.status).toBe(401);
-  });
+  it('needs the filter to leave a request without a key as it is: the key added to every request fails its 401', async () => {
+    const provider = await startPactProvider({ key: PROVIDER_KEY });
+    try {
+      const run = await verify(`${provider.origin}/v1`, `${provider.origin}/_states`, PROVIDER_KEY, pactFile, true);
+      expect(run.code).toBe(1);
+      expect(run.stdout).toMatch(/\d+\) Verifying a pact between shop-web and petstore - listPets without a key\n/);
+      expect(run.stdout).toMatch(/There were 1 pact failures/);
+    } finally {
+      await provider.close();
+    }
+  }, 120_000);
 });

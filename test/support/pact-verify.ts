@@ -11,6 +11,8 @@ import { Verifier } from '@pact-foundation/pact';
 process.env.PACT_DO_NOT_TRACK = 'true';
 const [pactFile, providerBaseUrl, statesUrl] = process.argv.slice(2);
 const key = process.env.PACT_PROVIDER_KEY ?? '';
+// What the docs warn against, for the test that shows why: the key added to every request, those without one too.
+const everywhere = process.env.PACT_KEY_EVERYWHERE === '1';
 
 const verifier = new Verifier({
   provider: 'petstore',
@@ -19,7 +21,7 @@ const verifier = new Verifier({
   providerStatesSetupUrl: statesUrl!,
   logLevel: 'warn',
   requestFilter: (req, _res, next) => {
-    if (req.headers.authorization !== undefined) req.headers.authorization = `Bearer ${key}`;
+    if (everywhere || req.headers.authorization !== undefined) req.headers.authorization = `Bearer ${key}`;
     next();
   },
 });
