@@ -16,6 +16,16 @@ describe('pact(): one interaction per kind of request', () => {
     expect(pact.consumer).toEqual({ name: 'shop-web' });
   });
 
+  it('keeps at most 500 kinds, and says how many requests of a new kind it did not keep', async () => {
+    const { mock, call } = setupMock();
+    for (let i = 0; i < 503; i++) await call('GET', `/v1/pets?x${i}=1`);
+    const pact = mock.pact(NAMES);
+    expect(pact.interactions).toHaveLength(500);
+    expect(pact.metadata.petstoreMock.warnings).toContain(
+      '3 request(s) of a new kind were not kept: at most 500 kinds are',
+    );
+  });
+
   it('gives each answer the state the mock held for it', async () => {
     const pet = { id: 2, name: 'Milo', categoryId: 3, status: 'sold' as const };
     const { mock, call } = setupMock({ pets: [{ id: 1, name: 'Tom', categoryId: 1 }, pet] });

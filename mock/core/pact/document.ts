@@ -11,7 +11,7 @@ import { badOption } from '../errors.ts';
 import { redactKeys } from '../redact.ts';
 import { FORCED_SOURCES, type ForcedSource } from './classify.ts';
 import type { PactInteraction } from './interaction.ts';
-import type { PactRecorder, SkippedKind } from './recorder.ts';
+import { MAX_PACT_KINDS, type PactRecorder, type SkippedKind } from './recorder.ts';
 
 /** The Pact specification version the file follows. */
 export const PACT_SPECIFICATION_VERSION = '4.0';
@@ -85,7 +85,7 @@ export function buildPact(recorder: PactRecorder, options: PactOptions, keys: re
       `${forcedOut} answer(s) forced by scenarios, Prefer, chaos or the rate limit were left out (include adds them)`,
     );
   if (recorder.overflow > 0)
-    warnings.push(`${recorder.overflow} request(s) of a new kind were not kept: at most 500 kinds are`);
+    warnings.push(`${recorder.overflow} request(s) of a new kind were not kept: at most ${MAX_PACT_KINDS} kinds are`);
   const skipped = recorder.skipped();
   if (skipped.length > 0)
     warnings.push(`${skipped.length} kind(s) of request the contract refuses were left out (see skipped)`);
