@@ -33,10 +33,19 @@ export function forcedBy(context: RequestContext): ForcedSource | undefined {
   return undefined;
 }
 
+/** Shapes of the raw queries seen last: a client sends the same few again and again (bounded, emptied when full). */
+const shapes = new Map<string, string>();
+
 /** The query parameter names sent, sorted, with listPets' status value (it decides the provider state). */
-function queryShape(query: URLSearchParams): string {
+function queryShape(raw: string): string {
+  const known = shapes.get(raw);
+  if (known !== undefined) return known;
+  const query = new URLSearchParams(raw);
   const names = [...new Set(query.keys())].sort();
-  return names.map((n) => (n === 'status' ? `status=${query.get('status')}` : n)).join('&');
+  const shape = names.map((n) => (n === 'status' ? `status=${query.get('status')}` : n)).join('&');
+  if (shapes.size >= 1000) shapes.clear();
+  if (raw.length <= 1024) shapes.set(raw, shape);
+  return shape;
 }
 
 /** The body's field names, sorted; `-` for no body, `?` for one that is not a JSON object. */
@@ -86,7 +95,7 @@ export function classify(context: RequestContext, response: ApiResponse, removed
   const size = context.request.body?.length ?? 0;
   if (size > MAX_PACT_BODY)
     return { kind: 'skipped', key: `${operationId} body over ${MAX_PACT_BODY} bytes`, reason: 'too large to keep' };
-  const query = context.query === '' ? '' : queryShape(new URLSearchParams(context.query));
+  const query = context.query === '' ? '' : queryShape(context.query);
   const body = operationId === 'createPet' ? bodyShape(requestJson(context)) : '';
   const empty = operationId === 'listPets' && status === 200 && response.body === '[]';
   const key = `${operationId} ${status} q=${query} b=${body} a=${auth ? 1 : 0}${empty ? ' empty' : ''}`;
