@@ -132,7 +132,9 @@ describe('pact(): secrets and bad input', () => {
     await call('GET', `/v1/pets?limit=1&note=${encodeURIComponent(key)}`, auth);
     const b64 = btoa(`user:${key}`);
     await call('GET', `/v1/pets?limit=2&basic=${b64}`, auth);
-    const body = JSON.stringify({ name: `${key} \u0073k/live`, categoryId: 1, status: 'sold' });
+    await call('GET', `/v1/pets?limit=3&html=${encodeURIComponent(`&#115;${key.slice(1)}`)}`, auth);
+    // The key JSON-escaped in the body the client sent.
+    const body = `{"name":"\\u0073${key.slice(1)}","categoryId":1,"status":"sold"}`;
     await call('POST', '/v1/pets', { ...auth, 'content-type': 'application/json' }, body);
     await call('GET', '/v1/pets/1', { authorization: `bearer ${key}` });
     const text = JSON.stringify(mock.pact(NAMES));
@@ -140,6 +142,7 @@ describe('pact(): secrets and bad input', () => {
     expect(text).not.toContain(encodeURIComponent(key));
     expect(text).not.toContain(b64.slice(4, 20));
     expect(text).not.toContain(btoa(key).slice(0, 16));
+    expect(text).not.toContain(key.slice(1));
     expect(text).toContain('Bearer <key>');
     expect(text).toContain('[REDACTED]');
   });
