@@ -7,7 +7,7 @@
 import type { CaseResult, CheckResult, Exchange, Outcome, Report, StatusTableRow } from '../types.ts';
 import { excerpt } from '../words.ts';
 import { escapeControls } from './controls.ts';
-import { exchangesInOrder, footerLines, renderCurl, summaryLine } from './format.ts';
+import { endedLine, exchangesInOrder, footerLines, renderCurl, summaryLine } from './format.ts';
 import { HTML_STYLE } from './html-style.ts';
 
 /** Escapes text for HTML content and attribute values; control bytes are shown as `\xNN`. */
@@ -57,7 +57,7 @@ function verdict(report: Report): string {
   ];
   return `<header class="${state}">
 <h1>Petstore conformance <span class="badge">${report.ok ? 'PASSED' : report.ended ? 'ENDED EARLY' : report.summary.failed > 0 ? 'FAILED' : 'INCOMPLETE'}</span></h1>
-<p class="target">${e(report.baseUrl)}${report.proxy ? ` through the proxy ${e(report.proxy.url)} (from ${e(report.proxy.source)})` : ''}</p>
+${report.ended ? `<p class="ended"><strong>${e(endedLine(report.ended))}</strong></p>\n` : ''}<p class="target">${e(report.baseUrl)}${report.proxy ? ` through the proxy ${e(report.proxy.url)} (from ${e(report.proxy.source)})` : ''}</p>
 <p class="facts">${facts.join(' · ')}</p>
 <div class="cards">${cards}</div>
 <p class="summary">${e(summaryLine(report))}</p>
