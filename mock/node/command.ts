@@ -9,7 +9,7 @@ import { parseArgs } from 'node:util';
 import { packageVersion } from '../../spec/files.ts';
 import type { Pet } from '../../spec/index.ts';
 import type { CoverageReport } from '../core/coverage.ts';
-import { expectCoverage, formatCoverage } from '../core/coverage-report.ts';
+import { formatCoverage } from '../core/coverage-report.ts';
 // Each from its own module, not from index.ts, whose seedPets would load faker for every start.
 import { DEFAULT_COUNT, DEFAULT_SEED, MAX_COUNT } from '../core/default-pets.ts';
 import { badOption, PetstoreMockError } from '../core/errors.ts';
@@ -17,6 +17,7 @@ import { DEFAULT_JOURNAL_BYTES, DEFAULT_JOURNAL_SIZE, MAX_JOURNAL_BYTES, MAX_JOU
 import { DEFAULT_API_KEY } from '../core/mock.ts';
 import { type Latency, parseLatency } from '../core/options.ts';
 import { renderCoverageHtml } from './coverage-html.ts';
+import { coverageGateFailures } from './enforce-coverage.ts';
 import { loadPetsFile } from './fixtures.ts';
 import type { RequestLogEntry } from './server.ts';
 import { startMockServer } from './start.ts';
@@ -52,6 +53,8 @@ Options (environment variable in brackets):
   --coverage-html FILE   the same as a page
   --coverage-require LIST  exit 1 on stop when one of these responses was never received
                     (comma-separated, like 'getPet 404,createPet 400')
+  --fail-on-invalid-requests  exit 1 on stop when a client sent a request the contract
+                    refuses that no test forced (each kind named on stderr)
   --latency MS      delay every API answer: MS, or MIN-MAX   [PETSTORE_LATENCY]   default none
                     drawn from the seed (at most 60000)
   --rate-limit N    API requests per second per key; beyond  [PETSTORE_RATE_LIMIT] default none
@@ -146,6 +149,7 @@ function parseOptions(argv: string[], env: NodeJS.ProcessEnv) {
       coverage: { type: 'string' },
       'coverage-html': { type: 'string' },
       'coverage-require': { type: 'string', multiple: true },
+      'fail-on-invalid-requests': { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
       version: { type: 'boolean' },
     },
@@ -179,6 +183,7 @@ function parseOptions(argv: string[], env: NodeJS.ProcessEnv) {
         .flatMap((v) => v.split(','))
         .map((v) => v.trim())
         .filter(Boolean),
+      failOnInvalidRequests: values['fail-on-invalid-requests'] === true,
     },
     ...behaviour(values, env),
   };
@@ -316,12 +321,15 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
   return reportCoverage(mock.coverage(), options.coverage);
 }
 
-/** On stop: the coverage files, the table on stderr, and exit 1 when a required response was never received. */
+/**
+ * On stop: the coverage files, the table on stderr, and exit 1 when a required response was never received or,
+ * with --fail-on-invalid-requests, when a client sent a request the contract refuses.
+ */
 function reportCoverage(
   report: CoverageReport,
-  o: { json: string | undefined; html: string | undefined; require: string[] },
+  o: { json: string | undefined; html: string | undefined; require: string[]; failOnInvalidRequests: boolean },
 ): number {
-  if (o.json === undefined && o.html === undefined && o.require.length === 0) return 0;
+  if (o.json === undefined && o.html === undefined && o.require.length === 0 && !o.failOnInvalidRequests) return 0;
   try {
     if (o.json !== undefined) writeFileSync(o.json, `${JSON.stringify(report, null, 2)}\n`);
     if (o.html !== undefined) writeFileSync(o.html, renderCoverageHtml(report));
@@ -330,12 +338,10 @@ function reportCoverage(
     return 2;
   }
   process.stderr.write(formatCoverage(report));
-  if (o.require.length === 0) return 0;
-  try {
-    expectCoverage(report, { responses: o.require });
-  } catch (error) {
-    process.stderr.write(`petstore-mock: ${(error as Error).message}\n`);
-    return 1;
-  }
-  return 0;
+  const failures = coverageGateFailures(report, {
+    responses: o.require,
+    allowInvalidRequests: !o.failOnInvalidRequests,
+  });
+  for (const failure of failures) process.stderr.write(`petstore-mock: ${failure}\n`);
+  return failures.length === 0 ? 0 : 1;
 }
