@@ -4,7 +4,7 @@
  * over PETSTORE_* environment variables, which win over defaults. `cli.ts` is
  * the entry that calls it.
  */
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { packageVersion } from '../../spec/files.ts';
 import type { Pet } from '../../spec/index.ts';
@@ -20,7 +20,7 @@ import { renderCoverageHtml } from './coverage-html.ts';
 import { coverageGateFailures } from './enforce-coverage.ts';
 import { loadPetsFile } from './fixtures.ts';
 import type { RequestLogEntry } from './server.ts';
-import { startMockServer } from './start.ts';
+import { isLoopback, startMockServer } from './start.ts';
 
 const HELP = `Usage: npx petstore-mock [options]
        (outside a project with petstore-toolkit installed: npx -p petstore-toolkit petstore-mock [options])
@@ -34,6 +34,12 @@ Options (environment variable in brackets):
   --count N         pets to seed, 0 to ${MAX_COUNT}             [PETSTORE_COUNT]     default ${DEFAULT_COUNT}
   --api-key KEY     accepted bearer key; repeat for more     [PETSTORE_API_KEYS, comma-separated]
                     (replaces the development key "${DEFAULT_API_KEY}")
+  --api-keys-file F the accepted keys, one per line (beyond loopback, keys come from
+                    here or the environment: the command line shows in ps)
+  --control-key-file F  the key the control endpoints (/__control) require, as
+                    Authorization: Bearer <key>, distinct from the API keys  [PETSTORE_CONTROL_KEY]
+                    (required with a --host beyond loopback; at least 16 characters)
+  --control-key KEY the same, on the command line (loopback only: ps shows it)
   --fixtures FILE   start from a JSON array of pets instead  [PETSTORE_FIXTURES]
   --pets-from URL   start from the pets another Petstore lists (GET only; its key in
                     PETSTORE_SOURCE_API_KEY); not with --seed, --count or --fixtures
@@ -102,6 +108,7 @@ const FLAGS: Record<string, string> = {
   journalBytes: 'journal-bytes',
   asOf: 'as-of',
   coverageRequire: 'coverage-require',
+  controlKey: 'control-key-file',
 };
 
 /** An error as the command prints it: a bad option under its flag's name, anything else as it is. */
@@ -124,6 +131,25 @@ function integer(option: string, raw: string | undefined, fallback: number): num
   return Number(raw);
 }
 
+/** A command-line mistake the library has no option for: printed as it is. */
+class UsageError extends Error {}
+
+/** The keys in a file, one per line (blank lines and surrounding spaces ignored); a file with none is refused. */
+function keysFile(flag: string, path: string): string[] {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    throw new UsageError(`--${flag}: cannot read ${path} (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
+  }
+  const keys = text
+    .split(/\r?\n/)
+    .map((line) => line.trim())
+    .filter((line) => line !== '');
+  if (keys.length === 0) throw new UsageError(`--${flag}: ${path} holds no key (one per line)`);
+  return keys;
+}
+
 function parseOptions(argv: string[], env: NodeJS.ProcessEnv) {
   const { values } = parseArgs({
     args: argv,
@@ -133,6 +159,9 @@ function parseOptions(argv: string[], env: NodeJS.ProcessEnv) {
       seed: { type: 'string' },
       count: { type: 'string' },
       'api-key': { type: 'string', multiple: true },
+      'api-keys-file': { type: 'string' },
+      'control-key': { type: 'string' },
+      'control-key-file': { type: 'string' },
       fixtures: { type: 'string' },
       'pets-from': { type: 'string' },
       'base-path': { type: 'string' },
@@ -158,20 +187,39 @@ function parseOptions(argv: string[], env: NodeJS.ProcessEnv) {
   const envKeys = env.PETSTORE_API_KEYS?.split(',')
     .map((k) => k.trim())
     .filter((k) => k !== '');
+  const host = values.host || env.PETSTORE_HOST || '127.0.0.1';
+  // Beyond loopback the mock is a sandbox others reach: a key on the command line shows in `ps` to every local user.
+  if (!isLoopback(host))
+    for (const [flag, where] of [
+      ['api-key', 'PETSTORE_API_KEYS or --api-keys-file'],
+      ['control-key', 'PETSTORE_CONTROL_KEY or --control-key-file'],
+    ] as const)
+      if (values[flag] !== undefined)
+        throw new UsageError(
+          `--${flag} shows in ps on a mock that listens on ${host}, beyond loopback: give it in ${where}`,
+        );
+  const fileKeys =
+    values['api-keys-file'] === undefined ? undefined : keysFile('api-keys-file', values['api-keys-file']);
   // An empty variable (`PETSTORE_API_KEYS=` in a compose file) means unset: the banner must then show the development key in use.
-  const apiKeys = values['api-key'] ?? (envKeys?.length ? envKeys : undefined);
+  const apiKeys = values['api-key'] ?? fileKeys ?? (envKeys?.length ? envKeys : undefined);
+  const controlKey =
+    values['control-key'] ??
+    (values['control-key-file'] === undefined
+      ? env.PETSTORE_CONTROL_KEY || undefined
+      : keysFile('control-key-file', values['control-key-file'])[0]);
   return {
     help: values.help === true,
     version: values.version === true,
     port: integer('port', values.port ?? (env.PETSTORE_PORT || undefined), 4010),
     // Empty means unset, not every interface (which is what node does with an empty host).
-    host: values.host || env.PETSTORE_HOST || '127.0.0.1',
+    host,
     seed: integer('seed', values.seed ?? (env.PETSTORE_SEED || undefined), DEFAULT_SEED),
     count: integer('count', values.count ?? (env.PETSTORE_COUNT || undefined), DEFAULT_COUNT),
     fixtures: values.fixtures ?? env.PETSTORE_FIXTURES,
     petsFrom: petsFrom(values, env),
     basePath: values['base-path'] ?? (env.PETSTORE_BASE_PATH || undefined),
     apiKeys,
+    ...(controlKey === undefined ? {} : { controlKey }),
     cors: values['no-cors'] !== true && env.PETSTORE_CORS !== 'off',
     ...browserAccess(values, env),
     quiet: values.quiet === true || env.PETSTORE_QUIET === '1',
