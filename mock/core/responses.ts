@@ -13,6 +13,11 @@ export interface ApiRequest {
   body?: Uint8Array | string;
   /** Set by the adapter when the body exceeded the limit and was not read. */
   bodyTooLarge?: boolean;
+  /**
+   * Set by the adapter when the client went away (closed the connection, aborted) while the mock was still making
+   * its answer: the journal and coverage count that answer as abandoned, since the client never read it.
+   */
+  abandoned?: boolean;
 }
 
 /**
@@ -71,6 +76,7 @@ export const ErrorCode = {
   hostNotAllowed: 'host_not_allowed',
   originNotAllowed: 'origin_not_allowed',
   idsExhausted: 'ids_exhausted',
+  controlKeyRequired: 'control_key_required',
 } as const;
 
 /** One of the mock's error codes. */

@@ -19,6 +19,11 @@ import { createHttpServer, type RequestLogEntry, type ServerTimeouts } from './s
 /** Hosts that keep the mock to this machine. */
 export const LOOPBACK_HOSTS: readonly string[] = ['127.0.0.1', 'localhost', '::1'];
 
+/** Whether binding `host` keeps the mock on this machine: a loopback name or address (127.0.0.0/8, ::1). */
+export function isLoopback(host: string): boolean {
+  return LOOPBACK_HOSTS.includes(host) || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host) || host === '[::1]';
+}
+
 /** Options for {@link startMockServer}: those of the mock itself, and of its socket. */
 export interface MockServerOptions extends MockOptions {
   /** Port to listen on; 0 (the default) picks a free one. */
@@ -114,6 +119,12 @@ export async function startMockServer(given?: MockServerOptions): Promise<MockSe
     basePath,
     ...mockOptions
   } = options;
+  // Beyond loopback, whoever reaches the address could reset the mock or force 503s on everyone: not without a key.
+  if (!isLoopback(host) && mockOptions.controlKey === undefined)
+    throw badOption(
+      'controlKey',
+      `is required to listen on ${host}, beyond loopback: anyone who reaches it could reset the mock or force errors on everyone (set PETSTORE_CONTROL_KEY, or give one in a file)`,
+    );
   const hostAllowed = hostCheck(allowedHosts, host);
   const mount = mountOf(basePath ?? '/v1');
   let url = '';
@@ -145,16 +156,18 @@ export async function startMockServer(given?: MockServerOptions): Promise<MockSe
   server = createHttpServer({
     handler: mounted(mount, mock.respond),
     log,
-    secrets: mock.apiKeys,
+    secrets: mockOptions.controlKey === undefined ? mock.apiKeys : [...mock.apiKeys, mockOptions.controlKey],
     timeouts,
     hostAllowed,
   });
   server.listen(port, host);
   await once(server, 'listening');
-  if (!LOOPBACK_HOSTS.includes(host)) {
+  if (!isLoopback(host)) {
     const warn =
       onWarning ?? ((message: string) => process.emitWarning(message, { code: 'PETSTORE_MOCK_NOT_LOOPBACK' }));
-    warn(`bound to ${host}, not loopback: anyone who can reach this address can use the mock`);
+    warn(
+      `bound to ${host}, not loopback: anyone who can reach this address can call the API (the controls need the control key)`,
+    );
   }
   const address = server.address() as AddressInfo;
   const hostPart = address.family === 'IPv6' ? `[${address.address}]` : address.address;
