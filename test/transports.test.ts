@@ -220,6 +220,9 @@ const CONTROLS: Record<keyof PetstoreMock, string> = {
   ready: 'object',
   coverage: 'function',
   clearCoverage: 'function',
+  pact: 'function',
+  clearPact: 'function',
+  setProviderState: 'function',
   close: 'function',
 };
 
@@ -314,5 +317,16 @@ describe.each(TRANSPORTS)('client coverage through %s', (_name, open) => {
       'getPet 404',
       'listPets 401',
     ]);
+    // The same traffic, as a consumer contract: one interaction per kind, the refused and forced ones left out.
+    const pact = mock.pact({ consumer: 'web', provider: 'petstore' });
+    expect(pact.interactions.map((i) => i.description)).toEqual([
+      'listPets with limit',
+      'getPet for an existing id',
+      'createPet without status',
+    ]);
+    expect(pact.metadata.petstoreMock.skipped.map((k) => k.kind)).toEqual([
+      'listPets 400: limit must be an integer from 1 to 100',
+    ]);
+    expect(JSON.stringify(pact)).not.toContain(KEY);
   });
 });

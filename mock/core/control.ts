@@ -71,6 +71,21 @@ function routes(t: PetstoreMock, x: ControlExtras): Record<string, Record<string
       DELETE: () => (t.clearRequests(), noContent()),
     },
     'openapi.json': { GET: () => jsonResponse(200, x.profile()) },
+    pact: {
+      GET: (c) => {
+        const query = new URLSearchParams(c.query);
+        const include = query.get('include');
+        const options = {
+          consumer: query.get('consumer') ?? '',
+          provider: query.get('provider') ?? '',
+          include: include === null || include === '' ? [] : include.split(','),
+          deprecationHeaders: query.get('deprecationHeaders') === 'true',
+        };
+        return ok(t.pact(options as never));
+      },
+      DELETE: () => (t.clearPact(), noContent()),
+    },
+    'provider-states': { POST: (c) => withJson(c, (change) => ok(t.setProviderState(change as never))) },
     coverage: {
       GET: () => ok(t.coverage()),
       DELETE: () => (t.clearCoverage(), noContent()),
@@ -179,7 +194,12 @@ function dispatch(methods: Record<string, Run>, context: RequestContext): ApiRes
     return run(context);
   } catch (error) {
     if (!(error instanceof PetstoreMockError)) throw error;
-    const code = error.code === 'PETSTORE_MOCK_INVALID_SCENARIO' ? ErrorCode.invalidScenario : ErrorCode.invalidBody;
+    const code =
+      error.code === 'PETSTORE_MOCK_INVALID_SCENARIO'
+        ? ErrorCode.invalidScenario
+        : error.code === 'PETSTORE_MOCK_BAD_OPTION'
+          ? ErrorCode.invalidParameter
+          : ErrorCode.invalidBody;
     return errorResponse(400, code, error.message);
   }
 }

@@ -20,6 +20,8 @@ export const PETSTORE_MOCK_ERROR_CODES = [
   'PETSTORE_MOCK_UNSUPPORTED_RUNTIME',
   /** The server `petsFrom` names failed, or answered what the interface refuses: nothing was taken. */
   'PETSTORE_MOCK_SOURCE_FAILED',
+  /** A Pact provider state outside the vocabulary, or a state-change request that is not one. */
+  'PETSTORE_MOCK_UNKNOWN_STATE',
   /** A client-coverage gate (`expectCoverage`, `expectNoInvalidRequests`) is not met. */
   'PETSTORE_MOCK_COVERAGE_NOT_MET',
 ] as const;

@@ -29,6 +29,9 @@ import {
   type Latency,
 } from './options.ts';
 import { answerLayer, chaosLayer, preferLayer, scenarioLayer } from './overrides.ts';
+import { buildPact } from './pact/document.ts';
+import { applyProviderState } from './pact/provider-states.ts';
+import { createPactRecorder, pactLayer } from './pact/recorder.ts';
 import type { MockCore, PetstoreMock } from './petstore-mock.ts';
 import { seededRandom } from './random.ts';
 import { rateLimitLayer } from './rate-limit.ts';
@@ -142,6 +145,7 @@ export function createMock(options: MockOptions = {}, adapter: MockAdapter = {})
   const journal = createJournal({ capacity: options.journalSize, maxBytes: options.journalBytes, keys: secrets });
   const removed = removedOperations(options.asOf);
   const coverage = createCoverage({ removed });
+  const recorder = createPactRecorder(removed);
 
   let seeded = now !== undefined;
   let replaced = false;
@@ -183,6 +187,9 @@ export function createMock(options: MockOptions = {}, adapter: MockAdapter = {})
     ready,
     coverage: coverage.report,
     clearCoverage: coverage.clear,
+    pact: (pactOptions) => buildPact(recorder, pactOptions, apiKeys),
+    clearPact: () => recorder.clear(),
+    setProviderState: (change) => applyProviderState(mock, change),
     close: adapter.close ?? (async () => {}),
   };
 
@@ -204,6 +211,7 @@ export function createMock(options: MockOptions = {}, adapter: MockAdapter = {})
     }),
     journalLayer(journal),
     coverageLayer(coverage),
+    pactLayer(recorder),
     ...(options.rateLimit === undefined ? [] : [rateLimitLayer({ perSecond: options.rateLimit, now: options.now })]),
     scenarioLayer(scenarios),
     preferLayer(),

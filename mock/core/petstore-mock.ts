@@ -11,6 +11,8 @@ import type { Pet } from '../../spec/index.ts';
 import type { CoverageReport } from './coverage.ts';
 import type { JournalEntry, JournalFilter } from './journal.ts';
 import type { AsyncHandler, Responder } from './layers.ts';
+import type { PactFile, PactOptions } from './pact/document.ts';
+import type { ProviderStateChange } from './pact/provider-states.ts';
 import type { Scenario, ScenarioInput } from './scenarios.ts';
 import type { PetStore } from './store.ts';
 
@@ -58,6 +60,18 @@ export interface PetstoreMock {
   coverage(): CoverageReport;
   /** Starts counting coverage anew; `reset()` leaves it, so that it spans a whole test run. */
   clearCoverage(): void;
+  /**
+   * The consumer contract, a Pact V4 file, written from what the clients relied on since the start or the last
+   * {@link PetstoreMock.clearPact} (`GET /__control/pact`); throws a PetstoreMockError naming a bad option.
+   */
+  pact(options: PactOptions): PactFile;
+  /** Starts recording the pact anew; `reset()` leaves it, so that it spans a whole test run. */
+  clearPact(): void;
+  /**
+   * Makes a Pact provider state hold (`POST /__control/provider-states`): sets the pets, or forces an answer;
+   * throws a PetstoreMockError (`PETSTORE_MOCK_UNKNOWN_STATE`) listing the known states for another name.
+   */
+  setProviderState(change: ProviderStateChange): { state: string; action: string };
   /** Stops answering: a port stops listening; MSW handlers and the dispatcher fail later requests. Resolves once done. */
   close(): Promise<void>;
 }

@@ -16,6 +16,7 @@ import { badOption, PetstoreMockError } from '../core/errors.ts';
 import { DEFAULT_JOURNAL_BYTES, DEFAULT_JOURNAL_SIZE, MAX_JOURNAL_BYTES, MAX_JOURNAL_SIZE } from '../core/journal.ts';
 import { DEFAULT_API_KEY } from '../core/mock.ts';
 import { type Latency, parseLatency } from '../core/options.ts';
+import { checkPactOptions, type PactFile, type PactOptions } from '../core/pact/document.ts';
 import { renderCoverageHtml } from './coverage-html.ts';
 import { coverageGateFailures } from './enforce-coverage.ts';
 import { loadPetsFile } from './fixtures.ts';
@@ -59,6 +60,9 @@ Options (environment variable in brackets):
   --coverage-html FILE   the same as a page
   --coverage-require LIST  exit 1 on stop when one of these responses was never received
                     (comma-separated, like 'getPet 404,createPet 400')
+  --pact FILE       on stop, write the clients' consumer contract, a Pact V4 file  [PETSTORE_PACT]
+  --pact-consumer NAME, --pact-provider NAME   its names   default petstore-client, petstore
+  --pact-include LIST  add answers forced by scenario,prefer,chaos,rateLimit (comma-separated)
   --fail-on-invalid-requests  exit 1 on stop when a client sent a request the contract
                     refuses that no test forced (each kind named on stderr)
   --latency MS      delay every API answer: MS, or MIN-MAX   [PETSTORE_LATENCY]   default none
@@ -84,6 +88,8 @@ Control endpoints (no key needed), each also a method of startMockServer's resul
   GET, POST, DELETE /__control/scenarios, DELETE /__control/scenarios/{id}
                                         canned answers: {method?, path?, times?, status?, delayMs?, fault?}
   GET, DELETE /__control/requests       the request journal (?method=POST&path=/v1/pets/{petId})
+  GET, DELETE /__control/pact           the consumer contract (?consumer=web&provider=petstore)
+  POST /__control/provider-states       Pact's state change: {state, params, action}
   GET /__control/openapi.json           the mock's OpenAPI profile
   GET /__control/health
 Details: docs/mock.md.`;
@@ -108,6 +114,9 @@ const FLAGS: Record<string, string> = {
   journalBytes: 'journal-bytes',
   asOf: 'as-of',
   coverageRequire: 'coverage-require',
+  consumer: 'pact-consumer',
+  provider: 'pact-provider',
+  include: 'pact-include',
   controlKey: 'control-key-file',
 };
 
@@ -178,6 +187,10 @@ function parseOptions(argv: string[], env: NodeJS.ProcessEnv) {
       coverage: { type: 'string' },
       'coverage-html': { type: 'string' },
       'coverage-require': { type: 'string', multiple: true },
+      pact: { type: 'string' },
+      'pact-consumer': { type: 'string' },
+      'pact-provider': { type: 'string' },
+      'pact-include': { type: 'string' },
       'fail-on-invalid-requests': { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
       version: { type: 'boolean' },
@@ -233,8 +246,28 @@ function parseOptions(argv: string[], env: NodeJS.ProcessEnv) {
         .filter(Boolean),
       failOnInvalidRequests: values['fail-on-invalid-requests'] === true,
     },
+    pact: pactOption(values, env),
     ...behaviour(values, env),
   };
+}
+
+/** --pact FILE and its names, checked now: a bad name is told at start, not lost at stop. */
+function pactOption(
+  values: Record<string, unknown>,
+  env: NodeJS.ProcessEnv,
+): { file: string; options: PactOptions } | undefined {
+  const file = (values.pact as string | undefined) ?? (env.PETSTORE_PACT || undefined);
+  if (file === undefined) return undefined;
+  const include = ((values['pact-include'] as string | undefined) ?? '')
+    .split(',')
+    .map((v) => v.trim())
+    .filter(Boolean);
+  const options = checkPactOptions({
+    consumer: (values['pact-consumer'] as string | undefined) ?? 'petstore-client',
+    provider: (values['pact-provider'] as string | undefined) ?? 'petstore',
+    include,
+  });
+  return { file, options };
 }
 
 /** --pets-from: the source and its key (from PETSTORE_SOURCE_API_KEY only: a flag would show in `ps`); alone, or refused. */
@@ -323,6 +356,7 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
     fixtures: _fixtures,
     quiet: _quiet,
     coverage: _coverage,
+    pact: _pact,
     ...server
   } = options;
   const { seed: _seed, count: _count, ...sourced } = server;
@@ -366,7 +400,21 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
     process.once('SIGTERM', resolve);
   });
   await mock.close();
-  return reportCoverage(mock.coverage(), options.coverage);
+  const pactStatus = options.pact ? writePact(mock.pact(options.pact.options), options.pact.file) : 0;
+  return Math.max(pactStatus, reportCoverage(mock.coverage(), options.coverage));
+}
+
+/** On stop: the pact file, and its warnings on stderr; 2 when it cannot be written. */
+function writePact(pact: PactFile, file: string): number {
+  try {
+    writeFileSync(file, `${JSON.stringify(pact, null, 2)}\n`);
+  } catch (error) {
+    process.stderr.write(`petstore-mock: cannot write the pact: ${(error as Error).message}\n`);
+    return 2;
+  }
+  process.stderr.write(`Wrote the pact (${pact.interactions.length} interactions) to ${file}\n`);
+  for (const warning of pact.metadata.petstoreMock.warnings) process.stderr.write(`warning: ${warning}.\n`);
+  return 0;
 }
 
 /**

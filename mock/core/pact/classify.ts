@@ -1,0 +1,134 @@
+/**
+ * What one answered API request means to a consumer contract: an interaction
+ * of a kind (operation, status, the request's shape that matters), a request
+ * left out and why, or an answer a test forced. Cheap for a kind already seen:
+ * the key is made from the request's shape, the rest only for a new kind.
+ * @see ../../../docs/mock.md "Consumer contracts (Pact)"
+ */
+import { headerValue, type RequestContext } from '../layers.ts';
+import type { ApiResponse } from '../responses.ts';
+
+/** Who forced an answer: what the `include` option of a pact names. */
+export type ForcedSource = 'scenario' | 'prefer' | 'chaos' | 'rateLimit';
+
+/** Every {@link ForcedSource}, for checks and docs. */
+export const FORCED_SOURCES: readonly ForcedSource[] = ['scenario', 'prefer', 'chaos', 'rateLimit'];
+
+/** The largest request body a pact keeps (64 KiB); a larger one is left out and named. */
+export const MAX_PACT_BODY = 64 * 1024;
+
+/** What one request is to a pact. */
+export type PactClass =
+  | { kind: 'interaction'; key: string; forced?: ForcedSource }
+  | { kind: 'skipped'; key: string; reason: string }
+  | { kind: 'ignored' };
+
+/** Who forced the answer, or undefined when the client's request alone shaped it. */
+export function forcedBy(context: RequestContext): ForcedSource | undefined {
+  const { applied, override } = context;
+  if (applied.rateLimited) return 'rateLimit';
+  if (applied.scenario !== undefined) return 'scenario';
+  if (applied.chaos !== undefined) return 'chaos';
+  if (override && (override.status !== undefined || override.fault !== undefined)) return 'prefer';
+  return undefined;
+}
+
+/** Shapes of the raw queries seen last: a client sends the same few again and again (bounded, emptied when full). */
+const shapes = new Map<string, string>();
+
+/** The query parameter names sent, sorted, with listPets' status value (it decides the provider state). */
+function queryShape(raw: string): string {
+  const known = shapes.get(raw);
+  if (known !== undefined) return known;
+  const query = new URLSearchParams(raw);
+  const names = [...new Set(query.keys())].sort();
+  const shape = names.map((n) => (n === 'status' ? `status=${query.get('status')}` : n)).join('&');
+  if (shapes.size >= 1000) shapes.clear();
+  if (raw.length <= 1024) shapes.set(raw, shape);
+  return shape;
+}
+
+/** The body's field names, sorted; `-` for no body, `?` for one that is not a JSON object. */
+function bodyShape(body: unknown): string {
+  if (body === undefined) return '-';
+  return typeof body === 'object' && body !== null && !Array.isArray(body) ? Object.keys(body).sort().join(',') : '?';
+}
+
+/** The request body as JSON, undefined when there is none, a string when it does not parse. */
+export function requestJson(context: RequestContext): unknown {
+  const { body } = context.request;
+  if (body === undefined || body.length === 0) return undefined;
+  const text = typeof body === 'string' ? body : new TextDecoder().decode(body);
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return text;
+  }
+}
+
+/** Classifies one answered API request. */
+export function classify(context: RequestContext, response: ApiResponse, removed?: ReadonlySet<string>): PactClass {
+  if (context.request.method === 'OPTIONS') return { kind: 'ignored' };
+  const operationId = context.operation?.operationId;
+  const forced = forcedBy(context);
+  const status = response.status;
+  const auth = headerValue(context.request, 'authorization') !== undefined;
+  if (operationId === undefined || removed?.has(operationId))
+    return forced
+      ? { kind: 'ignored' }
+      : {
+          kind: 'skipped',
+          key: `${context.request.method}: no operation`,
+          reason: 'an unknown route or method: the contract has no such operation',
+        };
+  if (context.request.method === 'HEAD')
+    return { kind: 'skipped', key: `${operationId} HEAD`, reason: 'HEAD is not an operation of the contract' };
+  const fault = context.override?.fault ?? response.fault;
+  if (fault !== undefined && fault !== 'truncated')
+    return forced
+      ? {
+          kind: 'skipped',
+          key: `${operationId} fault=${fault}`,
+          reason: 'a transport fault cannot be written in a pact',
+        }
+      : { kind: 'ignored' };
+  const size = context.request.body?.length ?? 0;
+  if (size > MAX_PACT_BODY)
+    return { kind: 'skipped', key: `${operationId} body over ${MAX_PACT_BODY} bytes`, reason: 'too large to keep' };
+  const query = context.query === '' ? '' : queryShape(context.query);
+  const body = operationId === 'createPet' ? bodyShape(requestJson(context)) : '';
+  const empty = operationId === 'listPets' && status === 200 && response.body === '[]';
+  const key = `${operationId} ${status} q=${query} b=${body} a=${auth ? 1 : 0}${empty ? ' empty' : ''}`;
+  if (forced) return { kind: 'interaction', key: `${key} forced`, forced };
+  if (status === 401 && auth)
+    return {
+      kind: 'skipped',
+      key: `${operationId} 401 with a key the mock does not accept`,
+      reason:
+        'a key the mock does not accept: the verification puts the provider’s real key in every request that carries one',
+    };
+  if (status >= 400 && !(status === 401 || (operationId === 'getPet' && status === 404)))
+    return {
+      kind: 'skipped',
+      key: `${operationId} ${status}: ${ruleOf(response.body)}`,
+      reason:
+        status >= 500
+          ? 'a failure of the mock, not part of the contract'
+          : 'a request the contract refuses: a consumer contract must not ask a provider to answer it one way',
+    };
+  return { kind: 'interaction', key };
+}
+
+/** The rule an Error's message states, without the value the client sent (`..., got "0"`), so one rule is one kind. */
+function ruleOf(body: string): string {
+  try {
+    const message = (JSON.parse(body) as { message?: unknown }).message;
+    return String(message ?? '')
+      .replace(/,? got .*$/s, '')
+      .replace(/ \(got [^)]*\)$/, '')
+      .replace(/ (at|in JSON at) position \d+.*$/s, '')
+      .slice(0, 200);
+  } catch {
+    return 'not an Error body';
+  }
+}
