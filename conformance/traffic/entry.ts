@@ -150,14 +150,17 @@ function attached(harFile: string, name: string): Buffer | undefined {
   }
 }
 
-/** A body of the HAR: its bytes when recorded (text, base64, or `_file`), else undefined. */
-function bodyBytes(content: Record<string, unknown> | undefined, harFile: string): Buffer | undefined {
+/**
+ * A body of the HAR: its bytes when recorded (a file beside the HAR, base64 or text), else undefined. An empty text
+ * where the HAR gives a size above 0 is a body not recorded (Playwright's `omit` writes `text: ""`).
+ */
+function bodyBytes(content: Record<string, unknown> | undefined, harFile: string, size: number): Buffer | undefined {
   if (!content) return undefined;
-  const body = text(content.text);
-  if (body !== undefined)
-    return content.encoding === 'base64' ? Buffer.from(body, 'base64') : Buffer.from(body, 'utf8');
   const file = text(content._file);
-  return file === undefined ? undefined : attached(harFile, file);
+  if (file !== undefined) return attached(harFile, file);
+  const body = text(content.text);
+  if (body === undefined || (body === '' && size > 0)) return undefined;
+  return content.encoding === 'base64' ? Buffer.from(body, 'base64') : Buffer.from(body, 'utf8');
 }
 
 function record(value: unknown): Record<string, unknown> | undefined {
@@ -184,8 +187,8 @@ export function recordedEntry(read: HarEntryRead, seq: number, sink: SecretSink)
   const rawAuth = asList(req.headers).find((h) => text(h.name)?.toLowerCase() === 'authorization');
   const headers = headersOf(req.headers, sink, 'request');
   const post = record(req.postData);
-  const sent = bodyBytes(post, read.file);
   const declared = typeof req.bodySize === 'number' ? req.bodySize : 0;
+  const sent = bodyBytes(post, read.file, declared);
   const requestBody = sent !== undefined ? 'recorded' : post !== undefined || declared > 0 ? 'notRecorded' : 'none';
   const exchange: Exchange = {
     request: {
@@ -198,7 +201,7 @@ export function recordedEntry(read: HarEntryRead, seq: number, sink: SecretSink)
   };
   const unanswered = unansweredReason(res);
   const content = record(res?.content);
-  const got = bodyBytes(content, read.file);
+  const got = bodyBytes(content, read.file, typeof content?.size === 'number' ? content.size : 0);
   if (!unanswered && res) {
     const resHeaders = headersOf(res.headers, sink, 'response');
     const bytes = got?.length ?? (typeof content?.size === 'number' ? Math.max(0, content.size) : 0);
