@@ -5,12 +5,12 @@
  * once against the fake server with a broken contract. The causes must name
  * the fault and whose it is; secrets never reach an output.
  */
-import { readdirSync, readFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { judgeTraffic, renderReport, REPORTERS } from '../conformance/index.ts';
+import { judgeTraffic, REPORTERS, renderReport } from '../conformance/index.ts';
 import { startFakePetstore } from '../conformance/test/fake-petstore.ts';
 import { type MockServer, startMockServer } from '../mock/node/index.ts';
 import { callFromPage, launchChromium, type PageCall, recordHar, startPageServer } from './support/record-har.ts';
@@ -41,7 +41,12 @@ const json = { ...auth, 'content-type': 'application/json' };
 function calls(base: string): PageCall[] {
   return [
     { url: `${base}/pets?limit=3`, headers: auth },
-    { method: 'POST', url: `${base}/pets`, headers: json, body: JSON.stringify({ name: 'Rex', categoryId: 2, status: 'sold' }) },
+    {
+      method: 'POST',
+      url: `${base}/pets`,
+      headers: json,
+      body: JSON.stringify({ name: 'Rex', categoryId: 2, status: 'sold' }),
+    },
     { url: `${base}/pets/1`, headers: auth },
     { url: `${base}/pets?status=sold&limit=5`, headers: auth },
     { url: `${base}/pets` },
@@ -75,7 +80,13 @@ describe.each(['embed', 'attach', 'omit'] as const)('Playwright recordHar, conte
     expect(client.join('\n')).toMatch(/limit="0" is not an integer from 1 to 100/);
     if (content !== 'omit') {
       expect(client.join('\n')).toMatch(/body is not a NewPet/);
-      expect(report.cases.find((c) => c.id.endsWith('.client') && c.checks.some((k) => /categoryId must be integer/.test(k.details?.join() ?? '')))).toBeDefined();
+      expect(
+        report.cases.find(
+          (c) =>
+            c.id.endsWith('.client') &&
+            c.checks.some((k) => /categoryId must be integer/.test(k.details?.join() ?? '')),
+        ),
+      ).toBeDefined();
     }
     expect(report.ok).toBe(false);
     expect(report.traffic?.judged).toBe(8);
@@ -105,8 +116,12 @@ describe('mock scenarios forcing answers the contract does not list', () => {
     });
     const report = await judgeTraffic({ files: [har], baseUrl: mock.url });
     const statements = (report.causes ?? []).map((c) => `${c.side} ${c.statement}`);
-    expect(statements).toContainEqual(expect.stringMatching(/^server .*GET \/v1\/pets answers 404 where the contract requires 200 or 401/));
-    expect(statements).toContainEqual(expect.stringMatching(/^server .*POST \/v1\/pets answers 400 where the contract requires 201 or 401/));
+    expect(statements).toContainEqual(
+      expect.stringMatching(/^server .*GET \/v1\/pets answers 404 where the contract requires 200 or 401/),
+    );
+    expect(statements).toContainEqual(
+      expect.stringMatching(/^server .*POST \/v1\/pets answers 400 where the contract requires 201 or 401/),
+    );
     expect(report.causes?.[0]?.evidence?.[0]?.page).toBe('Pets page');
     expect(report.ok).toBe(false);
   }, 60_000);
@@ -114,7 +129,11 @@ describe('mock scenarios forcing answers the contract does not list', () => {
 
 describe('a server that breaks the contract', () => {
   it('is caught from its recorded traffic, each fault its own cause', async () => {
-    const fake = await startFakePetstore({ apiKey: KEY, count: 30, violations: ['errorStatusMismatch', 'statusFilterIgnored', 'noValidation'] });
+    const fake = await startFakePetstore({
+      apiKey: KEY,
+      count: 30,
+      violations: ['errorStatusMismatch', 'statusFilterIgnored', 'noValidation'],
+    });
     try {
       const har = join(dir, 'broken.har');
       const origin = new URL(fake.url).origin;
@@ -129,7 +148,9 @@ describe('a server that breaks the contract', () => {
       expect(text).toMatch(/server .*POST \/v1\/pets answers 201 where/);
       // --side server: the client's faults are listed, not failures.
       expect(report.cases.filter((c) => c.side === 'client' && c.outcome === 'failed')).toEqual([]);
-      expect(report.cases.some((c) => c.side === 'client' && c.reason?.startsWith('not judged: --side server'))).toBe(true);
+      expect(report.cases.some((c) => c.side === 'client' && c.reason?.startsWith('not judged: --side server'))).toBe(
+        true,
+      );
       expect(readFileSync(har, 'utf8')).toContain(KEY);
       expect(allOutputs(report)).not.toContain(KEY);
     } finally {

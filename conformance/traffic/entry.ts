@@ -54,6 +54,10 @@ export interface SecretSink {
 
 const MAX_SECRETS = 1000;
 
+/** Request headers a browser sets by itself, left out of the exchange (and of its curl line). */
+const BROWSER_HEADERS =
+  /^(accept-encoding|accept-language|connection|content-length|host|origin|referer|user-agent|upgrade-insecure-requests|priority|sec-.*|dnt|cache-control|pragma)$/;
+
 function keep(sink: SecretSink, value: string): void {
   if (value.length >= MIN_SEARCHED_SECRET && sink.secrets.size < MAX_SECRETS) sink.secrets.add(value);
 }
@@ -73,8 +77,9 @@ function headersOf(list: unknown, sink: SecretSink, side: 'request' | 'response'
   for (const h of asList(list)) {
     const name = text(h.name)?.toLowerCase();
     const value = text(h.value) ?? '';
-    // HTTP/2 pseudo-headers (`:authority`) are the request line, not headers.
-    if (name === undefined || name.startsWith(':')) continue;
+    // HTTP/2 pseudo-headers (`:authority`) are the request line; what a browser adds on its own says nothing of the
+    // contract and would bury the curl line.
+    if (name === undefined || name.startsWith(':') || (side === 'request' && BROWSER_HEADERS.test(name))) continue;
     let shown = value;
     if (name === 'cookie' || name === 'set-cookie') {
       for (const part of value.split(/[;\n]/)) keep(sink, part.split('=').slice(1).join('=').trim());

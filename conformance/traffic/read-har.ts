@@ -84,7 +84,8 @@ export async function* readHarEntries(file: string, maxEntryBytes = MAX_ENTRY_BY
       failure ??= badHar(file, where, 'has no request (a HAR entry needs request.method and request.url)');
     else {
       const pageref = value.pageref;
-      const page = typeof pageref === 'string' ? (pages.get(pageref) ?? pageref) : undefined;
+      const title = typeof pageref === 'string' ? (pages.get(pageref) ?? pageref) : undefined;
+      const page = title === '' ? undefined : title;
       queue.push({ file, index, offset, entry: value, ...(page === undefined ? {} : { page }) });
     }
     index++;
