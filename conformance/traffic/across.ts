@@ -25,6 +25,7 @@ interface Created {
 }
 
 const MAX_ANIMALS = 20_000;
+const DEFAULT_LIMIT = listPetsLimit().default;
 
 /** What an animal's creation keeps to show it later: its request, and its answer without the parsed JSON. */
 function slim(ex: Exchange): Exchange {
@@ -117,7 +118,7 @@ export function createAcross(): AcrossState {
           ),
         );
       }
-      const limit = Number(url.searchParams.get('limit') ?? listPetsLimit().default);
+      const limit = Number(url.searchParams.get('limit') ?? DEFAULT_LIMIT);
       checks.push(
         checkThat('at most limit', res.json.length <= limit, `${res.json.length} items for a limit of ${limit}`),
       );

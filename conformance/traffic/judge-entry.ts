@@ -52,6 +52,10 @@ export interface ClientVerdict {
 }
 
 const INT64_MAX = 9223372036854775807n;
+/** Read from the spec once: every entry asks. */
+const LIMIT = listPetsLimit();
+const STATUSES: readonly string[] = petStatuses();
+const SUNSET = sunsetOf('getPet');
 const NOT_RECORDED = 'not judged: no body recorded';
 
 function checkKey(entry: RecordedEntry): CheckResult {
@@ -65,7 +69,7 @@ function checkKey(entry: RecordedEntry): CheckResult {
 
 function listChecks(url: URL): CheckResult[] {
   const out: CheckResult[] = [];
-  const { minimum, maximum } = listPetsLimit();
+  const { minimum, maximum } = LIMIT;
   const limit = url.searchParams.get('limit');
   if (limit !== null) {
     const ok = /^\d{1,15}$/.test(limit) && Number(limit) >= minimum && Number(limit) <= maximum;
@@ -79,12 +83,12 @@ function listChecks(url: URL): CheckResult[] {
   }
   const status = url.searchParams.get('status');
   if (status !== null) {
-    const ok = (petStatuses() as readonly string[]).includes(status);
+    const ok = STATUSES.includes(status);
     out.push(
       checkThat(
         'request status',
         ok,
-        ok ? `status=${status}` : `status=${JSON.stringify(status)} is not one of ${petStatuses().join(', ')}`,
+        ok ? `status=${status}` : `status=${JSON.stringify(status)} is not one of ${STATUSES.join(', ')}`,
       ),
     );
   }
@@ -131,7 +135,7 @@ function createChecks(entry: RecordedEntry): CheckResult[] {
 function getChecks(entry: RecordedEntry, params: Record<string, string>, options: EntryJudgeOptions): CheckResult[] {
   const id = params.petId ?? '';
   const wellFormed = /^-?\d{1,19}$/.test(id) && BigInt(id) <= INT64_MAX && BigInt(id) >= -INT64_MAX - 1n;
-  const sunset = sunsetOf('getPet');
+  const sunset = SUNSET;
   const at = options.asOf ?? new Date(entry.time);
   const after = sunset !== undefined && at.getTime() >= sunset.getTime();
   return [
@@ -226,7 +230,7 @@ export function judgeServer(
 /** getPet's deprecation headers on a 200 (advice, as the suite's getPet.deprecation case). */
 export function deprecationChecks(entry: RecordedEntry): CheckResult[] {
   const h = entry.exchange.response?.headers ?? {};
-  const sunset = sunsetOf('getPet');
+  const sunset = SUNSET;
   const when = h.sunset === undefined ? Number.NaN : Date.parse(h.sunset);
   const start = sunset?.getTime() ?? Number.NaN;
   return [

@@ -85,14 +85,14 @@ describe('bad input: one line naming the file and the place', () => {
     const har = JSON.parse(suiteHar(2));
     delete har.log.entries[1].request;
     const err = await failure(file('norequest.har', JSON.stringify(har)));
-    expect(err.message).toMatch(/norequest\.har: entry 1 \(ending at byte \d+\): has no request/);
+    expect(err.message).toMatch(/norequest\.har: entry 1 \(bytes \d+ to \d+\): has no request/);
   });
 
   it('an entry larger than the bound', async () => {
     const har = JSON.parse(suiteHar(1));
     har.log.entries[0].response.content.text = 'x'.repeat(300_000);
     const err = await failure(file('huge.har', JSON.stringify(har)), 100_000);
-    expect(err.message).toMatch(/huge\.har: entry 0 \(from byte \d+\): spans more than 100000 bytes/);
+    expect(err.message).toMatch(/huge\.har: entry from byte \d+: spans more than 100000 bytes/);
   });
 
   it('a file that does not exist, and an empty one', async () => {

@@ -1,13 +1,13 @@
 /**
- * Reading a HAR file as a stream: each `log.entries` item is parsed on its own
- * (@streamparser/json, keepStack off), so memory is bounded by the largest
- * entry, not the file. `log.pages` are read the same way, for the page an entry
- * belongs to. Bad input is a ConformanceError naming the file and the place.
+ * Reading a HAR file as a stream: the scanner (har-scanner.ts) cuts each
+ * `log.entries` and `log.pages` element out of the bytes and JSON.parse reads
+ * it, so memory is bounded by the largest entry, not the file. Bad input is a
+ * ConformanceError naming the file and the place.
  * @see http://www.softwareishard.com/blog/har-12-spec/
  */
 import { createReadStream } from 'node:fs';
-import { JSONParser } from '@streamparser/json';
 import { ConformanceError } from '../errors.ts';
+import { HarScanner, ScanError, type ScannedElement } from './har-scanner.ts';
 
 /** One entry as read: where it was, and the entry itself (not yet checked beyond being an object with a request). */
 export interface HarEntryRead {
@@ -36,101 +36,61 @@ function isObject(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 
-/** The parser's own words without its chunk position (ours is the absolute one). */
-function parserProblem(message: string): string {
-  if (/ended in the middle|not all the data/i.test(message))
-    return 'the file ends in the middle of the JSON (truncated)';
-  const unexpected = /^Unexpected (".*?"|\S+)/.exec(message);
-  return unexpected ? `not JSON: unexpected ${unexpected[1]}` : `not JSON: ${message.split('\n')[0]}`;
-}
-
 /**
  * The entries of `file` in file order. Throws (from the iteration) a ConformanceError `PETSTORE_CONFORMANCE_BAD_HAR`
  * for a file that cannot be read, is not JSON, is JSON but not a HAR, is truncated, holds an entry without a
  * request, or an entry over `maxEntryBytes`.
  */
 export async function* readHarEntries(file: string, maxEntryBytes = MAX_ENTRY_BYTES): AsyncGenerator<HarEntryRead> {
-  const parser = new JSONParser({ paths: ['$.log.version', '$.log.pages.*', '$.log.entries.*'], keepStack: false });
   const queue: HarEntryRead[] = [];
   const pages = new Map<string, string>();
-  let offset = 0;
-  let lastEnd = 0;
-  let index = 0;
-  let sawLog = false;
-  let failure: ConformanceError | undefined;
-  let first = true;
-  parser.onToken = ({ offset: at }) => {
-    offset = at;
-  };
-  parser.onValue = ({ value, key, stack }) => {
-    const container = stack.at(-1)?.key;
-    if (key === 'version' && stack.length === 2) {
-      sawLog = true;
-      return;
+  const take = (element: ScannedElement): void => {
+    const where = `${element.array === 'entries' ? 'entry' : 'page'} ${element.index} (bytes ${element.start} to ${element.end})`;
+    let value: unknown;
+    try {
+      value = JSON.parse(element.bytes.toString('utf8'));
+    } catch {
+      throw badHar(file, where, 'not JSON');
     }
-    if (container === 'pages') {
+    if (element.array === 'pages') {
       if (isObject(value) && typeof value.id === 'string' && pages.size < MAX_PAGES)
         pages.set(value.id, typeof value.title === 'string' ? value.title : value.id);
       return;
     }
-    sawLog = true;
-    const where = `entry ${index} (ending at byte ${offset})`;
-    if (!isObject(value)) failure ??= badHar(file, where, 'is not an object');
-    else if (
-      !isObject(value.request) ||
-      typeof value.request.method !== 'string' ||
-      typeof value.request.url !== 'string'
-    )
-      failure ??= badHar(file, where, 'has no request (a HAR entry needs request.method and request.url)');
-    else {
-      const pageref = value.pageref;
-      const title = typeof pageref === 'string' ? (pages.get(pageref) ?? pageref) : undefined;
-      const page = title === '' ? undefined : title;
-      queue.push({ file, index, offset, entry: value, ...(page === undefined ? {} : { page }) });
-    }
-    index++;
-    lastEnd = offset;
+    if (!isObject(value)) throw badHar(file, where, 'is not an object');
+    if (!isObject(value.request) || typeof value.request.method !== 'string' || typeof value.request.url !== 'string')
+      throw badHar(file, where, 'has no request (a HAR entry needs request.method and request.url)');
+    const pageref = value.pageref;
+    const title = typeof pageref === 'string' ? (pages.get(pageref) ?? pageref) : undefined;
+    const page = title === '' ? undefined : title;
+    queue.push({
+      file,
+      index: element.index,
+      offset: element.end,
+      entry: value,
+      ...(page === undefined ? {} : { page }),
+    });
   };
-  parser.onError = (err) => {
-    const at = /absolute position "?(\d+)/.exec(err.message)?.[1];
-    failure ??= badHar(file, `at byte ${at ?? offset}`, parserProblem(err.message));
-  };
-  let read = 0;
-  const stream = createReadStream(file, { highWaterMark: 256 * 1024 });
+  const scanner = new HarScanner(take, maxEntryBytes);
+  const stream = createReadStream(file, { highWaterMark: 1024 * 1024 });
   try {
     for await (const chunk of stream as AsyncIterable<Buffer>) {
-      if (first) {
-        const start = chunk
-          .toString('utf8', 0, Math.min(chunk.length, 64))
-          .replace(/^\uFEFF/, '')
-          .trimStart();
-        if (start !== '' && !start.startsWith('{')) {
-          const what = /^[[\d"tfn-]/.test(start) ? 'JSON that is not a HAR (not an object)' : 'not JSON';
-          throw badHar(file, 'at byte 0', `${what}: it begins ${JSON.stringify(start.slice(0, 16))}`);
-        }
-        if (start !== '') first = false;
-      }
-      read += chunk.length;
-      if (!parser.isEnded) parser.write(chunk);
-      if (failure) throw failure;
-      if (read - lastEnd > maxEntryBytes)
-        throw badHar(
-          file,
-          `entry ${index} (from byte ${lastEnd})`,
-          `spans more than ${maxEntryBytes} bytes: not read (the limit keeps memory bounded)`,
-        );
+      scanner.write(chunk);
       yield* queue.splice(0);
     }
+    const skeleton = scanner.end();
+    const log = skeleton.log;
+    if (!isObject(log) || (typeof log.version !== 'string' && !Array.isArray(log.entries)))
+      throw badHar(file, 'log', 'JSON that is not a HAR: no log.version and no log.entries');
   } catch (err) {
     if (err instanceof ConformanceError) throw err;
+    if (err instanceof ScanError) {
+      const pending = /^spans more/.test(err.problem);
+      throw badHar(file, pending ? `entry from byte ${err.offset}` : `at byte ${err.offset}`, err.problem);
+    }
     const code = (err as NodeJS.ErrnoException).code ?? (err as Error).message;
     throw badHar(file, 'the file', `cannot be read (${code})`);
   } finally {
     stream.destroy();
   }
-  if (!parser.isEnded) parser.end();
-  if (failure) throw failure;
-  if (read === 0 || first) throw badHar(file, 'at byte 0', 'the file is empty, not a HAR');
-  if (!sawLog) throw badHar(file, 'log', 'JSON that is not a HAR: no log.version and no log.entries');
-  yield* queue.splice(0);
 }
