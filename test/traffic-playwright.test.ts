@@ -16,6 +16,9 @@ import { type MockServer, startMockServer } from '../mock/node/index.ts';
 import { callFromPage, launchChromium, type PageCall, recordHar, startPageServer } from './support/record-har.ts';
 
 const KEY = 'sk-live-recorded-9f3a7c21';
+const COOKIE = 'sess-0a1b2c3d4e5f6789';
+const URL_KEY = 'urlkey-77aa88bb99cc';
+const TENANT = 'tenant-secret-31415926';
 let browser: Browser;
 let mock: MockServer;
 let pages: Awaited<ReturnType<typeof startPageServer>>;
@@ -106,6 +109,52 @@ describe.each(['embed', 'attach', 'omit'] as const)('Playwright recordHar, conte
   });
 });
 
+describe('across entries, and getPet after its sunset', () => {
+  it('catches a create answered with other fields than later reads show, a page over its limit, and a key refused once', async () => {
+    const fake = await startFakePetstore({ apiKey: KEY, count: 30, violations: ['createNoEcho', 'limitIgnored'] });
+    try {
+      const har = join(dir, 'across.har');
+      await recordHar(
+        browser,
+        { path: har, content: 'embed', pageUrl: `${new URL(fake.url).origin}/` },
+        async (page) => {
+          await callFromPage(page, [
+            {
+              method: 'POST',
+              url: `${fake.url}/pets`,
+              headers: json,
+              body: JSON.stringify({ name: 'Rex', categoryId: 2 }),
+            },
+            { url: `${fake.url}/pets/31`, headers: auth },
+            { url: `${fake.url}/pets?limit=2`, headers: auth },
+          ]);
+        },
+      );
+      const report = await judgeTraffic({ files: [har], baseUrl: fake.url, asOf: '2031-01-01' });
+      const text = (report.causes ?? []).map((c) => `${c.side} ${c.statement}`).join('\n');
+      expect(text).toMatch(/across .*same animal: id 31: name "renamed" at creation, "Rex" now/);
+      expect(text).toMatch(/server .*echo: name sent "Rex", answered "renamed"/);
+      expect(text).toMatch(/across .*at most limit: 31 items for a limit of 2/);
+      expect(text).toMatch(/client .*getPet is called on 2031-01-01 \(--as-of\), on or after its sunset 2030-12-05/);
+    } finally {
+      await fake.close();
+    }
+  }, 60_000);
+
+  it('names a 401 for a key that another entry shows working', async () => {
+    const har = join(dir, 'refused.har');
+    mock.scenarios.add({ method: 'GET', path: '/v1/pets', status: 401, times: 1 });
+    await recordHar(browser, { path: har, content: 'embed', pageUrl: pages.url }, async (page) => {
+      expect(await callFromPage(page, [calls(mock.url)[0]!, calls(mock.url)[2]!])).toEqual([401, 200]);
+    });
+    const report = await judgeTraffic({ files: [har], baseUrl: mock.url });
+    const causes = (report.causes ?? []).map((c) => `${c.side} ${c.statement}`);
+    expect(causes).toEqual([
+      expect.stringMatching(/^across .*key refused: 401 for a key that entry #\d+ used with a 2xx answer/),
+    ]);
+  }, 60_000);
+});
+
 describe('mock scenarios forcing answers the contract does not list', () => {
   it('names the server as the one at fault, with the entries as evidence', async () => {
     const har = join(dir, 'forced.har');
@@ -139,9 +188,20 @@ describe('a server that breaks the contract', () => {
       const origin = new URL(fake.url).origin;
       // The page is the API's own origin (the fake sends no CORS headers).
       await recordHar(browser, { path: har, content: 'embed', pageUrl: `${origin}/` }, async (page) => {
-        await callFromPage(page, calls(fake.url));
+        // A session cookie, a key in a URL and a tenant header: secrets a real app's traffic holds.
+        await page.context().addCookies([{ name: 'session', value: COOKIE, url: origin }]);
+        await callFromPage(page, [
+          ...calls(fake.url),
+          { url: `${fake.url}/pets?limit=1&api_key=${URL_KEY}`, headers: { ...auth, 'x-tenant-token': TENANT } },
+        ]);
       });
-      const report = await judgeTraffic({ files: [har], baseUrl: fake.url, side: 'server' });
+      const report = await judgeTraffic({
+        files: [har],
+        baseUrl: fake.url,
+        side: 'server',
+        secretHeaders: ['X-Tenant-Token'],
+        exchangeLog: true,
+      });
       const text = (report.causes ?? []).map((c) => `${c.side} ${c.statement}`).join('\n');
       expect(text).toMatch(/server .*Error status/);
       expect(text).toMatch(/across entries .*status=sold listed id \d+ has status "(available|pending)"/);
@@ -151,8 +211,12 @@ describe('a server that breaks the contract', () => {
       expect(report.cases.some((c) => c.side === 'client' && c.reason?.startsWith('not judged: --side server'))).toBe(
         true,
       );
-      expect(readFileSync(har, 'utf8')).toContain(KEY);
-      expect(allOutputs(report)).not.toContain(KEY);
+      const recorded = readFileSync(har, 'utf8');
+      const outputs = allOutputs(report);
+      for (const secret of [KEY, COOKIE, URL_KEY, TENANT]) {
+        expect(recorded).toContain(secret);
+        expect(outputs).not.toContain(secret);
+      }
     } finally {
       await fake.close();
     }

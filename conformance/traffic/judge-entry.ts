@@ -224,7 +224,30 @@ export function judgeServer(
   }
   if (schema === 'Error') out.push(...checkErrorBody(ex));
   else out.push(checkSchema(ex, schema, options.strict && (schema === 'Pet' || schema === 'Pets')));
+  if (op.operationId === 'createPet' && res.status === 201 && !v.invalid && !v.bodyUnknown)
+    out.push(...checkEcho(entry));
   return out;
+}
+
+/** A created Pet answers the fields sent (as the suite's createPet echo check). */
+function checkEcho(entry: RecordedEntry): CheckResult[] {
+  const got = entry.exchange.response?.json as Record<string, unknown> | undefined;
+  if (got === null || typeof got !== 'object') return [];
+  const sent = JSON.parse(entry.exchange.request.body!) as Record<string, unknown>;
+  const changed = (['name', 'categoryId', 'status'] as const).filter(
+    (k) => k in sent && JSON.stringify(sent[k]) !== JSON.stringify(got[k]),
+  );
+  return [
+    checkThat(
+      'echo',
+      changed.length === 0,
+      changed.length === 0
+        ? 'the fields sent'
+        : changed
+            .map((k) => `${k} sent ${JSON.stringify(sent[k])}, answered ${JSON.stringify(got[k]) ?? 'absent'}`)
+            .join('; '),
+    ),
+  ];
 }
 
 /** getPet's deprecation headers on a 200 (advice, as the suite's getPet.deprecation case). */

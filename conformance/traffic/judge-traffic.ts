@@ -182,7 +182,17 @@ function judgeOne(
   results.add(entry, 'client', op.operationId, client.checks, [entry.exchange]);
   results.add(entry, 'server', op.operationId, server, [entry.exchange]);
   if (advice.length > 0) results.add(entry, 'server', op.operationId, advice, [entry.exchange], 'advice');
-  for (const f of findings) results.add(f.entry, 'across', f.operationId, f.checks, f.exchanges);
+  // One result per entry and side: what the entry shows across entries, together.
+  if (findings.length > 0) {
+    const exchanges = [...new Set(findings.flatMap((f) => f.exchanges))];
+    results.add(
+      entry,
+      'across',
+      op.operationId,
+      findings.flatMap((f) => f.checks),
+      exchanges,
+    );
+  }
 }
 
 /** Bounds of the entries kept for the har reporter (as a run's exchange log). */
