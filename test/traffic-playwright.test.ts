@@ -155,6 +155,22 @@ describe('across entries, and getPet after its sunset', () => {
   }, 60_000);
 });
 
+describe('entries never answered, and hosts outside the base URL', () => {
+  it('counts them, by reason and by host, and judges the rest', async () => {
+    const har = join(dir, 'blocked.har');
+    await recordHar(browser, { path: har, content: 'embed', pageUrl: pages.url }, async (page) => {
+      await page.route('**/v1/pets?limit=9', (route) => route.abort('blockedbyclient'));
+      expect(await callFromPage(page, [{ url: `${mock.url}/pets?limit=9`, headers: auth }, calls(mock.url)[0]!])).toEqual([0, 200]);
+    });
+    const report = await judgeTraffic({ files: [har], baseUrl: mock.url });
+    expect(report.traffic?.judged).toBe(1);
+    expect(Object.values(report.traffic?.unanswered ?? {})).toEqual([1]);
+    expect(Object.keys(report.traffic?.unanswered ?? {})[0]).toMatch(/ERR_BLOCKED_BY_CLIENT|blocked/i);
+    expect(report.traffic?.outside).toEqual({ [new URL(pages.url).host]: 1 });
+    expect(report.ok).toBe(true);
+  }, 60_000);
+});
+
 describe('mock scenarios forcing answers the contract does not list', () => {
   it('names the server as the one at fault, with the entries as evidence', async () => {
     const har = join(dir, 'forced.har');
