@@ -160,7 +160,9 @@ describe('entries never answered, and hosts outside the base URL', () => {
     const har = join(dir, 'blocked.har');
     await recordHar(browser, { path: har, content: 'embed', pageUrl: pages.url }, async (page) => {
       await page.route('**/v1/pets?limit=9', (route) => route.abort('blockedbyclient'));
-      expect(await callFromPage(page, [{ url: `${mock.url}/pets?limit=9`, headers: auth }, calls(mock.url)[0]!])).toEqual([0, 200]);
+      expect(
+        await callFromPage(page, [{ url: `${mock.url}/pets?limit=9`, headers: auth }, calls(mock.url)[0]!]),
+      ).toEqual([0, 200]);
     });
     const report = await judgeTraffic({ files: [har], baseUrl: mock.url });
     expect(report.traffic?.judged).toBe(1);
