@@ -59,7 +59,8 @@ async function* inTimeOrder(files: readonly string[], maxEntryBytes: number): As
 }
 
 function checkOptions(options: TrafficOptions): { base: URL; basePath: string; asOf?: Date } {
-  if (options.files.length === 0) throw badOptions('files', 'no HAR file given');
+  if (options.files.length === 0)
+    throw badOptions('files', 'must name at least one HAR file', 'no HAR file given (files)');
   let base: URL;
   try {
     base = new URL(options.baseUrl);
