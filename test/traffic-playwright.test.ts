@@ -199,7 +199,7 @@ describe('a server that breaks the contract', () => {
     const fake = await startFakePetstore({
       apiKey: KEY,
       count: 30,
-      violations: ['errorStatusMismatch', 'statusFilterIgnored', 'noValidation'],
+      violations: ['errorStatusMismatch', 'statusFilterIgnored', 'noValidation', 'listWrongContentType'],
     });
     try {
       const har = join(dir, 'broken.har');
@@ -224,6 +224,7 @@ describe('a server that breaks the contract', () => {
       expect(text).toMatch(/server .*Error status/);
       expect(text).toMatch(/across entries .*status=sold listed id \d+ has status "(available|pending)"/);
       expect(text).toMatch(/server .*POST \/v1\/pets answers 201 where/);
+      expect(text).toMatch(/server .*wrong media type: expected application\/json, got "text\/plain"/);
       // --side server: the client's faults are listed, not failures.
       expect(report.cases.filter((c) => c.side === 'client' && c.outcome === 'failed')).toEqual([]);
       expect(report.cases.some((c) => c.side === 'client' && c.reason?.startsWith('not judged: --side server'))).toBe(
