@@ -194,6 +194,43 @@ describe('mock scenarios forcing answers the contract does not list', () => {
   }, 60_000);
 });
 
+describe('a server that makes the other choices the contract allows', () => {
+  it('passes on the server side: only the client is at fault', async () => {
+    const choices = {
+      lenient: true,
+      descending: true,
+      extraFields: true,
+      malformedId404: true,
+      validationBeforeAuth: true,
+    };
+    const fake = await startFakePetstore({ apiKey: KEY, count: 30, choices });
+    try {
+      const har = join(dir, 'choices.har');
+      await recordHar(
+        browser,
+        { path: har, content: 'embed', pageUrl: `${new URL(fake.url).origin}/` },
+        async (page) => {
+          const statuses = await callFromPage(page, [
+            ...calls(fake.url),
+            { url: `${fake.url}/pets/abc`, headers: auth },
+            { method: 'POST', url: `${fake.url}/pets`, body: '{}', headers: { 'content-type': 'application/json' } },
+          ]);
+          // The lenient choice answers limit=0 with a 200; validation before the key, a keyless bad body with 400.
+          expect([statuses[5], statuses.at(-1)]).toEqual([200, 400]);
+        },
+      );
+      const report = await judgeTraffic({ files: [har], baseUrl: fake.url, side: 'server' });
+      expect(report.cases.filter((c) => c.outcome === 'failed').map((c) => c.reason)).toEqual([]);
+      expect(report.ok).toBe(true);
+      expect((report.causes ?? []).map((c) => c.side)).toEqual([]);
+      const both = await judgeTraffic({ files: [har], baseUrl: fake.url });
+      expect(new Set((both.causes ?? []).map((c) => c.side))).toEqual(new Set(['client']));
+    } finally {
+      await fake.close();
+    }
+  }, 60_000);
+});
+
 describe('a server that breaks the contract', () => {
   it('is caught from its recorded traffic, each fault its own cause', async () => {
     const fake = await startFakePetstore({
