@@ -8,7 +8,7 @@ import { listOperations } from '../../spec/index.ts';
 import type { Redactor } from '../client/redact.ts';
 import { findCauses } from '../judge/causes.ts';
 import { outputRedactors, redactReport } from '../report/redact-report.ts';
-import type { CaseResult, Exchange, LoggedExchange, Report, StatusTableRow, Summary } from '../types.ts';
+import type { CaseResult, Cause, Exchange, LoggedExchange, Report, StatusTableRow, Summary } from '../types.ts';
 import type { RecordedEntry } from './entry.ts';
 import type { TrafficOptions } from './judge-traffic.ts';
 import { entryLabel } from './results.ts';
@@ -105,6 +105,45 @@ function redactRequests(report: Report, data: Redactor): Report {
   };
 }
 
+/**
+ * One bug, one cause: findings whose statement is the same but for the operation it starts with (`getPet: same
+ * animal: id 31 …`, `listPets: same animal: id 31 …`) are one cause, naming every operation; ids renumbered.
+ */
+function mergeAcrossOperations(causes: Cause[], cases: CaseResult[]): Cause[] {
+  const kept: Cause[] = [];
+  const bare = (statement: string) => statement.replace(/^\w+: /, '');
+  const ops = new Map<Cause, string[]>();
+  const renamed = new Map<string, Cause>();
+  const sides = new Map(cases.map((c) => [c.id, c.side]));
+  const sideOf = (cause: Cause) => sides.get(cause.cases[0]!);
+  for (const cause of causes) {
+    const op = /^(\w+): /.exec(cause.statement)?.[1];
+    const into =
+      op === undefined
+        ? undefined
+        : kept.find((k) => ops.has(k) && bare(k.statement) === bare(cause.statement) && sideOf(k) === sideOf(cause));
+    if (into && op) {
+      into.cases.push(...cause.cases);
+      if (!ops.get(into)!.includes(op)) ops.get(into)!.push(op);
+      renamed.set(cause.id, into);
+      continue;
+    }
+    if (op !== undefined) ops.set(cause, [op]);
+    kept.push(cause);
+    renamed.set(cause.id, cause);
+  }
+  const ids = new Map<string, string>();
+  kept.forEach((cause, n) => {
+    ids.set(cause.id, `C${n + 1}`);
+    const names = ops.get(cause) ?? [];
+    if (names.length > 1) cause.statement = `${names.join(' and ')}: ${bare(cause.statement)}`;
+  });
+  for (const [old, cause] of renamed) ids.set(old, ids.get(cause.id) ?? old);
+  for (const c of cases) if (c.cause !== undefined) c.cause = ids.get(c.cause) ?? c.cause;
+  for (const cause of kept) cause.id = ids.get(cause.id)!;
+  return kept;
+}
+
 /** Why nothing could be judged, in one line. */
 function nothingJudged(c: TrafficCounts, baseUrl: string): string {
   const parts = [
@@ -126,7 +165,7 @@ function nothingJudged(c: TrafficCounts, baseUrl: string): string {
 export function buildTrafficReport(i: Inputs): Report {
   const { counts, results } = i;
   const cases = results.results;
-  const causes = findCauses(cases, i.basePath);
+  const causes = mergeAcrossOperations(findCauses(cases, i.basePath), cases);
   const byId = new Map(cases.map((c) => [c.id, c]));
   for (const cause of causes) {
     const first = byId.get(cause.cases[0]!);
