@@ -15,6 +15,7 @@ const UNIT = [
   'conformance/run/*.test.ts',
   'conformance/report/*.test.ts',
   'conformance/generate/*.test.ts',
+  'conformance/traffic/*.test.ts',
 ];
 
 // msw 3 needs Node 22.12 (it calls Promise.withResolvers while intercepting): on an older Node the

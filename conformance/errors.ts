@@ -18,7 +18,8 @@ export type ConformanceErrorCode =
   | 'PETSTORE_CONFORMANCE_PROXY'
   | 'PETSTORE_CONFORMANCE_TRANSPORT_FAILED'
   | 'PETSTORE_CONFORMANCE_KEY_REJECTED'
-  | 'PETSTORE_CONFORMANCE_MAX_TIME';
+  | 'PETSTORE_CONFORMANCE_MAX_TIME'
+  | 'PETSTORE_CONFORMANCE_BAD_HAR';
 
 /**
  * Why a run could not happen at all, or ended early; `code` is stable, `message` is one line. When the run had

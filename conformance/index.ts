@@ -22,6 +22,7 @@ export { type ReportTarget, writeReports } from './report/write.ts';
 export { parseBaseline } from './run/baseline.ts';
 export { matchesPattern } from './run/select.ts';
 export type { ConformanceOptions } from './run/settings.ts';
+export { judgeTraffic, type TrafficOptions } from './traffic/judge-traffic.ts';
 export type * from './types.ts';
 
 /**

@@ -165,7 +165,12 @@ export interface CaseResult
   cause?: string;
   /** For a failed case that fails only because of an earlier cause (an invalid animal it let in): what and which. */
   consequence?: string;
+  /** For a finding of recorded traffic: whose it is. */
+  side?: Side;
 }
+
+/** Whose a finding of recorded traffic is: the client's request, the server's answer, or what entries show together. */
+export type Side = 'client' | 'server' | 'across';
 
 /** What the server does wrong, and the failed cases it explains (one finding per cause). */
 export interface Cause {
@@ -185,6 +190,10 @@ export interface Cause {
   consequences?: string[];
   /** The request that shows it (its curl line in the reports). */
   request?: ExchangeRequest;
+  /** For recorded traffic: whose finding it is. */
+  side?: Side;
+  /** For recorded traffic: the entries that show it (at most a few), with their time and page. */
+  evidence?: { entry: string; time: string; page?: string }[];
 }
 
 /** One (operation, documented status) pair and the cases that exercised it. */
@@ -203,6 +212,8 @@ export interface StatusTableRow {
   notApplicable: string[];
   /** Generated requests (`--generate`) to this operation that got this status. */
   generated?: number;
+  /** Recorded entries (judgeTraffic) to this operation that got this status. */
+  recorded?: number;
 }
 
 /** Counts of outcomes. */
@@ -272,6 +283,8 @@ export interface Report {
   seed: number;
   /** What `--generate` sent, when it was on. */
   generation?: GenerationSummary;
+  /** What a judgement of recorded traffic read (judgeTraffic), when it was one. */
+  traffic?: TrafficSummary;
   /** Every exchange in the order sent, when the run was asked to keep them (`exchangeLog`). */
   exchangeLog?: ExchangeLog;
   /** True when no case failed (outside the baseline, if one was given) and the run could judge what it was asked to. */
@@ -328,4 +341,29 @@ export interface ExchangeLog {
   /** The bounds: entries kept, and bytes of bodies kept. */
   maxEntries: number;
   maxBodyBytes: number;
+}
+
+/** What a judgement of recorded traffic (HAR files) read, judged and left aside. */
+export interface TrafficSummary {
+  files: string[];
+  /** Entries read in all files. */
+  entries: number;
+  /** Entries to an operation of the contract under the base URL that got an answer: judged. */
+  judged: number;
+  /** Entries that never got an answer (status 0, blocked, cancelled), by reason: counted, not judged. */
+  unanswered: Record<string, number>;
+  /** Entries outside the base URL, by host: counted, not judged. */
+  outside: Record<string, number>;
+  /** Entries under the base URL that are no operation of the contract (a CORS preflight, an unknown path), by `METHOD path`. */
+  notOperations: Record<string, number>;
+  /** Judged entries whose request or response body was not recorded (their body checks were not judged). */
+  bodiesNotRecorded: number;
+  /** Whose findings fail the run (`--side`): both, or one. */
+  side: 'both' | 'client' | 'server';
+  /** Results counted but not listed (the report lists at most a bounded number). */
+  resultsOmitted: number;
+  /** `operationId status` pairs the contract documents that the traffic exercised, and those it never did. */
+  coverage: { exercised: string[]; never: string[]; undocumented: string[] };
+  /** The date getPet's sunset was judged at (`--as-of`), when given. */
+  asOf?: string;
 }

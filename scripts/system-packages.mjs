@@ -12,6 +12,7 @@ export const NEEDED = [
   { pkg: 'chromium', bins: ['chromium'], why: 'the browser tests (headless, through playwright-core)' },
   { pkg: 'squid', bins: ['squid'], why: "the proxy tests (Debian's stock Squid, started by the tests)" },
   { pkg: 'curl', bins: ['curl'], why: 'the test that runs the curl lines a report prints' },
+  { pkg: 'mitmproxy', bins: ['mitmdump'], why: "the test that judges a HAR recorded by mitmproxy's har_dump addon" },
 ];
 
 function found(bin) {

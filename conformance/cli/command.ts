@@ -20,6 +20,7 @@ import {
 import { REPORTER_TABLE, REPORTERS, type ReporterName, render, reporter, shouldColor } from '../report/index.ts';
 import { writeReportFile } from '../report/write.ts';
 import { select } from '../run/select.ts';
+import { judgeMain } from './judge.ts';
 import { renderList } from './list.ts';
 import { createProgressLine } from './progress.ts';
 
@@ -30,6 +31,7 @@ function reporterHelp(): string {
 }
 
 const HELP = `Usage: npx petstore-conformance [options]
+       npx petstore-conformance judge FILE.har [FILE.har …] --base-url URL (recorded traffic; judge --help)
        (outside a project with petstore-toolkit installed: npx -p petstore-toolkit petstore-conformance [options])
 
 Runs the Petstore conformance suite against a server.
@@ -315,6 +317,7 @@ export async function main(
   out: NodeJS.WriteStream = process.stdout,
   err: NodeJS.WriteStream = process.stderr,
 ): Promise<number> {
+  if (args[0] === 'judge') return judgeMain(args.slice(1), env, out, err);
   const progress = createProgressLine(err, env);
   let plan: ReturnType<typeof planFromArgs> | undefined;
   try {

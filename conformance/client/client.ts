@@ -364,7 +364,8 @@ async function readCapped(
   return { text: Buffer.concat(chunks).toString('utf8'), bytes, tooLarge: false };
 }
 
-function buildResponse(
+/** An ExchangeResponse from a status, headers and body text, parsed as the client parses what it reads. */
+export function buildResponse(
   status: number,
   raw: Record<string, string | string[] | undefined>,
   text: string,

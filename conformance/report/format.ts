@@ -95,6 +95,8 @@ export function failedCheckLines(result: CaseResult): string[] {
 }
 
 function statusCell(e: StatusTableRow): string {
+  if (e.recorded !== undefined)
+    return e.recorded === 0 ? 'NOT COVERED' : `${e.recorded} recorded entr${e.recorded === 1 ? 'y' : 'ies'}`;
   const parts = e.generated ? [...e.caseIds, `${e.generated} generated`] : e.caseIds;
   const seen = parts.length === 0 ? 'NOT COVERED' : parts.join(', ');
   const notes = [
@@ -121,7 +123,7 @@ export function footerLines(report: Report): string[] {
     ...(report.ended ? [endedLine(report.ended)] : []),
     ...(report.incomplete && !report.ended ? [`Not all of it could be tested: ${report.incomplete}`] : []),
     ...(report.notChecked ? [`Not checked: ${report.notChecked}`] : []),
-    createdLine(report.created),
+    ...(report.traffic ? trafficLines(report.traffic) : [createdLine(report.created)]),
   ];
   if (report.summary.warned > 0)
     lines.push(
@@ -140,6 +142,41 @@ export function footerLines(report: Report): string[] {
     lines.push(`Baseline: ${b.known.length} known failure(s), ${b.unexpected.length} new failure(s)`);
     if (b.fixed.length > 0) lines.push(`Fixed since the baseline: ${b.fixed.join(', ')}`);
   }
+  return lines;
+}
+
+function counted(record: Record<string, number>): string {
+  return Object.entries(record)
+    .map(([k, n]) => `${k} ${n}`)
+    .join(', ');
+}
+
+function total(record: Record<string, number>): number {
+  return Object.values(record).reduce((a, b) => a + b, 0);
+}
+
+/** What a judgement of recorded traffic read and left aside, and its coverage line. */
+export function trafficLines(t: NonNullable<Report['traffic']>): string[] {
+  const lines = [
+    `Read ${t.entries} entr${t.entries === 1 ? 'y' : 'ies'} from ${t.files.length} file${t.files.length === 1 ? '' : 's'}; judged ${t.judged}${t.side === 'both' ? '' : ` (only the ${t.side}'s findings fail: --side ${t.side})`}`,
+  ];
+  if (total(t.outside) > 0)
+    lines.push(`Outside the base URL, not judged: ${total(t.outside)} (by host: ${counted(t.outside)})`);
+  if (total(t.unanswered) > 0)
+    lines.push(`Never answered, not judged: ${total(t.unanswered)} (${counted(t.unanswered)})`);
+  if (total(t.notOperations) > 0)
+    lines.push(`Not an operation of the contract, not judged: ${total(t.notOperations)} (${counted(t.notOperations)})`);
+  if (t.bodiesNotRecorded > 0)
+    lines.push(
+      `${t.bodiesNotRecorded} judged entr${t.bodiesNotRecorded === 1 ? 'y' : 'ies'} without a recorded body: body checks not judged`,
+    );
+  if (t.resultsOmitted > 0)
+    lines.push(`${t.resultsOmitted} results counted but not listed (the report lists a bounded number)`);
+  if (t.asOf) lines.push(`getPet judged as of ${t.asOf.slice(0, 10)} (--as-of)`);
+  const c = t.coverage;
+  lines.push(
+    `Coverage: exercised ${c.exercised.join(', ') || 'nothing'}; never exercised ${c.never.join(', ') || 'nothing'}${c.undocumented.length > 0 ? `; undocumented statuses seen ${c.undocumented.join(', ')}` : ''}`,
+  );
   return lines;
 }
 
@@ -183,6 +220,9 @@ export function causeLines(report: Report): string[] {
             `   and ${later.length === 1 ? 'a case that fails' : `${later.length} cases that fail`} only because of it: ${later.join(', ')}`,
           ]
         : []),
+      ...(cause.evidence ?? []).map(
+        (e) => `   entry ${e.entry} at ${e.time}${e.page === undefined ? '' : `, page ${JSON.stringify(e.page)}`}`,
+      ),
       ...(cause.request ? [`   $ ${renderCurl(cause.request)}`] : []),
     );
   }

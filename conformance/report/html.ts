@@ -98,6 +98,11 @@ ${report.ended ? `<p class="ended"><strong>${e(endedLine(report.ended))}</strong
  */
 function statusCell(entry: StatusTableRow | undefined, outcomes: ReadonlyMap<string, Outcome>): string {
   if (!entry) return '<td class="na">—</td>';
+  // Recorded traffic: how many entries got the status (their verdicts are the causes' and the entries' own).
+  if (entry.recorded !== undefined)
+    return entry.recorded === 0
+      ? '<td class="miss"><b>not covered</b></td>'
+      : `<td class="hit"><b>${entry.recorded} recorded entr${entry.recorded === 1 ? 'y' : 'ies'}</b></td>`;
   const failed = entry.caseIds.filter((id) => outcomes.get(id) === 'failed').length;
   const warned = entry.caseIds.filter((id) => outcomes.get(id) === 'warned').length;
   const kind = entry.caseIds.length === 0 || failed > 0 ? 'miss' : warned > 0 ? 'warn' : 'hit';

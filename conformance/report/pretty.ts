@@ -77,7 +77,9 @@ export function renderPretty(report: Report, options: PrettyOptions = {}): strin
   const lines = [
     paint(
       'bold',
-      `Petstore conformance: ${report.baseUrl} (run ${report.runId}, seed ${report.seed}${report.options.strict ? ', strict' : ''}${report.options.readOnly ? ', read-only' : ''})`,
+      report.traffic
+        ? `Petstore recorded traffic judged against the contract: ${report.baseUrl} (${report.traffic.files.length} HAR file${report.traffic.files.length === 1 ? '' : 's'}${report.options.strict ? ', strict' : ''})`
+        : `Petstore conformance: ${report.baseUrl} (run ${report.runId}, seed ${report.seed}${report.options.strict ? ', strict' : ''}${report.options.readOnly ? ', read-only' : ''})`,
     ),
     ...(report.proxy ? [`Through the proxy ${report.proxy.url} (from ${report.proxy.source})`] : []),
     // Why the run ended early comes before anything judged, so its failures are not read as the server's.
