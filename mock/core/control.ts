@@ -151,6 +151,7 @@ function dispatch(methods: Record<string, Run>, context: RequestContext): ApiRes
     return run(context);
   } catch (error) {
     if (!(error instanceof PetstoreMockError)) throw error;
+    if (error.code === 'PETSTORE_MOCK_STORE_FULL') return errorResponse(507, ErrorCode.storeFull, error.message);
     const code = error.code === 'PETSTORE_MOCK_INVALID_SCENARIO' ? ErrorCode.invalidScenario : ErrorCode.invalidBody;
     return errorResponse(400, code, error.message);
   }

@@ -13,7 +13,7 @@ import { controlLayer } from './control.ts';
 import { corsLayer, corsPolicy } from './cors.ts';
 import { coverageLayer, createCoverage } from './coverage.ts';
 import { DEFAULT_SEED, shippedPets } from './default-pets.ts';
-import { badOption } from './errors.ts';
+import { badOption, PetstoreMockError } from './errors.ts';
 import { createHandler } from './handler.ts';
 import { createJournal, type JournalFilter, journalLayer } from './journal.ts';
 import { compose, type Layer } from './layers.ts';
@@ -26,6 +26,7 @@ import {
   checkLatency,
   checkMockOptions,
   checkRateLimit,
+  checkStoreBytes,
   type Latency,
 } from './options.ts';
 import { answerLayer, chaosLayer, preferLayer, scenarioLayer } from './overrides.ts';
@@ -35,7 +36,7 @@ import { rateLimitLayer } from './rate-limit.ts';
 import { validatePets } from './replace-pets.ts';
 import type { ApiRequest } from './responses.ts';
 import { createScenarioStore } from './scenarios.ts';
-import { createPetStore } from './store.ts';
+import { createPetStore, StoreFullError } from './store.ts';
 
 /** The development key used when no key is configured. Printed at start; never use it outside a local mock. */
 export const DEFAULT_API_KEY = 'petstore-dev-key';
@@ -69,6 +70,11 @@ export interface MockOptions {
   journalSize?: number;
   /** Bytes the journal keeps (bodies cut at 64 KiB), oldest dropped first (default 8 MiB; at most 1 GiB). */
   journalBytes?: number;
+  /**
+   * Bytes the pets may take (their JSON text plus 48 per pet; default 256 MiB, at most 64 GiB): a create beyond it
+   * is a 507 `store_full` Error, and pets (seeded, given or replaced) beyond it are refused.
+   */
+  storeBytes?: number;
   /** The rate limit's clock in ms (default Date.now), for tests. */
   now?: () => number;
   /**
@@ -91,6 +97,7 @@ const MOCK_OPTION_NAMES: Record<keyof MockOptions, true> = {
   chaos: true,
   journalSize: true,
   journalBytes: true,
+  storeBytes: true,
   now: true,
   asOf: true,
 };
@@ -120,6 +127,7 @@ export function createMock(options: MockOptions = {}, adapter: MockAdapter = {})
   checkChaos(options.chaos);
   checkJournalSize(options.journalSize);
   checkJournalBytes(options.journalBytes);
+  const storeBytes = checkStoreBytes(options.storeBytes);
   const prefix = adapter.prefix ?? '';
   const cors = corsPolicy(options.corsOrigins ?? adapter.corsOrigins ?? ['*']);
   const seed = options.seed ?? DEFAULT_SEED;
@@ -128,7 +136,7 @@ export function createMock(options: MockOptions = {}, adapter: MockAdapter = {})
   // Given pets are checked as replacePets checks them: a bad one is named, not a TypeError from deep inside.
   const given = options.pets === undefined ? undefined : validatePets(options.pets);
   const now = given ?? (adapter.loadPets ? undefined : shippedPets(seeding));
-  const store = createPetStore(now ?? []);
+  const store = withinBudget(() => createPetStore(now ?? [], storeBytes), 'storeBytes');
   const scenarios = createScenarioStore();
   const journal = createJournal({ capacity: options.journalSize, maxBytes: options.journalBytes, keys: apiKeys });
   const removed = removedOperations(options.asOf);
@@ -140,7 +148,7 @@ export function createMock(options: MockOptions = {}, adapter: MockAdapter = {})
     ? Promise.resolve()
     : (adapter.loadPets?.() ?? import('./seed.ts').then(({ seedPets }) => seedPets(seeding))).then((pets) => {
         // Pets replaced meanwhile stay; the seeded ones become what reset returns to.
-        store.reseed(pets, replaced);
+        withinBudget(() => store.reseed(pets, replaced), 'storeBytes');
         seeded = true;
       });
   // Whoever waits on `ready` sees a failure; nobody waiting is no unhandled rejection.
@@ -162,7 +170,8 @@ export function createMock(options: MockOptions = {}, adapter: MockAdapter = {})
     requests: (filter) => journal.list(checkFilter(filter)),
     clearRequests: () => journal.clear(),
     replacePets: (pets) => {
-      store.replace(validatePets(pets));
+      const valid = validatePets(pets);
+      withinBudget(() => store.replace(valid));
       replaced = true;
     },
     reset: () => {
@@ -205,6 +214,24 @@ export function createMock(options: MockOptions = {}, adapter: MockAdapter = {})
     handle: { value: async (request: ApiRequest) => respond({ ...request, headers: copyHeaders(request.headers) }) },
     store: { value: store },
   }) as MockCore;
+}
+
+/**
+ * `run`'s result; a StoreFullError becomes a PetstoreMockError: about the option `option` (seeded pets beyond the
+ * budget are a bad start), or `PETSTORE_MOCK_STORE_FULL` (pets replaced beyond it).
+ */
+function withinBudget<T>(run: () => T, option?: string): T {
+  try {
+    return run();
+  } catch (error) {
+    if (!(error instanceof StoreFullError)) throw error;
+    if (option !== undefined)
+      throw badOption(
+        option,
+        `is ${error.budget} bytes: the pets to start with take more than that (at least ${error.needed}); raise it`,
+      );
+    throw new PetstoreMockError('PETSTORE_MOCK_STORE_FULL', error.message);
+  }
 }
 
 /** The operations whose sunset has come by `asOf` (none without it). */

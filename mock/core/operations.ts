@@ -16,7 +16,7 @@ import {
   jsonResponse,
   refuseContentCoding,
 } from './responses.ts';
-import type { PetStore } from './store.ts';
+import { type PetStore, type StoredPet, StoreFullError } from './store.ts';
 
 const STATUSES: readonly string[] = petStatuses();
 const LIMIT = listPetsLimit();
@@ -148,7 +148,13 @@ export function createPet(store: PetStore, request: ApiRequest, basePath: string
       ErrorCode.idsExhausted,
       `no pet id is left: the largest id held is ${Number.MAX_SAFE_INTEGER} (2^53 - 1); reset or replace the pets (POST /__control/reset)`,
     );
-  const entry = store.add(parsed as NewPet);
+  let entry: StoredPet;
+  try {
+    entry = store.add(parsed as NewPet);
+  } catch (error) {
+    if (error instanceof StoreFullError) return errorResponse(507, ErrorCode.storeFull, error.message);
+    throw error;
+  }
   return {
     status: 201,
     headers: { 'content-type': JSON_TYPE, location: `${basePath}/pets/${entry.id}` },

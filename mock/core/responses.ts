@@ -71,6 +71,7 @@ export const ErrorCode = {
   hostNotAllowed: 'host_not_allowed',
   originNotAllowed: 'origin_not_allowed',
   idsExhausted: 'ids_exhausted',
+  storeFull: 'store_full',
 } as const;
 
 /** One of the mock's error codes. */

@@ -16,6 +16,7 @@ import { badOption, PetstoreMockError } from '../core/errors.ts';
 import { DEFAULT_JOURNAL_BYTES, DEFAULT_JOURNAL_SIZE, MAX_JOURNAL_BYTES, MAX_JOURNAL_SIZE } from '../core/journal.ts';
 import { DEFAULT_API_KEY } from '../core/mock.ts';
 import { type Latency, parseLatency } from '../core/options.ts';
+import { DEFAULT_STORE_BYTES } from '../core/store.ts';
 import { renderCoverageHtml } from './coverage-html.ts';
 import { loadPetsFile } from './fixtures.ts';
 import type { RequestLogEntry } from './server.ts';
@@ -62,6 +63,8 @@ Options (environment variable in brackets):
                     ${MAX_JOURNAL_SIZE} (0: no journal)
   --journal-bytes N bytes the journal keeps (bodies cut at     [PETSTORE_JOURNAL_BYTES] default ${DEFAULT_JOURNAL_BYTES}
                     64 KiB), oldest dropped first; 0 to ${MAX_JOURNAL_BYTES}
+  --store-bytes N   bytes the pets may take (their JSON, plus  [PETSTORE_STORE_BYTES] default ${DEFAULT_STORE_BYTES}
+                    48 each; ${DEFAULT_STORE_BYTES / 2 ** 20} MiB); a create beyond it is a 507 store_full
   -h, --help        show this text
   --version         print the version
 
@@ -97,6 +100,7 @@ const FLAGS: Record<string, string> = {
   chaos: 'chaos',
   journalSize: 'journal-size',
   journalBytes: 'journal-bytes',
+  storeBytes: 'store-bytes',
   asOf: 'as-of',
   coverageRequire: 'coverage-require',
 };
@@ -141,6 +145,7 @@ function parseOptions(argv: string[], env: NodeJS.ProcessEnv) {
       chaos: { type: 'string' },
       'journal-size': { type: 'string' },
       'journal-bytes': { type: 'string' },
+      'store-bytes': { type: 'string' },
       quiet: { type: 'boolean' },
       'as-of': { type: 'string' },
       coverage: { type: 'string' },
@@ -214,6 +219,7 @@ function behaviour(values: Record<string, unknown>, env: NodeJS.ProcessEnv) {
     chaos,
     journalBytes: integer('journalBytes', pick('journal-bytes', 'PETSTORE_JOURNAL_BYTES'), DEFAULT_JOURNAL_BYTES),
     journalSize: integer('journalSize', pick('journal-size', 'PETSTORE_JOURNAL_SIZE'), DEFAULT_JOURNAL_SIZE),
+    storeBytes: integer('storeBytes', pick('store-bytes', 'PETSTORE_STORE_BYTES'), DEFAULT_STORE_BYTES),
   };
 }
 
