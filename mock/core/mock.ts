@@ -12,7 +12,7 @@ import { listOperations, loadProfile, type Pet, sunsetOf } from '../../spec/inde
 import { controlLayer } from './control.ts';
 import { corsLayer, corsPolicy } from './cors.ts';
 import { coverageLayer, createCoverage } from './coverage.ts';
-import { DEFAULT_SEED, shippedPets } from './default-pets.ts';
+import { DEFAULT_SEED, loadSeededPets, shippedPets } from './default-pets.ts';
 import { badOption, PetstoreMockError } from './errors.ts';
 import { createHandler } from './handler.ts';
 import { createJournal, type JournalFilter, journalLayer } from './journal.ts';
@@ -36,6 +36,8 @@ import { rateLimitLayer } from './rate-limit.ts';
 import { validatePets } from './replace-pets.ts';
 import type { ApiRequest } from './responses.ts';
 import { createScenarioStore } from './scenarios.ts';
+import { sharedControls } from './shared-controls.ts';
+import { type SharedStore, storeFailure } from './shared-store.ts';
 import { createPetStore, StoreFullError } from './store.ts';
 
 /** The development key used when no key is configured. Printed at start; never use it outside a local mock. */
@@ -75,6 +77,12 @@ export interface MockOptions {
    * is a 507 `store_full` Error, and pets (seeded, given or replaced) beyond it are refused.
    */
   storeBytes?: number;
+  /**
+   * Keep the pets in this database store instead of memory (the node adapter opens one from `store`): pets, ids
+   * and the byte budget are shared with every mock on it; scenarios, the journal, coverage and the rate limit stay
+   * this mock's own. An empty store is seeded once; one holding pets is served as it is.
+   */
+  sharedStore?: SharedStore;
   /** The rate limit's clock in ms (default Date.now), for tests. */
   now?: () => number;
   /**
@@ -98,6 +106,7 @@ const MOCK_OPTION_NAMES: Record<keyof MockOptions, true> = {
   journalSize: true,
   journalBytes: true,
   storeBytes: true,
+  sharedStore: true,
   now: true,
   asOf: true,
 };
@@ -135,22 +144,30 @@ export function createMock(options: MockOptions = {}, adapter: MockAdapter = {})
   const apiKeys = options.apiKeys && options.apiKeys.length > 0 ? [...options.apiKeys] : [DEFAULT_API_KEY];
   // Given pets are checked as replacePets checks them: a bad one is named, not a TypeError from deep inside.
   const given = options.pets === undefined ? undefined : validatePets(options.pets);
-  const now = given ?? (adapter.loadPets ? undefined : shippedPets(seeding));
+  const shared = options.sharedStore;
+  const onShared =
+    shared &&
+    sharedControls(shared, async () => given ?? (await adapter.loadPets?.()) ?? (await loadSeededPets(seeding)));
+  const now = shared ? [] : (given ?? (adapter.loadPets ? undefined : shippedPets(seeding)));
   const store = withinBudget(() => createPetStore(now ?? [], storeBytes), 'storeBytes');
   const scenarios = createScenarioStore();
   const journal = createJournal({ capacity: options.journalSize, maxBytes: options.journalBytes, keys: apiKeys });
   const removed = removedOperations(options.asOf);
   const coverage = createCoverage({ removed });
 
-  let seeded = now !== undefined;
+  let seeded = now !== undefined && !onShared;
   let replaced = false;
-  const ready: Promise<void> = seeded
-    ? Promise.resolve()
-    : (adapter.loadPets?.() ?? import('./seed.ts').then(({ seedPets }) => seedPets(seeding))).then((pets) => {
-        // Pets replaced meanwhile stay; the seeded ones become what reset returns to.
-        withinBudget(() => store.reseed(pets, replaced), 'storeBytes');
+  const ready: Promise<void> = onShared
+    ? onShared.ready.then(() => {
         seeded = true;
-      });
+      })
+    : seeded
+      ? Promise.resolve()
+      : (adapter.loadPets?.() ?? import('./seed.ts').then(({ seedPets }) => seedPets(seeding))).then((pets) => {
+          // Pets replaced meanwhile stay; the seeded ones become what reset returns to.
+          withinBudget(() => store.reseed(pets, replaced), 'storeBytes');
+          seeded = true;
+        });
   // Whoever waits on `ready` sees a failure; nobody waiting is no unhandled rejection.
   ready.catch(() => {});
 
@@ -159,7 +176,7 @@ export function createMock(options: MockOptions = {}, adapter: MockAdapter = {})
       return adapter.url?.() ?? `${prefix}${BASE_PATH}`;
     },
     apiKeys,
-    pets: {
+    pets: onShared?.pets ?? {
       get size() {
         return store.size;
       },
@@ -171,14 +188,16 @@ export function createMock(options: MockOptions = {}, adapter: MockAdapter = {})
     clearRequests: () => journal.clear(),
     replacePets: (pets) => {
       const valid = validatePets(pets);
+      if (onShared) return onShared.replace(valid);
       withinBudget(() => store.replace(valid));
       replaced = true;
     },
     reset: () => {
-      store.reset();
       scenarios.clear();
       journal.clear();
       replaced = false;
+      if (onShared) return onShared.reset();
+      store.reset();
     },
     ready,
     coverage: coverage.report,
@@ -196,7 +215,12 @@ export function createMock(options: MockOptions = {}, adapter: MockAdapter = {})
   const draw = () => latency.min + Math.floor(latencyRandom() * (latency.max - latency.min + 1));
   const layers: Layer[] = [
     ...(options.cors === false ? [] : [corsLayer(cors)]),
-    controlLayer(mock, { petsJson: () => store.allJson(), journal, profile: () => profile }),
+    controlLayer(mock, {
+      petsJson: () => (onShared ? onShared.petsJson() : store.allJson()),
+      journal,
+      profile: () => profile,
+      storeFailure: shared && ((error) => storeFailure(error, shared.where)),
+    }),
     journalLayer(journal),
     coverageLayer(coverage),
     ...(options.rateLimit === undefined ? [] : [rateLimitLayer({ perSecond: options.rateLimit, now: options.now })]),
@@ -206,7 +230,8 @@ export function createMock(options: MockOptions = {}, adapter: MockAdapter = {})
     answerLayer({ latency: latency.max === 0 ? () => 0 : draw }),
   ];
   const urlBase = `${prefix}${BASE_PATH}`;
-  const layered = compose(layers, createHandler({ store, apiKeys, basePath: BASE_PATH, urlBase, removed }), BASE_PATH);
+  const handler = createHandler({ store, apiKeys, basePath: BASE_PATH, urlBase, removed, shared });
+  const layered = compose(layers, handler, BASE_PATH);
   const respond: MockCore['respond'] = (request) => (seeded ? layered(request) : ready.then(() => layered(request)));
   // The adapter's hooks are not enumerable: the object reads as the controls it is.
   return Object.defineProperties(mock, {

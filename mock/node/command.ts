@@ -21,11 +21,12 @@ import { renderCoverageHtml } from './coverage-html.ts';
 import { loadPetsFile } from './fixtures.ts';
 import type { RequestLogEntry } from './server.ts';
 import { startMockServer } from './start.ts';
+import { hidePassword } from './stores/common.ts';
 
 const HELP = `Usage: npx petstore-mock [options]
        (outside a project with petstore-toolkit installed: npx -p petstore-toolkit petstore-mock [options])
 
-Serves the Petstore interface from memory at http://HOST:PORT/v1, seeded with faker data.
+Serves the Petstore interface at http://HOST:PORT/v1, from memory (or a database, --store), seeded with faker data.
 
 Options (environment variable in brackets):
   --port N          port to listen on; 0 picks a free one   [PETSTORE_PORT]      default 4010
@@ -63,6 +64,9 @@ Options (environment variable in brackets):
                     ${MAX_JOURNAL_SIZE} (0: no journal)
   --journal-bytes N bytes the journal keeps (bodies cut at     [PETSTORE_JOURNAL_BYTES] default ${DEFAULT_JOURNAL_BYTES}
                     64 KiB), oldest dropped first; 0 to ${MAX_JOURNAL_BYTES}
+  --store URL       where the pets live: memory, sqlite:FILE   [PETSTORE_STORE]     default memory
+                    (survives restarts), postgres://USER:PASSWORD@HOST:PORT/DB (shared by
+                    several mocks); an empty store is seeded, one holding pets served as it is
   --store-bytes N   bytes the pets may take (their JSON, plus  [PETSTORE_STORE_BYTES] default ${DEFAULT_STORE_BYTES}
                     48 each; ${DEFAULT_STORE_BYTES / 2 ** 20} MiB); a create beyond it is a 507 store_full
   -h, --help        show this text
@@ -101,6 +105,7 @@ const FLAGS: Record<string, string> = {
   journalSize: 'journal-size',
   journalBytes: 'journal-bytes',
   storeBytes: 'store-bytes',
+  store: 'store',
   asOf: 'as-of',
   coverageRequire: 'coverage-require',
 };
@@ -146,6 +151,7 @@ function parseOptions(argv: string[], env: NodeJS.ProcessEnv) {
       'journal-size': { type: 'string' },
       'journal-bytes': { type: 'string' },
       'store-bytes': { type: 'string' },
+      store: { type: 'string' },
       quiet: { type: 'boolean' },
       'as-of': { type: 'string' },
       coverage: { type: 'string' },
@@ -172,6 +178,7 @@ function parseOptions(argv: string[], env: NodeJS.ProcessEnv) {
     fixtures: values.fixtures ?? env.PETSTORE_FIXTURES,
     petsFrom: petsFrom(values, env),
     basePath: values['base-path'] ?? (env.PETSTORE_BASE_PATH || undefined),
+    store: values.store ?? (env.PETSTORE_STORE || undefined),
     apiKeys,
     cors: values['no-cors'] !== true && env.PETSTORE_CORS !== 'off',
     ...browserAccess(values, env),
@@ -294,11 +301,12 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
     return undefined;
   });
   if (!mock) return 2;
-  const source = options.petsFrom
+  const seededFrom = options.petsFrom
     ? `from ${options.petsFrom.url}`
     : options.fixtures === undefined
       ? `seed ${options.seed}`
       : options.fixtures;
+  const source = options.store === undefined ? seededFrom : `store ${hidePassword(options.store)}`;
   if (read)
     process.stdout.write(
       `Read ${read.count} pets from ${options.petsFrom!.url} (${read.requests} GET requests, nothing else sent)\n`,
