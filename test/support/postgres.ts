@@ -56,20 +56,35 @@ export async function startPostgres(): Promise<Postgres> {
   const asRoot = process.getuid?.() === 0;
   if (asRoot) chownSync(dir, Number(execFileSync('id', ['-u', 'postgres']).toString()), 0);
   const run = (program: string, args: string[]) =>
-    execFileSync(asRoot ? 'runuser' : join(bin, program), asRoot ? ['-u', 'postgres', '--', join(bin, program), ...args] : args, {
-      stdio: ['ignore', 'pipe', 'pipe'],
-      timeout: 60_000,
-    });
+    execFileSync(
+      asRoot ? 'runuser' : join(bin, program),
+      asRoot ? ['-u', 'postgres', '--', join(bin, program), ...args] : args,
+      {
+        stdio: ['ignore', 'pipe', 'pipe'],
+        timeout: 60_000,
+      },
+    );
   const pwfile = join(dir, 'password');
   writeFileSync(pwfile, POSTGRES_PASSWORD);
   if (asRoot) chownSync(pwfile, Number(execFileSync('id', ['-u', 'postgres']).toString()), 0);
   const data = join(dir, 'data');
-  run('initdb', ['-D', data, '-U', 'postgres', '--auth=scram-sha-256', `--pwfile=${pwfile}`, '-E', 'UTF8', '--no-sync']);
+  run('initdb', [
+    '-D',
+    data,
+    '-U',
+    'postgres',
+    '--auth=scram-sha-256',
+    `--pwfile=${pwfile}`,
+    '-E',
+    'UTF8',
+    '--no-sync',
+  ]);
   const port = await freePort();
   // fsync off: a throwaway cluster on a shared machine. The tests kill the mock, not the database, and stop the
   // database cleanly, so what they check does not rest on it.
   const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=60`;
-  const start = async () => void run('pg_ctl', ['-D', data, '-l', join(dir, 'log'), '-w', '-t', '30', '-o', options, 'start']);
+  const start = async () =>
+    void run('pg_ctl', ['-D', data, '-l', join(dir, 'log'), '-w', '-t', '30', '-o', options, 'start']);
   const stop = async () => void run('pg_ctl', ['-D', data, '-m', 'fast', '-w', 'stop']);
   await start();
   const url = (database = 'postgres') =>
