@@ -60,6 +60,40 @@ describe.each(stores)('the mock on %s', (_name, newStore) => {
     }
   }, 120_000);
 
+  it('holds the byte budget and the id limit: 507 store_full, 507 ids_exhausted; reset makes room', async () => {
+    const mock = await startMockServer({ store: await newStore(), storeBytes: 12_000 });
+    const create = async (name: string) => {
+      const response = await fetch(`${mock.url}/pets`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ name, categoryId: 1 }),
+      });
+      return { status: response.status, body: (await response.json()) as { code?: string; message?: string } };
+    };
+    try {
+      const answers = [];
+      for (let i = 0; i < 8; i++) answers.push(await create('n'.repeat(1_000)));
+      const statuses = answers.map((a) => a.status);
+      expect(statuses[0]).toBe(201);
+      expect(statuses.slice(0, statuses.indexOf(507))).toEqual(statuses.filter((s) => s === 201));
+      expect(statuses.filter((s) => s === 507).length).toBeGreaterThan(0);
+      expect(answers.find((a) => a.status === 507)!.body).toMatchObject({ code: 'store_full' });
+      expect(answers.find((a) => a.status === 507)!.body.message).toContain('--store-bytes');
+      await expect(
+        Promise.resolve(
+          mock.replacePets(Array.from({ length: 200 }, (_, i) => ({ id: i + 1, name: 'x'.repeat(99), categoryId: 1 }))),
+        ),
+      ).rejects.toMatchObject({ code: 'PETSTORE_MOCK_STORE_FULL' });
+      await mock.replacePets([{ id: Number.MAX_SAFE_INTEGER, name: 'last', categoryId: 1 }]);
+      expect(await create('one more')).toMatchObject({ status: 507, body: { code: 'ids_exhausted' } });
+      await mock.reset();
+      expect(mock.pets.size).toBe(50);
+      expect(await create('after reset')).toMatchObject({ status: 201 });
+    } finally {
+      await mock.close();
+    }
+  }, 60_000);
+
   it('keeps every create answered 201 through kill -9 right after the answer; the restart serves the store as it is', async () => {
     const store = await newStore();
     const first = await startCommand(store);

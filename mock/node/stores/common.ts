@@ -46,7 +46,16 @@ export function hidePassword(url: string): string {
 
 /** The password's spellings in `url` (as written and decoded), to take out of anything a driver says. */
 export function passwordsOf(url: string): string[] {
-  const [, , password, decoded] = urlUserInfo(url);
+  // urlUserInfo gives the whole user info, then its parts as written, then decoded: the password is what follows a colon.
+  const info = urlUserInfo(url);
+  const colon = info[0]?.indexOf(':') ?? -1;
+  const password = colon === -1 ? undefined : info[0]!.slice(colon + 1);
+  let decoded = password;
+  try {
+    decoded = password && decodeURIComponent(password);
+  } catch {
+    // Written with a stray %: only as written.
+  }
   const query = /[?&]password=([^&#]*)/i.exec(url)?.[1];
   return [password, decoded, query].filter((s): s is string => s !== undefined && s !== '');
 }
