@@ -99,6 +99,27 @@ it('the control: two memory mocks behind the same proxy, each with its own pets,
   }
 }, 120_000);
 
+it("counts a key's rate limit across instances: 5 per second through two mocks is 5, not 10", async () => {
+  const store = await postgres.createDatabase();
+  const onStore = [await startMockServer({ store, rateLimit: 5 }), await startMockServer({ store, rateLimit: 5 })];
+  const inMemory = [await startMockServer({ rateLimit: 5 }), await startMockServer({ rateLimit: 5 })];
+  const burst = async (mocks: MockServer[]) => {
+    // Just after a second starts, so the 12 requests fall in one window.
+    await new Promise((resolve) => setTimeout(resolve, 1_000 - (Date.now() % 1_000) + 20));
+    const answers = await Promise.all(
+      Array.from({ length: 12 }, (_, i) => fetch(`${mocks[i % 2]!.url}/pets?limit=1`, { headers: AUTH })),
+    );
+    return answers.map((a) => a.status).filter((s) => s === 200).length;
+  };
+  try {
+    expect(await burst(onStore)).toBe(5);
+    // The control: each memory mock counts alone.
+    expect(await burst(inMemory)).toBe(10);
+  } finally {
+    await Promise.all([...onStore, ...inMemory].map((m) => m.close()));
+  }
+}, 60_000);
+
 it('10,000 concurrent creates across two instances: 10,000 distinct ids, every one held', async () => {
   const mocks = await twoInstances();
   const pools = mocks.map((m) => new Pool(m.origin, { connections: 32 }));

@@ -41,6 +41,19 @@ function failures(cases: CaseResult[]): string {
     .join('\n');
 }
 
+/** Runs `text` (statements, no result) on the database `store` names. */
+async function runSql(store: string, text: string): Promise<void> {
+  if (store.startsWith('sqlite:')) {
+    const Database = (await import('better-sqlite3')).default;
+    new Database(store.slice('sqlite:'.length)).exec(text).close();
+    return;
+  }
+  const client = new pg.Client({ connectionString: store });
+  await client.connect();
+  await client.query(text);
+  await client.end();
+}
+
 /** The mock command on `store`, once it prints its banner; the number of pets it says it serves. */
 async function startCommand(store: string) {
   const mock = spawnProcess([...tsxEntry('mock/node/cli.ts'), '--port', '0', '--quiet', '--store', store]);
@@ -91,6 +104,29 @@ describe.each(stores)('the mock on %s', (_name, newStore) => {
       expect(await create('after reset')).toMatchObject({ status: 201 });
     } finally {
       await mock.close();
+    }
+  }, 60_000);
+
+  it('migrates a store of schema version 1 (no shared rate limit yet) at start, keeping its pets', async () => {
+    const store = await newStore();
+    const before = await startMockServer({ store });
+    const created = await fetch(`${before.url}/pets`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' },
+      body: '{"name":"from v1","categoryId":2}',
+    });
+    expect(created.status).toBe(201);
+    await before.close();
+    // What version 1 of the schema was: everything but the rate limit's table.
+    await runSql(store, 'DROP TABLE petstore_rate; UPDATE petstore_schema SET version = 1');
+    const after = await startMockServer({ store, rateLimit: 100 });
+    try {
+      expect(after.pets.size).toBe(51);
+      const fetched = await fetch(`${after.url}/pets/51`, { headers: { authorization: `Bearer ${KEY}` } });
+      expect(await fetched.json()).toEqual({ id: 51, name: 'from v1', categoryId: 2 });
+      expect(fetched.headers.get('ratelimit')).toMatch(/^"default";r=99;t=\d+$/);
+    } finally {
+      await after.close();
     }
   }, 60_000);
 
@@ -173,7 +209,7 @@ describe('a store the mock cannot use: one line, exit 2, the password hidden', (
     await client.end();
     const newer = await run(url);
     expect(newer.code).toBe(2);
-    expect(newer.stderr).toMatch(/schema is version 99, newer than this mock's 1: upgrade petstore-toolkit/);
+    expect(newer.stderr).toMatch(/schema is version 99, newer than this mock's 2: upgrade petstore-toolkit/);
     expect(newer.stderr).not.toContain(POSTGRES_PASSWORD);
 
     const foreign = `sqlite:${join(dir, 'foreign.db')}`;

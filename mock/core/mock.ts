@@ -223,7 +223,19 @@ export function createMock(options: MockOptions = {}, adapter: MockAdapter = {})
     }),
     journalLayer(journal),
     coverageLayer(coverage),
-    ...(options.rateLimit === undefined ? [] : [rateLimitLayer({ perSecond: options.rateLimit, now: options.now })]),
+    ...(options.rateLimit === undefined
+      ? []
+      : [
+          rateLimitLayer({
+            perSecond: options.rateLimit,
+            now: options.now,
+            // On a database store the buckets are every mock's: a key's limit holds across them.
+            shared: shared && {
+              count: (bucket, window) => shared.countRequest(bucket, window),
+              failed: (error) => storeFailure(error, shared.where),
+            },
+          }),
+        ]),
     scenarioLayer(scenarios),
     preferLayer(),
     ...(options.chaos ? [chaosLayer({ rate: options.chaos, random: seededRandom(seed ^ 0x5eed) })] : []),

@@ -44,6 +44,11 @@ export interface SharedStore {
   reset(): Promise<number>;
   /** Holds exactly `pets` (checked already); a {@link StoreFullError} beyond the budget, changing nothing. */
   replace(pets: readonly Pet[]): Promise<void>;
+  /**
+   * Counts one request of a rate-limit bucket (an `Authorization` value, kept only as a hash) in a one-second
+   * window, for every mock on the store; resolves with the count so far.
+   */
+  countRequest(bucket: string, window: number): Promise<number>;
   /** Lets the database go. */
   close(): Promise<void>;
 }

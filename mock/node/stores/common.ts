@@ -3,6 +3,7 @@
  * password hidden), how a row becomes a Pet's JSON text, what a pet counts
  * against the byte budget, and the schema's version.
  */
+import { createHash } from 'node:crypto';
 import type { NewPet, Pet } from '../../../spec/index.ts';
 import { urlUserInfo } from '../../../spec/redact.ts';
 import { badOption, PetstoreMockError } from '../../core/errors.ts';
@@ -10,7 +11,15 @@ import { redactKeys } from '../../core/redact.ts';
 import { petBytes, petJson, StoreFullError } from '../../core/store.ts';
 
 /** The schema version this mock writes and reads; an older one is migrated, a newer one refused. */
-export const SCHEMA_VERSION = 1;
+export const SCHEMA_VERSION = 2;
+
+/** A rate-limit bucket as a database keeps it: a SHA-256 of the `Authorization` value, never the key itself. */
+export function bucketHash(bucket: string): string {
+  return createHash('sha256').update(bucket).digest('base64url');
+}
+
+/** Windows older than this many seconds are deleted now and then (they no longer count). */
+export const RATE_WINDOWS_KEPT = 10;
 
 /** A store as `--store` names it. */
 export type StoreUrl = { kind: 'memory' } | { kind: 'sqlite'; file: string } | { kind: 'postgres'; url: string };

@@ -11,9 +11,11 @@ import type { NewPet, Pet, PetStatus } from '../../../spec/index.ts';
 import { IdsExhaustedError, type SharedStore } from '../../core/shared-store.ts';
 import { StoredPet, StoreFullError } from '../../core/store.ts';
 import {
+  bucketHash,
   columnsOf,
   hidePassword,
   type PetRow,
+  RATE_WINDOWS_KEPT,
   rowBytes,
   rowJson,
   SCHEMA_VERSION,
@@ -32,6 +34,8 @@ const MIGRATIONS: readonly string[] = [
    CREATE INDEX petstore_pets_by_status ON petstore_pets (status, id);
    CREATE TABLE petstore_seed (${PET_COLUMNS});
    CREATE TABLE petstore_state (one boolean PRIMARY KEY DEFAULT true CHECK (one), next_id bigint NOT NULL, bytes bigint NOT NULL);`,
+  // 2: the rate limit's buckets, counted across mocks (unlogged: a count of one second need not survive a crash).
+  'CREATE UNLOGGED TABLE petstore_rate (bucket text NOT NULL, at_second bigint NOT NULL, used integer NOT NULL, PRIMARY KEY (bucket, at_second));',
 ];
 
 /** Any constant: the advisory lock two instances starting at once take to create the schema and seed once. */
@@ -43,6 +47,9 @@ const ADD = `WITH s AS (
     WHERE next_id <= ${Number.MAX_SAFE_INTEGER} AND bytes + $4 <= $5
     RETURNING next_id - 1 AS id)
   INSERT INTO petstore_pets (id, name, category_id, status, bytes) SELECT id, $1, $2, $3, $4 FROM s RETURNING id`;
+
+const HIT = `INSERT INTO petstore_rate (bucket, at_second, used) VALUES ($1, $2, 1)
+  ON CONFLICT (bucket, at_second) DO UPDATE SET used = petstore_rate.used + 1 RETURNING used`;
 
 /** Connects to `url`, creating or migrating the schema; a PetstoreMockError (`..._STORE_FAILED`) when it cannot. */
 export async function openPostgresStore(url: string, budget: number): Promise<SharedStore> {
@@ -111,6 +118,7 @@ async function migrate(client: PoolClient, url: string): Promise<void> {
 }
 
 function postgresStore(pool: Pool, where: string, budget: number): SharedStore {
+  let lastWindow = 0;
   const toJson = (rows: PetRow[]) => `[${rows.map(rowJson).join(',')}]`;
   const count = async () => Number((await pool.query('SELECT count(*) AS n FROM petstore_pets')).rows[0].n);
 
@@ -182,6 +190,15 @@ function postgresStore(pool: Pool, where: string, budget: number): SharedStore {
         return Number((await client.query('SELECT count(*) AS n FROM petstore_pets')).rows[0].n);
       }),
     replace: (pets) => inTransaction(pool, (client) => hold(client, pets, false)),
+    async countRequest(bucket, window) {
+      if (window !== lastWindow) {
+        lastWindow = window;
+        // Now and then, not per request: old windows no longer count. A failure here is the next request's to see.
+        pool.query('DELETE FROM petstore_rate WHERE at_second < $1', [window - RATE_WINDOWS_KEPT]).catch(() => {});
+      }
+      const { rows } = await pool.query<{ used: number }>(HIT, [bucketHash(bucket), window]);
+      return rows[0]!.used;
+    },
     close: () => pool.end(),
   };
 }

@@ -10,7 +10,17 @@ import type BetterSqlite3 from 'better-sqlite3';
 import type { NewPet, Pet, PetStatus } from '../../../spec/index.ts';
 import { IdsExhaustedError, type SharedStore } from '../../core/shared-store.ts';
 import { StoredPet, StoreFullError } from '../../core/store.ts';
-import { columnsOf, type PetRow, rowBytes, rowJson, SCHEMA_VERSION, schemaRefusal, storeFailed } from './common.ts';
+import {
+  bucketHash,
+  columnsOf,
+  type PetRow,
+  RATE_WINDOWS_KEPT,
+  rowBytes,
+  rowJson,
+  SCHEMA_VERSION,
+  schemaRefusal,
+  storeFailed,
+} from './common.ts';
 
 const PET_COLUMNS =
   'id INTEGER PRIMARY KEY, name TEXT NOT NULL, category_id INTEGER NOT NULL, status TEXT, bytes INTEGER NOT NULL';
@@ -23,6 +33,8 @@ const MIGRATIONS: readonly string[] = [
    CREATE INDEX petstore_pets_by_status ON petstore_pets (status, id);
    CREATE TABLE petstore_seed (${PET_COLUMNS});
    CREATE TABLE petstore_state (one INTEGER PRIMARY KEY CHECK (one = 1), next_id INTEGER NOT NULL, bytes INTEGER NOT NULL);`,
+  // 2: the rate limit's buckets, counted across mocks.
+  'CREATE TABLE petstore_rate (bucket TEXT NOT NULL, at_second INTEGER NOT NULL, used INTEGER NOT NULL, PRIMARY KEY (bucket, at_second));',
 ];
 
 /** Opens (creating when missing) the SQLite file `file`; a PetstoreMockError (`..._STORE_FAILED`) when it cannot. */
@@ -77,6 +89,13 @@ function sqliteStore(db: BetterSqlite3.Database, where: string, budget: number):
   const state = db.prepare('SELECT next_id, bytes FROM petstore_state');
   const insert = db.prepare('INSERT INTO petstore_pets (id, name, category_id, status, bytes) VALUES (?, ?, ?, ?, ?)');
   const bump = db.prepare('UPDATE petstore_state SET next_id = next_id + 1, bytes = bytes + ?');
+  const hit = db
+    .prepare(
+      'INSERT INTO petstore_rate (bucket, at_second, used) VALUES (?, ?, 1) ON CONFLICT (bucket, at_second) DO UPDATE SET used = used + 1 RETURNING used',
+    )
+    .pluck();
+  const forget = db.prepare('DELETE FROM petstore_rate WHERE at_second < ?');
+  let lastWindow = 0;
   const counted = db.prepare('SELECT count(*) FROM petstore_pets').pluck();
   const toJson = (rows: unknown[]) => `[${(rows as PetRow[]).map(rowJson).join(',')}]`;
 
@@ -149,6 +168,11 @@ function sqliteStore(db: BetterSqlite3.Database, where: string, budget: number):
           .immediate(),
       ),
     replace: (pets) => async(() => db.transaction(() => hold(pets, false)).immediate()),
+    countRequest: (bucket, window) =>
+      async(() => {
+        if (window !== lastWindow) forget.run((lastWindow = window) - RATE_WINDOWS_KEPT);
+        return hit.get(bucketHash(bucket), window) as number;
+      }),
     close: () => async(() => void db.close()),
   };
 }
