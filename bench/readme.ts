@@ -1,6 +1,6 @@
 /**
  * The figures the READMEs show, written by the bench itself: a marked section
- * of bench/README.md (every table) and of README.md (a short summary), each
+ * of bench/README.md (every table, and a short summary at the top), each
  * rewritten from the results of a full run. bench.test.ts holds both to
  * bench/results/latest.json.
  */
@@ -13,7 +13,7 @@ import { type BenchResults, ROUTE_TITLES, THROUGHPUT_TARGETS } from './report.ts
 /** The marked sections: which file holds each, and what renders it. */
 export const SECTIONS = {
   tables: { file: 'bench/README.md', render: renderTables },
-  summary: { file: 'README.md', render: renderSummary },
+  summary: { file: 'bench/README.md', render: renderSummary },
 } as const;
 
 /** A name of {@link SECTIONS}. */

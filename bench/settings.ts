@@ -35,7 +35,7 @@ export const HELP = `Usage: npm run bench -- [--quick] [--only SECTION,...] [--o
   --out FILE     where the JSON goes (default: bench/results/quick.tmp)
 
 A full run (no option) takes about five minutes, writes bench/results/latest.json
-and rewrites the marked sections of bench/README.md and README.md from it.`;
+and rewrites the marked sections of bench/README.md from it.`;
 
 /** Parses the command line; `undefined` for --help. Throws on an unknown option or section. */
 export function parseSettings(argv: string[]): Settings | undefined {

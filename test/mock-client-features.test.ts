@@ -158,3 +158,40 @@ describe('scenarios and the journal over a socket, with the typed controls', () 
     expect(performance.now() - started).toBeGreaterThanOrEqual(290);
   });
 });
+
+describe('an answer the client gave up on', () => {
+  /** Waits until the journal holds an entry for `path` (the mock records a delayed answer when it is ready). */
+  async function entryFor(path: string) {
+    for (let i = 0; i < 100; i++) {
+      const [entry] = mock.requests({ path });
+      if (entry) return entry;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    throw new Error(`no journal entry for ${path}`);
+  }
+
+  it('is journaled as abandoned and counted apart, never as received', async () => {
+    mock.clearCoverage();
+    const gaveUp = fetch(`${mock.url}/pets/2`, {
+      headers: { ...AUTH, prefer: 'delay=400' },
+      signal: AbortSignal.timeout(100),
+    });
+    await expect(gaveUp).rejects.toThrow();
+    const entry = await entryFor('/v1/pets/2');
+    expect(entry).toMatchObject({ status: 200, abandoned: true });
+    const getPet200 = mock.coverage().responses.find((r) => r.id === 'getPet 200');
+    expect(getPet200).toMatchObject({ count: 0, abandoned: 1 });
+    expect(mock.coverage().neverReceived).toContain('getPet 200');
+  });
+
+  it('a delayed answer the client waited for is received, not abandoned (the control)', async () => {
+    mock.clearCoverage();
+    const res = await fetch(`${mock.url}/pets/3`, { headers: { ...AUTH, prefer: 'delay=200' } });
+    expect(res.status).toBe(200);
+    await res.arrayBuffer();
+    const entry = await entryFor('/v1/pets/3');
+    expect(entry.status).toBe(200);
+    expect(entry.abandoned).toBeUndefined();
+    expect(mock.coverage().responses.find((r) => r.id === 'getPet 200')).toMatchObject({ count: 1, abandoned: 0 });
+  });
+});

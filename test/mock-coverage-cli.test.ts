@@ -2,7 +2,8 @@
  * The mock's command with client coverage and the sunset tried early:
  * `--as-of DATE`, `--coverage FILE` (JSON on stop, the table on stderr),
  * `--coverage-html FILE` and `--coverage-require` (exit 1 on stop when a
- * listed response was never received).
+ * listed response was never received), `--fail-on-invalid-requests` (exit 1 on
+ * stop when a client sent a request the contract refuses).
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -75,5 +76,23 @@ describe('--coverage', () => {
     const page = readFileSync(html, 'utf8');
     expect(page).toContain('<h1>Petstore contract coverage</h1>');
     expect(page).toContain('Never received: <strong>');
+  });
+
+  it('--fail-on-invalid-requests: exit 1 naming each kind a client sent unforced; exit 0 when it sent none', async () => {
+    const sloppy = await start(['--fail-on-invalid-requests']);
+    await fetch(`${sloppy.url}/pets?limit=0`, { headers: AUTH });
+    // Forced by the test (a Prefer), so not the client's mistake: it alone would not fail the run.
+    await fetch(`${sloppy.url}/pets`, { headers: { ...AUTH, prefer: 'code=401' } });
+    const failed = await sloppy.mock.stop('SIGTERM');
+    expect(failed.code).toBe(1);
+    expect(sloppy.mock.stderr()).toContain('petstore-mock: the client sent requests the contract refuses:');
+    expect(sloppy.mock.stderr()).toContain('GET /v1/pets?limit=0 answered 400');
+
+    const careful = await start(['--fail-on-invalid-requests']);
+    await fetch(`${careful.url}/pets?limit=5`, { headers: AUTH });
+    await fetch(`${careful.url}/pets`, { headers: { ...AUTH, prefer: 'code=401' } });
+    const passed = await careful.mock.stop('SIGTERM');
+    expect(passed.code, careful.mock.stderr()).toBe(0);
+    expect(careful.mock.stderr()).not.toContain('contract refuses:');
   });
 });

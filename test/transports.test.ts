@@ -190,6 +190,21 @@ describe.each(TRANSPORTS)('forced answers and transport faults through %s', (_na
     await expect(getWithPrefer(reach, 'fault=hang', AbortSignal.timeout(300))).rejects.toThrow();
     expect(performance.now() - started).toBeGreaterThanOrEqual(250);
   });
+
+  it('an answer the client gave up on (delay=400, its timeout 100 ms) is journaled and counted as abandoned', async () => {
+    reach = await open();
+    await expect(getWithPrefer(reach, 'delay=400', AbortSignal.timeout(100))).rejects.toThrow();
+    let entry: ReturnType<PetstoreMock['requests']>[number] | undefined;
+    for (let i = 0; i < 100 && entry === undefined; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      entry = reach.mock.requests({ path: '/v1/pets/{petId}' })[0];
+    }
+    expect(entry).toMatchObject({ status: 200, abandoned: true });
+    expect(reach.mock.coverage().responses.find((r) => r.id === 'getPet 200')).toMatchObject({
+      count: 0,
+      abandoned: 1,
+    });
+  });
 });
 
 /** The names of the control interface, with what each is: the same on every adapter. */

@@ -308,6 +308,11 @@ async function sendOnce(a: Attempt): Promise<Exchange> {
   }
 }
 
+/** Whether the exchange's request carried the run's key as `Bearer <key>` (as captured, the key hidden). */
+export function sentTheKey(exchange: Exchange): boolean {
+  return exchange.request.headers.authorization === `Bearer ${REDACTED}`;
+}
+
 function requestHeaders(request: CaseRequest, apiKey: string): Record<string, string> {
   const headers: Record<string, string> = { accept: 'application/json' };
   const auth = request.auth ?? 'key';

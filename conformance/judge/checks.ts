@@ -4,6 +4,7 @@
  * CheckResult; none throws.
  */
 import { describeSchemaErrors, getValidator, type SchemaName } from '../../spec/index.ts';
+import { schemaOutline } from '../../spec/outline.ts';
 import type { CheckResult, Exchange } from '../types.ts';
 
 /** `id 7 has status "sold"`, `id 7 has no status`, `an item without an id has status "sold"`: never "undefined". */
@@ -65,8 +66,10 @@ export function checkSchema(ex: Exchange, name: SchemaName, closed = false): Che
   const label = `schema ${name}${closed ? ' (strict)' : ''}`;
   const res = ex.response;
   if (!res) return checkThat(label, false, 'no response');
+  // What the body should have been, from the document: a failure says how to fix it, not only what is wrong.
+  const expected = `expected ${schemaOutline(name)}`;
   if (res.json === undefined) {
-    return checkThat(label, false, res.jsonError ? `body is not JSON: ${res.jsonError}` : 'body is empty');
+    return checkThat(label, false, res.jsonError ? `body is not JSON: ${res.jsonError}` : 'body is empty', [expected]);
   }
   const validate = getValidator(name, { closed });
   const ok = validate(res.json) as boolean;
@@ -74,7 +77,7 @@ export function checkSchema(ex: Exchange, name: SchemaName, closed = false): Che
     label,
     ok,
     ok ? `valid ${name}` : `body is not a valid ${name}`,
-    ok ? undefined : capped(describeSchemaErrors(validate.errors)),
+    ok ? undefined : [...capped(describeSchemaErrors(validate.errors)), expected],
   );
 }
 

@@ -99,10 +99,11 @@ export function renderHar(report: Report): string {
   const har: Har = {
     log: {
       version: '1.2',
+      // The log's comment comes before its entries: why a run ended early is read first.
+      comment: notes.join('; '),
       creator: { name: 'petstore-conformance', version: packageVersion() },
       pages: [],
       entries: (log?.exchanges ?? []).map(entry),
-      comment: notes.join('; '),
     },
   };
   return `${JSON.stringify(har, null, 2)}\n`;

@@ -19,6 +19,7 @@ header.bad .badge { background: var(--bad); }
 .card span { color: var(--muted); text-transform: uppercase; font-size: 11px; letter-spacing: .08em; }
 .card.passed b { color: var(--ok); } .card.failed b { color: var(--bad); } .card.warned b { color: var(--warn); }
 .card.skipped b, .card.not-applicable b, .card.info b { color: var(--skip); }
+.ended { margin: 8px 0 12px; padding: 8px 12px; border-left: 4px solid var(--bad); background: #fff; }
 .summary { font-weight: 600; margin: 14px 0 4px; }
 .notes { margin: 0; padding-left: 18px; color: var(--muted); }
 section { margin-top: 22px; }

@@ -7,8 +7,9 @@
 import type { CaseResult, CheckResult, Exchange, Outcome, Report, StatusTableRow } from '../types.ts';
 import { excerpt } from '../words.ts';
 import { escapeControls } from './controls.ts';
-import { exchangesInOrder, footerLines, renderCurl, summaryLine } from './format.ts';
+import { endedLine, exchangesInOrder, footerLines, renderCurl, summaryLine } from './format.ts';
 import { HTML_STYLE } from './html-style.ts';
+import { sectionLinks } from './sections.ts';
 
 /** Escapes text for HTML content and attribute values; control bytes are shown as `\xNN`. */
 export function escapeHtml(text: string): string {
@@ -21,6 +22,30 @@ export function escapeHtml(text: string): string {
 }
 
 const e = escapeHtml;
+
+/** Text as HTML, with its `code` spans (the Markdown backticks of messages and statements) set as code. */
+function rich(text: string): string {
+  return e(text).replace(/`([^`\n]+)`/g, '<code>$1</code>');
+}
+
+/** A cited section, each part a link to where it is written (the contract page's heading, the RFC's section). */
+function sectionHtml(section: string): string {
+  return sectionLinks(section)
+    .map((link) => (link.url ? `<a href="${e(link.url)}">${e(link.name)}</a>` : e(link.name)))
+    .join('; ');
+}
+
+/** The failed cases in the order of their causes (a cause's cases, then those failing only because of it), then the rest. */
+function failuresByCause(report: Report, failed: readonly CaseResult[]): CaseResult[] {
+  const byId = new Map(failed.map((r) => [r.id, r]));
+  const ordered: CaseResult[] = [];
+  for (const cause of report.causes ?? [])
+    for (const id of [...cause.cases, ...(cause.consequences ?? [])]) {
+      const r = byId.get(id);
+      if (r) ordered.push(r), byId.delete(id);
+    }
+  return [...ordered, ...byId.values()];
+}
 
 const LABEL: Record<Outcome, string> = {
   passed: 'PASS',
@@ -57,7 +82,7 @@ function verdict(report: Report): string {
   ];
   return `<header class="${state}">
 <h1>Petstore conformance <span class="badge">${report.ok ? 'PASSED' : report.ended ? 'ENDED EARLY' : report.summary.failed > 0 ? 'FAILED' : 'INCOMPLETE'}</span></h1>
-<p class="target">${e(report.baseUrl)}${report.proxy ? ` through the proxy ${e(report.proxy.url)} (from ${e(report.proxy.source)})` : ''}</p>
+${report.ended ? `<p class="ended"><strong>${e(endedLine(report.ended))}</strong></p>\n` : ''}<p class="target">${e(report.baseUrl)}${report.proxy ? ` through the proxy ${e(report.proxy.url)} (from ${e(report.proxy.source)})` : ''}</p>
 <p class="facts">${facts.join(' · ')}</p>
 <div class="cards">${cards}</div>
 <p class="summary">${e(summaryLine(report))}</p>
@@ -125,9 +150,9 @@ function exchangeBlock(ex: Exchange): string {
 }
 
 function checkItem(c: CheckResult): string {
-  const details = c.details?.length ? `<ul>${c.details.map((d) => `<li>${e(d)}</li>`).join('')}</ul>` : '';
+  const details = c.details?.length ? `<ul>${c.details.map((d) => `<li>${rich(d)}</li>`).join('')}</ul>` : '';
   const [cls, sign] = c.info ? ['info', 'i'] : c.ok ? ['ok', '✓'] : ['ko', '✗'];
-  return `<li class="${cls}"><span>${sign}</span> <b>${e(c.name)}</b>: ${c.variation ? `${e(c.variation)}: ` : ''}${e(c.message)}${details}</li>`;
+  return `<li class="${cls}"><span>${sign}</span> <b>${e(c.name)}</b>: ${c.variation ? `${e(c.variation)}: ` : ''}${rich(c.message)}${details}</li>`;
 }
 
 function caseBlock(r: CaseResult): string {
@@ -139,7 +164,7 @@ function caseBlock(r: CaseResult): string {
       : `<details class="held"><summary>${passed.length} check${passed.length === 1 ? '' : 's'} held</summary><ul class="checks">${passed.map(checkItem).join('')}</ul></details>`;
   return `<article class="case ${r.outcome}" id="${e(r.id)}">
 <h3><span class="tag ${r.outcome}">${LABEL[r.outcome]}</span> <code>${e(r.id)}</code> ${r.level === 'required' ? '' : `<span class="level">${r.level === 'info' ? 'information' : r.level}</span>`}</h3>
-<p class="title">${e(r.title)} <small>${e(r.section)}</small></p>${r.consequence ? `\n<p class="consequence">${e(r.consequence)}</p>` : r.cause ? `\n<p class="consequence">cause ${e(r.cause)}</p>` : ''}
+<p class="title">${rich(r.title)} <small>${sectionHtml(r.section)}</small></p>${r.consequence ? `\n<p class="consequence">${rich(r.consequence)}</p>` : r.cause ? `\n<p class="consequence">cause ${e(r.cause)}</p>` : ''}
 <ul class="checks">${failed.map(checkItem).join('')}</ul>${held}
 ${exchangesInOrder(r).map(exchangeBlock).join('\n')}
 </article>`;
@@ -156,7 +181,7 @@ ${cases.map(caseBlock).join('\n')}</section>`;
 function allCasesTable(report: Report): string {
   const rows = report.cases.map(
     (r) =>
-      `<tr class="${r.outcome}"><td><span class="tag ${r.outcome}">${LABEL[r.outcome]}</span></td><td><code>${e(r.id)}</code></td><td>${e(r.title)}${r.reason && r.outcome !== 'passed' ? `<br><small>${e(r.reason)}</small>` : ''}</td><td class="num">${Math.round(r.durationMs)} ms</td></tr>`,
+      `<tr class="${r.outcome}"><td><span class="tag ${r.outcome}">${LABEL[r.outcome]}</span></td><td><code>${e(r.id)}</code></td><td>${rich(r.title)}${r.reason && r.outcome !== 'passed' ? `<br><small>${rich(r.reason)}</small>` : ''}</td><td class="num">${Math.round(r.durationMs)} ms</td></tr>`,
   );
   return `<section><details><summary><h2>Every case <small>${report.cases.length}</small></h2></summary>
 <table class="all"><tbody>${rows.join('\n')}</tbody></table></details></section>`;
@@ -172,8 +197,10 @@ function causeSection(report: Report): string {
   if (causes.length === 0) return '';
   const items = causes
     .map(
-      (c) => `<li class="cause ${c.level}"><b>${e(c.id)}</b> <span class="level">${e(c.level)}</span> ${e(c.statement)}
-<p class="cases">${c.cases.length === 1 ? 'case' : `${c.cases.length} cases`}: ${caseLinks(c.cases)} · contract: ${e(c.section)}</p>
+      (
+        c,
+      ) => `<li class="cause ${c.level}"><b>${e(c.id)}</b> <span class="level">${e(c.level)}</span> ${rich(c.statement)}
+<p class="cases">${c.cases.length === 1 ? 'case' : `${c.cases.length} cases`}: ${caseLinks(c.cases)} · contract: ${sectionHtml(c.section)}</p>
 ${c.consequences?.length ? `<p class="cases">failing only because of it: ${caseLinks(c.consequences)}</p>` : ''}
 ${c.request ? `<pre class="curl">$ ${e(renderCurl(c.request))}</pre>` : ''}</li>`,
     )
@@ -195,7 +222,7 @@ export function renderHtml(report: Report): string {
 ${verdict(report)}
 ${causeSection(report)}
 ${statusMatrix(report)}
-${caseSection('Failures', failed, 'No required case failed.')}
+${caseSection('Failures, by cause', failuresByCause(report, failed), 'No required case failed.')}
 ${caseSection('Advice not followed', warned, 'Every advice case was followed.')}
 ${info.length === 0 ? '' : caseSection('Information (choices the interface leaves open; never a failure)', info, '')}
 ${allCasesTable(report)}

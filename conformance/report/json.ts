@@ -6,6 +6,7 @@ import type { Report } from '../types.ts';
 
 /** Renders the report as indented JSON. */
 export function renderJson(report: Report): string {
-  const { exchangeLog: _log, ...rest } = report;
-  return `${JSON.stringify(rest, null, 2)}\n`;
+  const { exchangeLog: _log, ended, ...rest } = report;
+  // Why the run ended early is the first thing a reader (or a `jq .ended`) meets.
+  return `${JSON.stringify(ended ? { ended, ...rest } : rest, null, 2)}\n`;
 }

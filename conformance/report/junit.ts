@@ -61,6 +61,7 @@ export function renderJunit(report: Report): string {
   const errors = report.ended ? 1 : 0;
   const attrs = `tests="${s.total + errors}" failures="${s.failed}" errors="${errors}" skipped="${s.skipped + s.notApplicable}" time="${seconds(report.durationMs)}"`;
   const props: [string, string][] = [
+    ...(report.ended ? [['ended', endedLine(report.ended)] as [string, string]] : []),
     ['baseUrl', report.baseUrl],
     ...(report.proxy ? [['proxy', `${report.proxy.url} (from ${report.proxy.source})`] as [string, string]] : []),
     ['runId', report.runId],
@@ -87,13 +88,14 @@ export function renderJunit(report: Report): string {
     '    <properties>',
     ...props.map(([n, v]) => `      <property name="${escapeXml(n)}" value="${escapeXml(v)}"/>`),
     '    </properties>',
-    ...report.cases.map(testcase),
+    // The run's end comes first: CI lists it before the cases it cut short.
     ...(report.ended
       ? [
           `    <testcase classname="petstore.run" name="run.ended: the run ended early" time="0">\n      <error message="${escapeXml(report.ended.reason)}" type="${escapeXml(report.ended.code)}">${escapeXml(endedLine(report.ended))}</error>\n    </testcase>`,
         ]
       : []),
-    `    <system-out>${escapeXml([...causeLines(report), ...(report.causes?.length ? [''] : []), ...statusTableLines(report), '', ...footerLines(report), summaryLine(report)].join('\n'))}</system-out>`,
+    ...report.cases.map(testcase),
+    `    <system-out>${escapeXml([...(report.ended ? [endedLine(report.ended), ''] : []), ...causeLines(report), ...(report.causes?.length ? [''] : []), ...statusTableLines(report), '', ...footerLines(report), summaryLine(report)].join('\n'))}</system-out>`,
     '  </testsuite>',
     '</testsuites>',
   ];

@@ -8,6 +8,7 @@ import type { CaseResult, Outcome, Report } from '../types.ts';
 import { escapeControls } from './controls.ts';
 import {
   causeLines,
+  endedLine,
   exchangeLines,
   exchangesInOrder,
   failedCheckLines,
@@ -79,6 +80,8 @@ export function renderPretty(report: Report, options: PrettyOptions = {}): strin
       `Petstore conformance: ${report.baseUrl} (run ${report.runId}, seed ${report.seed}${report.options.strict ? ', strict' : ''}${report.options.readOnly ? ', read-only' : ''})`,
     ),
     ...(report.proxy ? [`Through the proxy ${report.proxy.url} (from ${report.proxy.source})`] : []),
+    // Why the run ended early comes before anything judged, so its failures are not read as the server's.
+    ...(report.ended ? ['', paint('red', endedLine(report.ended))] : []),
     '',
     ...(report.causes?.length
       ? [...causeLines(report).map((l, i) => (i === 0 ? paint('bold', l) : `  ${l}`)), '']

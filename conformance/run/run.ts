@@ -3,7 +3,7 @@
  * the fixed cases, the generated checks, then the report. Each stage gets
  * from the settings and the stage before it what it needs.
  */
-import { type Client, type ClientStats, createClient, RUN_ENDED } from '../client/client.ts';
+import { type Client, type ClientStats, createClient, RUN_ENDED, sentTheKey } from '../client/client.ts';
 import { formatDuration } from '../client/duration.ts';
 import { ConformanceError } from '../errors.ts';
 import { type GenerationOutcome, runGeneration } from '../generate/index.ts';
@@ -46,6 +46,17 @@ function ranAtAll(client: Client, afterFirst: ClientStats): ConformanceError | u
 function notJudgedAfterEnd(result: CaseResult, reason: string): CaseResult {
   if (!result.exchanges.some((ex) => ex.error?.code === RUN_ENDED)) return result;
   return { ...result, outcome: 'skipped', reason: `not judged: ${reason} before this case finished` };
+}
+
+/**
+ * When the key was refused on every call, a 401 to a request that carried it says nothing about the server's
+ * contract: a case judged on such an answer is not judged (a case that sent no key, or another key, still is).
+ */
+function notJudgedOnRejectedKey(result: CaseResult, reason: string): CaseResult {
+  if (result.outcome === 'skipped' || result.outcome === 'notApplicable') return result;
+  if (!result.exchanges.some((ex) => ex.response?.status === 401 && sentTheKey(ex))) return result;
+  const { cause: _cause, consequence: _consequence, ...rest } = result;
+  return { ...rest, outcome: 'skipped', reason: `not judged: ${reason}` };
 }
 
 /** Runs the stages against the settled settings and returns the report (key hidden). */
@@ -104,6 +115,8 @@ export async function runSuite(settings: Settings): Promise<Report> {
   // The reason the run stopped is the error to see, not one from closing after it.
   await client.close().catch(() => {});
   if (end.signal.aborted) results = results.map((r) => notJudgedAfterEnd(r, maxTime));
+  const rejected = stop?.code === 'PETSTORE_CONFORMANCE_KEY_REJECTED' ? stop.message : undefined;
+  if (rejected) results = results.map((r) => notJudgedOnRejectedKey(r, rejected));
   const report = buildReport(settings, {
     started,
     results,

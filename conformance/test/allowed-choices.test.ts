@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { Agent, type Dispatcher } from 'undici';
 import { describe, expect, it } from 'vitest';
 import { allCases, ConformanceError, type Report, runConformance } from '../index.ts';
-import { renderJson, renderJunit, renderPretty } from '../report/index.ts';
+import { REPORTER_TABLE, renderJson, renderJunit, renderPretty } from '../report/index.ts';
 import { EVERY_ALLOWED_CHOICE, type FakePetstoreOptions, startFakePetstore } from './fake-petstore.ts';
 
 const ADVICE = ['getPet.deprecationHeaders', 'auth.wwwAuthenticate', 'auth.bearerLowercase'];
@@ -219,11 +219,31 @@ describe('runs that cannot happen', () => {
     });
   });
 
-  it('a key rejected on every call', async () => {
+  it('a key rejected on every call: the run says so first in every reporter, and judges no case on those 401s', async () => {
     await withFake({}, async (url) => {
-      await expect(runConformance({ baseUrl: url, apiKey: 'not-the-key' })).rejects.toMatchObject({
-        code: 'PETSTORE_CONFORMANCE_KEY_REJECTED',
+      const error = await runConformance({ baseUrl: url, apiKey: 'not-the-key', exchangeLog: true }).catch(
+        (err: unknown) => err,
+      );
+      expect(error).toMatchObject({ code: 'PETSTORE_CONFORMANCE_KEY_REJECTED' });
+      const report = (error as ConformanceError).report;
+      if (!report) throw new Error('the ended run carries no report');
+      // The 401s to the run's key are not the server's failures: not judged, and no cause is made of them.
+      expect(ids(report, 'failed')).toEqual([]);
+      expect(report.causes ?? []).toEqual([]);
+      expect(report.cases.find((c) => c.id === 'listPets.ok')).toMatchObject({
+        outcome: 'skipped',
+        reason: expect.stringContaining('not judged: the API key was rejected'),
       });
+      // A case that sent no key is still judged on its own answer.
+      expect(report.cases.find((c) => c.id === 'auth.wwwAuthenticate')?.outcome).toBe('passed');
+      for (const [name, reporter] of Object.entries(REPORTER_TABLE)) {
+        const text = reporter.render(report, {});
+        const ended = text.indexOf('PETSTORE_CONFORMANCE_KEY_REJECTED');
+        expect(ended, name).toBeGreaterThan(-1);
+        // Before any case, cause or status line: nothing judged is read before why the run ended.
+        for (const later of ['listPets.ok', 'auth.wwwAuthenticate', 'GET /pets'])
+          if (text.includes(later)) expect(ended, `${name}: ${later}`).toBeLessThan(text.indexOf(later));
+      }
     });
   });
 });

@@ -4,6 +4,7 @@
  * OpenAPI profile. Each mirrors an in-process method of the mock.
  * @see ../../docs/mock.md "Control endpoints"
  */
+import { type AuthFailure, createAuthenticator } from './auth.ts';
 import { PetstoreMockError } from './errors.ts';
 import { describePath, findInexactInteger } from './exact-numbers.ts';
 import type { Answer, Layer, RequestContext } from './layers.ts';
@@ -30,6 +31,8 @@ export interface ControlExtras {
   journal: { readonly dropped: number };
   /** The mock's OpenAPI profile, as JSON text. */
   profile(): string;
+  /** The key every control endpoint but health requires (`Authorization: Bearer <key>`); none: open. */
+  controlKey?: string;
 }
 
 type Run = (context: RequestContext) => Answer;
@@ -85,6 +88,7 @@ function routes(t: PetstoreMock, x: ControlExtras): Record<string, Record<string
 export function controlLayer(targets: PetstoreMock, extras: ControlExtras): Layer {
   const table = routes(targets, extras);
   const prefix = `${CONTROL_PREFIX}/`;
+  const authorize = extras.controlKey === undefined ? undefined : createAuthenticator([extras.controlKey]);
   return (context, next) => {
     if (!context.path.startsWith(prefix)) return next(context);
     const [name = '', id, ...more] = context.path.slice(CONTROL_PREFIX.length + 1).split('/');
@@ -95,8 +99,32 @@ export function controlLayer(targets: PetstoreMock, extras: ControlExtras): Laye
           ? scenarioItem(targets, id)
           : undefined;
     if (!methods || !Object.hasOwn(table, name)) return next(context);
+    // A preflight carries no credentials (CORS answers it), and a load balancer's health probe has none.
+    const open = context.request.method === 'OPTIONS' || (name === 'health' && id === undefined);
+    if (authorize && !open) {
+      const failure = authorize(headerValue(context.request.headers.authorization));
+      if (failure !== null) return controlKeyRefusal(failure);
+    }
     return dispatch(methods, context, extras.storeFailure);
   };
+}
+
+function headerValue(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? undefined : value;
+}
+
+/** The 401 a control request without the control key gets: which key, and how to send it. */
+function controlKeyRefusal(failure: Exclude<AuthFailure, null>): ApiResponse {
+  const response = errorResponse(
+    401,
+    ErrorCode.controlKeyRequired,
+    failure === 'invalid'
+      ? 'control key invalid'
+      : 'the control endpoints need the control key: send Authorization: Bearer <CONTROL_KEY> (PETSTORE_CONTROL_KEY, not an API key)',
+  );
+  response.headers['www-authenticate'] =
+    `Bearer realm="petstore-control"${failure === 'invalid' ? ', error="invalid_token"' : ''}`;
+  return response;
 }
 
 /**

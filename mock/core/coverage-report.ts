@@ -51,7 +51,7 @@ export function formatCoverage(holder: CoverageHolder, format: 'table' | 'markdo
   const r = reportOf(holder);
   const md = format === 'markdown';
   const title = (text: string) => (md ? `### ${text}` : text);
-  const received = r.responses.filter((x) => x.documented || x.count > 0);
+  const received = r.responses.filter((x) => x.documented || x.count > 0 || x.abandoned > 0);
   const lines = [
     md ? '## Petstore contract coverage' : 'Petstore contract coverage',
     `${r.requests} API requests since ${r.since}; ${r.neverReceived.length === 0 ? 'every documented response received' : `never received: ${r.neverReceived.join(', ')}`}.`,
@@ -59,7 +59,14 @@ export function formatCoverage(holder: CoverageHolder, format: 'table' | 'markdo
     title('Responses'),
     ...table(
       ['response', 'documented', 'received', 'by'],
-      received.map((x) => [x.id, x.documented ? 'yes' : 'no', String(x.count), sources(x.bySource)]),
+      received.map((x) => [
+        x.id,
+        x.documented ? 'yes' : 'no',
+        String(x.count),
+        [sources(x.bySource), ...(x.abandoned > 0 ? [`abandoned by the client ${x.abandoned}`] : [])]
+          .filter(Boolean)
+          .join(', '),
+      ]),
       md,
     ),
     '',

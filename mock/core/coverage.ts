@@ -29,6 +29,8 @@ export interface ResponseCoverage {
   documented: boolean;
   count: number;
   bySource: Record<CoverageSource, number>;
+  /** Answers the mock made whose client had gone away before they were sent (its timeout): not in `count`. */
+  abandoned: number;
 }
 
 /** A request variation that matters to a client of this interface, and how often it was sent. */
@@ -84,10 +86,11 @@ const MAX_CREATED_IDS = 10_000;
 interface Counter {
   count: number;
   bySource: Record<CoverageSource, number>;
+  abandoned: number;
 }
 
 function counter(): Counter {
-  return { count: 0, bySource: { client: 0, scenario: 0, prefer: 0, chaos: 0, rateLimit: 0 } };
+  return { count: 0, bySource: { client: 0, scenario: 0, prefer: 0, chaos: 0, rateLimit: 0 }, abandoned: 0 };
 }
 
 function sourceOf(context: RequestContext): CoverageSource {
@@ -187,9 +190,17 @@ export function createCoverage(options: CoverageOptions = {}): Coverage {
         ? `${operationId} fault=${fault}`
         : `${operationId} ${response.status}`;
     const c = responses.get(id) ?? counter();
+    responses.set(id, c);
+    if (context.request.abandoned) {
+      // Never read by the client, so not received: counted apart, and no variation or created pet comes of it;
+      // a request the contract refuses was still sent.
+      c.abandoned++;
+      if (source === 'client' && (response.status === 400 || response.status === 401))
+        noteInvalid(context, operationId, response);
+      return;
+    }
     c.count++;
     c.bySource[source]++;
-    responses.set(id, c);
     if (source !== 'client') return;
     if (operationId === 'listPets') listVariations(context, response);
     if (operationId === 'createPet' && response.status === 201) {
@@ -225,6 +236,7 @@ export function createCoverage(options: CoverageOptions = {}): Coverage {
           documented: isDocumented,
           count: c.count,
           bySource: c.bySource,
+          abandoned: c.abandoned,
         });
       }
     }
@@ -241,6 +253,7 @@ export function createCoverage(options: CoverageOptions = {}): Coverage {
         documented: fault === undefined && (documented.get(operationId) ?? []).includes(Number(what)),
         count: c.count,
         bySource: c.bySource,
+        abandoned: c.abandoned,
       });
     }
     const deprecated = operations

@@ -47,6 +47,8 @@ export interface JournalEntry {
   fault?: Fault;
   durationMs: number;
   applied: Applied;
+  /** The client went away before the answer was sent (its timeout, an abort): it never read `status`. */
+  abandoned?: true;
 }
 
 /**
@@ -106,6 +108,7 @@ interface Extra {
   bodyRedacted?: boolean;
   fault?: Fault;
   applied?: Applied;
+  abandoned?: true;
 }
 
 /**
@@ -174,6 +177,7 @@ export function createJournal({
       ...(extra?.fault === undefined ? {} : { fault: extra.fault }),
       durationMs: durations[slot]!,
       applied: { ...extra?.applied },
+      ...(extra?.abandoned ? { abandoned: true as const } : {}),
     };
   };
   return {
@@ -267,6 +271,7 @@ function extraOf(
     }
   }
   if (fault !== undefined) (extra ??= {}).fault = fault;
+  if (request.abandoned) (extra ??= {}).abandoned = true;
   for (const _ in applied) {
     (extra ??= {}).applied = applied;
     break;

@@ -86,6 +86,12 @@ export interface MockOptions {
   /** The rate limit's clock in ms (default Date.now), for tests. */
   now?: () => number;
   /**
+   * The key the control endpoints (`/__control/...`: reset, pets, scenarios, the journal, coverage) require, as
+   * `Authorization: Bearer <controlKey>`, distinct from the API keys (default: none, the controls are open, as
+   * on loopback they may be; `GET /__control/health` stays open for load balancers).
+   */
+  controlKey?: string;
+  /**
    * Serve the interface as it stands on this date (a Date or `2030-12-05`; default: today): from an operation's
    * sunset on (getPet's, 5 December 2030), it is removed and answers as an unknown route does (404 Error).
    */
@@ -109,6 +115,7 @@ const MOCK_OPTION_NAMES: Record<keyof MockOptions, true> = {
   sharedStore: true,
   now: true,
   asOf: true,
+  controlKey: true,
 };
 
 /** What an adapter tells {@link createMock}: where it mounts the mock, how its user reaches and closes it. */
@@ -151,7 +158,9 @@ export function createMock(options: MockOptions = {}, adapter: MockAdapter = {})
   const now = shared ? [] : (given ?? (adapter.loadPets ? undefined : shippedPets(seeding)));
   const store = withinBudget(() => createPetStore(now ?? [], storeBytes), 'storeBytes');
   const scenarios = createScenarioStore();
-  const journal = createJournal({ capacity: options.journalSize, maxBytes: options.journalBytes, keys: apiKeys });
+  // The control key is a secret like the API keys: hidden wherever they are.
+  const secrets = options.controlKey === undefined ? apiKeys : [...apiKeys, options.controlKey];
+  const journal = createJournal({ capacity: options.journalSize, maxBytes: options.journalBytes, keys: secrets });
   const removed = removedOperations(options.asOf);
   const coverage = createCoverage({ removed });
 
@@ -220,6 +229,7 @@ export function createMock(options: MockOptions = {}, adapter: MockAdapter = {})
       journal,
       profile: () => profile,
       storeFailure: shared && ((error) => storeFailure(error, shared.where)),
+      ...(options.controlKey === undefined ? {} : { controlKey: options.controlKey }),
     }),
     journalLayer(journal),
     coverageLayer(coverage),

@@ -95,6 +95,19 @@ export function checkMockOptions(options: unknown): void {
       'apiKeys',
       'must be strings of 1 to 4096 visible ASCII characters (no spaces)',
     );
+  const controlKey = o.controlKey;
+  if (controlKey !== undefined) {
+    check(
+      typeof controlKey === 'string' && /^[\x21-\x7e]{16,4096}$/.test(controlKey),
+      'controlKey',
+      'must be a string of 16 to 4096 visible ASCII characters (no spaces): long enough not to be guessed',
+    );
+    check(
+      !((keys as unknown[] | undefined) ?? []).includes(controlKey),
+      'controlKey',
+      'must differ from every API key: a client of the API must not be able to reset the mock',
+    );
+  }
 }
 
 /** Throws unless `latency` is in 0..60000 ms (and min ≤ max); returns it as a range. */

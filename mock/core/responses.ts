@@ -13,6 +13,11 @@ export interface ApiRequest {
   body?: Uint8Array | string;
   /** Set by the adapter when the body exceeded the limit and was not read. */
   bodyTooLarge?: boolean;
+  /**
+   * Set by the adapter when the client went away (closed the connection, aborted) while the mock was still making
+   * its answer: the journal and coverage count that answer as abandoned, since the client never read it.
+   */
+  abandoned?: boolean;
 }
 
 /**
@@ -72,6 +77,7 @@ export const ErrorCode = {
   originNotAllowed: 'origin_not_allowed',
   idsExhausted: 'ids_exhausted',
   storeFull: 'store_full',
+  controlKeyRequired: 'control_key_required',
 } as const;
 
 /** One of the mock's error codes. */

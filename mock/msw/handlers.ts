@@ -39,7 +39,12 @@ export function createMswHandlers(options: MswHandlersOptions = {}): MswPetstore
     // As the dispatcher fails a request after close: the handlers stay mounted, the mock no longer answers.
     if (closed) return Response.error();
     // respond, not handle: the request's headers are already a fresh object, so handle's copy would be a second one.
-    const response = await answer(mock.respond, await toApiRequest(mount, request));
+    const apiRequest = await toApiRequest(mount, request);
+    // The page's fetch aborted (its timeout, its signal) while the mock made its answer: that answer is abandoned.
+    const { signal } = request;
+    if (signal?.aborted) apiRequest.abandoned = true;
+    else signal?.addEventListener('abort', () => (apiRequest.abandoned = true), { once: true });
+    const response = await answer(mock.respond, apiRequest);
     if (response.fault !== undefined) return faultResponse(request, response);
     return toResponse(request.method, response);
   };

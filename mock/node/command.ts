@@ -4,12 +4,12 @@
  * over PETSTORE_* environment variables, which win over defaults. `cli.ts` is
  * the entry that calls it.
  */
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { packageVersion } from '../../spec/files.ts';
 import type { Pet } from '../../spec/index.ts';
 import type { CoverageReport } from '../core/coverage.ts';
-import { expectCoverage, formatCoverage } from '../core/coverage-report.ts';
+import { formatCoverage } from '../core/coverage-report.ts';
 // Each from its own module, not from index.ts, whose seedPets would load faker for every start.
 import { DEFAULT_COUNT, DEFAULT_SEED, MAX_COUNT } from '../core/default-pets.ts';
 import { badOption, PetstoreMockError } from '../core/errors.ts';
@@ -18,9 +18,10 @@ import { DEFAULT_API_KEY } from '../core/mock.ts';
 import { type Latency, parseLatency } from '../core/options.ts';
 import { DEFAULT_STORE_BYTES } from '../core/store.ts';
 import { renderCoverageHtml } from './coverage-html.ts';
+import { coverageGateFailures } from './enforce-coverage.ts';
 import { loadPetsFile } from './fixtures.ts';
 import type { RequestLogEntry } from './server.ts';
-import { startMockServer } from './start.ts';
+import { isLoopback, startMockServer } from './start.ts';
 import { hidePassword } from './stores/common.ts';
 
 const HELP = `Usage: npx petstore-mock [options]
@@ -35,6 +36,12 @@ Options (environment variable in brackets):
   --count N         pets to seed, 0 to ${MAX_COUNT}             [PETSTORE_COUNT]     default ${DEFAULT_COUNT}
   --api-key KEY     accepted bearer key; repeat for more     [PETSTORE_API_KEYS, comma-separated]
                     (replaces the development key "${DEFAULT_API_KEY}")
+  --api-keys-file F the accepted keys, one per line (beyond loopback, keys come from
+                    here or the environment: the command line shows in ps)
+  --control-key-file F  the key the control endpoints (/__control) require, as
+                    Authorization: Bearer <key>, distinct from the API keys  [PETSTORE_CONTROL_KEY]
+                    (required with a --host beyond loopback; at least 16 characters)
+  --control-key KEY the same, on the command line (loopback only: ps shows it)
   --fixtures FILE   start from a JSON array of pets instead  [PETSTORE_FIXTURES]
   --pets-from URL   start from the pets another Petstore lists (GET only; its key in
                     PETSTORE_SOURCE_API_KEY); not with --seed, --count or --fixtures
@@ -54,6 +61,8 @@ Options (environment variable in brackets):
   --coverage-html FILE   the same as a page
   --coverage-require LIST  exit 1 on stop when one of these responses was never received
                     (comma-separated, like 'getPet 404,createPet 400')
+  --fail-on-invalid-requests  exit 1 on stop when a client sent a request the contract
+                    refuses that no test forced (each kind named on stderr)
   --latency MS      delay every API answer: MS, or MIN-MAX   [PETSTORE_LATENCY]   default none
                     drawn from the seed (at most 60000)
   --rate-limit N    API requests per second per key; beyond  [PETSTORE_RATE_LIMIT] default none
@@ -108,6 +117,7 @@ const FLAGS: Record<string, string> = {
   store: 'store',
   asOf: 'as-of',
   coverageRequire: 'coverage-require',
+  controlKey: 'control-key-file',
 };
 
 /** An error as the command prints it: a bad option under its flag's name, anything else as it is. */
@@ -130,6 +140,25 @@ function integer(option: string, raw: string | undefined, fallback: number): num
   return Number(raw);
 }
 
+/** A command-line mistake the library has no option for: printed as it is. */
+class UsageError extends Error {}
+
+/** The keys in a file, one per line (blank lines and surrounding spaces ignored); a file with none is refused. */
+function keysFile(flag: string, path: string): string[] {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    throw new UsageError(`--${flag}: cannot read ${path} (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
+  }
+  const keys = text
+    .split(/\r?\n/)
+    .map((line) => line.trim())
+    .filter((line) => line !== '');
+  if (keys.length === 0) throw new UsageError(`--${flag}: ${path} holds no key (one per line)`);
+  return keys;
+}
+
 function parseOptions(argv: string[], env: NodeJS.ProcessEnv) {
   const { values } = parseArgs({
     args: argv,
@@ -139,6 +168,9 @@ function parseOptions(argv: string[], env: NodeJS.ProcessEnv) {
       seed: { type: 'string' },
       count: { type: 'string' },
       'api-key': { type: 'string', multiple: true },
+      'api-keys-file': { type: 'string' },
+      'control-key': { type: 'string' },
+      'control-key-file': { type: 'string' },
       fixtures: { type: 'string' },
       'pets-from': { type: 'string' },
       'base-path': { type: 'string' },
@@ -157,6 +189,7 @@ function parseOptions(argv: string[], env: NodeJS.ProcessEnv) {
       coverage: { type: 'string' },
       'coverage-html': { type: 'string' },
       'coverage-require': { type: 'string', multiple: true },
+      'fail-on-invalid-requests': { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
       version: { type: 'boolean' },
     },
@@ -165,14 +198,32 @@ function parseOptions(argv: string[], env: NodeJS.ProcessEnv) {
   const envKeys = env.PETSTORE_API_KEYS?.split(',')
     .map((k) => k.trim())
     .filter((k) => k !== '');
+  const host = values.host || env.PETSTORE_HOST || '127.0.0.1';
+  // Beyond loopback the mock is a sandbox others reach: a key on the command line shows in `ps` to every local user.
+  if (!isLoopback(host))
+    for (const [flag, where] of [
+      ['api-key', 'PETSTORE_API_KEYS or --api-keys-file'],
+      ['control-key', 'PETSTORE_CONTROL_KEY or --control-key-file'],
+    ] as const)
+      if (values[flag] !== undefined)
+        throw new UsageError(
+          `--${flag} shows in ps on a mock that listens on ${host}, beyond loopback: give it in ${where}`,
+        );
+  const fileKeys =
+    values['api-keys-file'] === undefined ? undefined : keysFile('api-keys-file', values['api-keys-file']);
   // An empty variable (`PETSTORE_API_KEYS=` in a compose file) means unset: the banner must then show the development key in use.
-  const apiKeys = values['api-key'] ?? (envKeys?.length ? envKeys : undefined);
+  const apiKeys = values['api-key'] ?? fileKeys ?? (envKeys?.length ? envKeys : undefined);
+  const controlKey =
+    values['control-key'] ??
+    (values['control-key-file'] === undefined
+      ? env.PETSTORE_CONTROL_KEY || undefined
+      : keysFile('control-key-file', values['control-key-file'])[0]);
   return {
     help: values.help === true,
     version: values.version === true,
     port: integer('port', values.port ?? (env.PETSTORE_PORT || undefined), 4010),
     // Empty means unset, not every interface (which is what node does with an empty host).
-    host: values.host || env.PETSTORE_HOST || '127.0.0.1',
+    host,
     seed: integer('seed', values.seed ?? (env.PETSTORE_SEED || undefined), DEFAULT_SEED),
     count: integer('count', values.count ?? (env.PETSTORE_COUNT || undefined), DEFAULT_COUNT),
     fixtures: values.fixtures ?? env.PETSTORE_FIXTURES,
@@ -180,6 +231,7 @@ function parseOptions(argv: string[], env: NodeJS.ProcessEnv) {
     basePath: values['base-path'] ?? (env.PETSTORE_BASE_PATH || undefined),
     store: values.store ?? (env.PETSTORE_STORE || undefined),
     apiKeys,
+    ...(controlKey === undefined ? {} : { controlKey }),
     cors: values['no-cors'] !== true && env.PETSTORE_CORS !== 'off',
     ...browserAccess(values, env),
     quiet: values.quiet === true || env.PETSTORE_QUIET === '1',
@@ -191,6 +243,7 @@ function parseOptions(argv: string[], env: NodeJS.ProcessEnv) {
         .flatMap((v) => v.split(','))
         .map((v) => v.trim())
         .filter(Boolean),
+      failOnInvalidRequests: values['fail-on-invalid-requests'] === true,
     },
     ...behaviour(values, env),
   };
@@ -330,12 +383,15 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
   return reportCoverage(mock.coverage(), options.coverage);
 }
 
-/** On stop: the coverage files, the table on stderr, and exit 1 when a required response was never received. */
+/**
+ * On stop: the coverage files, the table on stderr, and exit 1 when a required response was never received or,
+ * with --fail-on-invalid-requests, when a client sent a request the contract refuses.
+ */
 function reportCoverage(
   report: CoverageReport,
-  o: { json: string | undefined; html: string | undefined; require: string[] },
+  o: { json: string | undefined; html: string | undefined; require: string[]; failOnInvalidRequests: boolean },
 ): number {
-  if (o.json === undefined && o.html === undefined && o.require.length === 0) return 0;
+  if (o.json === undefined && o.html === undefined && o.require.length === 0 && !o.failOnInvalidRequests) return 0;
   try {
     if (o.json !== undefined) writeFileSync(o.json, `${JSON.stringify(report, null, 2)}\n`);
     if (o.html !== undefined) writeFileSync(o.html, renderCoverageHtml(report));
@@ -344,12 +400,10 @@ function reportCoverage(
     return 2;
   }
   process.stderr.write(formatCoverage(report));
-  if (o.require.length === 0) return 0;
-  try {
-    expectCoverage(report, { responses: o.require });
-  } catch (error) {
-    process.stderr.write(`petstore-mock: ${(error as Error).message}\n`);
-    return 1;
-  }
-  return 0;
+  const failures = coverageGateFailures(report, {
+    responses: o.require,
+    allowInvalidRequests: !o.failOnInvalidRequests,
+  });
+  for (const failure of failures) process.stderr.write(`petstore-mock: ${failure}\n`);
+  return failures.length === 0 ? 0 : 1;
 }

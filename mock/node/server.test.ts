@@ -199,9 +199,16 @@ describe('Expect: 100-continue', () => {
 describe('binding', () => {
   it('warns when bound to anything but loopback, and not otherwise', async () => {
     const warnings: string[] = [];
-    const open = await startMockServer({ host: '0.0.0.0', count: 1, onWarning: (m) => warnings.push(m) });
+    const open = await startMockServer({
+      host: '0.0.0.0',
+      count: 1,
+      controlKey: 'a-control-key-of-some-length',
+      onWarning: (m) => warnings.push(m),
+    });
     await open.close();
-    expect(warnings).toEqual(['bound to 0.0.0.0, not loopback: anyone who can reach this address can use the mock']);
+    expect(warnings).toEqual([
+      'bound to 0.0.0.0, not loopback: anyone who can reach this address can call the API (the controls need the control key)',
+    ]);
     const local = await startMockServer({ count: 1, onWarning: (m) => warnings.push(m) });
     await local.close();
     expect(warnings).toHaveLength(1);

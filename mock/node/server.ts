@@ -93,8 +93,14 @@ export function createHttpServer({
   ): void => {
     const answer = safeHandle(handler, request);
     // Answered in the same turn when nothing made the mock wait: a promise would cost every request a microtask trip.
-    if (answer instanceof Promise) void answer.then((response) => deliver(req, res, response, closeAfter, started));
-    else deliver(req, res, answer, closeAfter, started);
+    if (answer instanceof Promise) {
+      // A client that gives up while the mock waits (latency, a delay) never reads the answer: the journal and
+      // coverage, which record it when it is ready, count it as abandoned.
+      res.once('close', () => {
+        if (!res.writableFinished) request.abandoned = true;
+      });
+      void answer.then((response) => deliver(req, res, response, closeAfter, started));
+    } else deliver(req, res, answer, closeAfter, started);
   };
   const server = createServer(
     { headersTimeout: headersMs, requestTimeout: requestMs, connectionsCheckingInterval: checkEvery },

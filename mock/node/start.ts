@@ -21,6 +21,11 @@ import { openStore } from './stores/open.ts';
 /** Hosts that keep the mock to this machine. */
 export const LOOPBACK_HOSTS: readonly string[] = ['127.0.0.1', 'localhost', '::1'];
 
+/** Whether binding `host` keeps the mock on this machine: a loopback name or address (127.0.0.0/8, ::1). */
+export function isLoopback(host: string): boolean {
+  return LOOPBACK_HOSTS.includes(host) || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host) || host === '[::1]';
+}
+
 /** Options for {@link startMockServer}: those of the mock itself, and of its socket. */
 export interface MockServerOptions extends Omit<MockOptions, 'sharedStore'> {
   /**
@@ -125,6 +130,12 @@ export async function startMockServer(given?: MockServerOptions): Promise<MockSe
     store,
     ...mockOptions
   } = options;
+  // Beyond loopback, whoever reaches the address could reset the mock or force 503s on everyone: not without a key.
+  if (!isLoopback(host) && mockOptions.controlKey === undefined)
+    throw badOption(
+      'controlKey',
+      `is required to listen on ${host}, beyond loopback: anyone who reaches it could reset the mock or force errors on everyone (set PETSTORE_CONTROL_KEY, or give one in a file)`,
+    );
   const hostAllowed = hostCheck(allowedHosts, host);
   const mount = mountOf(basePath ?? '/v1');
   let url = '';
@@ -167,7 +178,7 @@ export async function startMockServer(given?: MockServerOptions): Promise<MockSe
   server = createHttpServer({
     handler: mounted(mount, mock.respond),
     log,
-    secrets: mock.apiKeys,
+    secrets: mockOptions.controlKey === undefined ? mock.apiKeys : [...mock.apiKeys, mockOptions.controlKey],
     timeouts,
     hostAllowed,
   });
@@ -178,10 +189,12 @@ export async function startMockServer(given?: MockServerOptions): Promise<MockSe
     await sharedStore?.close().catch(() => {});
     throw error;
   }
-  if (!LOOPBACK_HOSTS.includes(host)) {
+  if (!isLoopback(host)) {
     const warn =
       onWarning ?? ((message: string) => process.emitWarning(message, { code: 'PETSTORE_MOCK_NOT_LOOPBACK' }));
-    warn(`bound to ${host}, not loopback: anyone who can reach this address can use the mock`);
+    warn(
+      `bound to ${host}, not loopback: anyone who can reach this address can call the API (the controls need the control key)`,
+    );
   }
   const address = server.address() as AddressInfo;
   const hostPart = address.family === 'IPv6' ? `[${address.address}]` : address.address;

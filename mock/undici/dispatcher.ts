@@ -73,13 +73,17 @@ export class MockDispatcher extends Dispatcher implements PetstoreMock {
       return this.#fallback.dispatch(options, handler);
     const port = portFor(handler);
     let settled = false;
+    // The caller's abort (its timeout, its signal) while the mock makes its answer: that answer is abandoned.
+    const caller: Caller = { abandoned: false };
     port.start((reason) => {
       if (settled) return;
       settled = true;
+      caller.abandoned = true;
+      if (caller.request) caller.request.abandoned = true;
       port.fail(reason ?? new errors.RequestAbortedError());
     });
     const refused = this.#refusal(origin);
-    const work = refused ? Promise.reject(refused) : this.#respond(options);
+    const work = refused ? Promise.reject(refused) : this.#respond(options, caller);
     work.then(
       (response) => {
         if (!settled) (settled = true), port.respond(response);
@@ -110,7 +114,7 @@ export class MockDispatcher extends Dispatcher implements PetstoreMock {
     );
   }
 
-  async #respond(options: Dispatcher.DispatchOptions): Promise<WireResponse> {
+  async #respond(options: Dispatcher.DispatchOptions, caller: Caller): Promise<WireResponse> {
     const query = options.query ? `${options.path.includes('?') ? '&' : '?'}${new URLSearchParams(options.query)}` : '';
     const path = options.path + query;
     const request: ApiRequest = { method: options.method, url: path, headers: {} };
@@ -118,6 +122,8 @@ export class MockDispatcher extends Dispatcher implements PetstoreMock {
     const { bytes, tooLarge } = await readBody(options.body);
     if (tooLarge) request.bodyTooLarge = true;
     else if (bytes) request.body = bytes;
+    caller.request = request;
+    if (caller.abandoned) request.abandoned = true;
     // respond, not handle: the request's headers are already a fresh object, so handle's copy would be a second one.
     const response = await answer(this.#answer, request);
     // Transport faults (see ApiResponse): a hang never answers (the caller's timeout or signal ends it).
@@ -129,6 +135,12 @@ export class MockDispatcher extends Dispatcher implements PetstoreMock {
     if (response.fault === 'truncated') return { status: response.status, headers, body, cutAt: body.length >> 1 };
     return { status: response.status, headers, body };
   }
+}
+
+/** Whether the caller gave up on a dispatch, and the request the mock is answering for it. */
+interface Caller {
+  abandoned: boolean;
+  request?: ApiRequest;
 }
 
 /** Seeds a mock and wraps it in a {@link MockDispatcher}. */

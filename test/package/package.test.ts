@@ -160,7 +160,7 @@ describe('the tarball', () => {
 /** The run-time names each mock entry exports (types aside): the adapter, the error class, the development key, the coverage helpers. */
 const SHARED = ['DEFAULT_API_KEY', 'PetstoreMockError', 'expectCoverage', 'expectNoInvalidRequests', 'formatCoverage'];
 const EXPORTS = {
-  mock: [...SHARED, 'loadPetsFile', 'startMockServer'].sort(),
+  mock: [...SHARED, 'enforceCoverage', 'loadPetsFile', 'startMockServer'].sort(),
   'mock/core': [
     ...SHARED,
     'BODY_LIMIT',

@@ -139,7 +139,10 @@ describe('where the mock listens', () => {
   }, 30_000);
 
   it('warns on stderr when bound to all interfaces (traffic still only to 127.0.0.1)', async () => {
-    const cli = await startCli(['--host', '0.0.0.0', '--api-key', KEY]);
+    const cli = await startCli(['--host', '0.0.0.0'], {
+      PETSTORE_API_KEYS: KEY,
+      PETSTORE_CONTROL_KEY: 'control-key-for-this-test-0451',
+    });
     expect(new URL(cli.printedUrl).hostname).toBe('0.0.0.0');
     const response = await fetch(`${cli.origin}/v1/pets?limit=1`, { headers: { authorization: `Bearer ${KEY}` } });
     expect(response.status).toBe(200);
@@ -147,5 +150,6 @@ describe('where the mock listens', () => {
     const { stdout, stderr } = await stop(cli);
     expect(stderr).toMatch(/warning: bound to 0\.0\.0\.0, not loopback/);
     expectNoKey(stdout + stderr, KEY);
+    expectNoKey(stdout + stderr, 'control-key-for-this-test-0451');
   }, 30_000);
 });

@@ -1,0 +1,65 @@
+#!/usr/bin/env node
+// The Debian packages the tests use, brought before they run (the first step of `npm test`): what is missing is
+// installed when this runs as root with apt-get, and otherwise the run stops at once with the one command that
+// installs it, rather than with dozens of failing browser or proxy tests.
+// PETSTORE_SYSTEM_PACKAGES=check only reports (exit 1 when something is missing).
+import { spawnSync } from 'node:child_process';
+import { accessSync, constants } from 'node:fs';
+import { delimiter, join } from 'node:path';
+
+/** Each package, the programs that show it is there, and what needs it. */
+export const NEEDED = [
+  { pkg: 'chromium', bins: ['chromium'], why: 'the browser tests (headless, through playwright-core)' },
+  { pkg: 'squid', bins: ['squid'], why: "the proxy tests (Debian's stock Squid, started by the tests)" },
+  { pkg: 'curl', bins: ['curl'], why: 'the test that runs the curl lines a report prints' },
+  // initdb and pg_ctl live in /usr/lib/postgresql/VERSION/bin, off PATH; postgresql-common's pg_ctlcluster comes with them.
+  {
+    pkg: 'postgresql',
+    bins: ['pg_ctlcluster'],
+    why: 'the PostgreSQL store tests (a throwaway cluster each, started by the tests)',
+  },
+];
+
+function found(bin) {
+  // /usr/sbin and /sbin hold servers (squid), often off a user's PATH.
+  const dirs = [...(process.env.PATH ?? '').split(delimiter), '/usr/sbin', '/sbin'];
+  return dirs.some((dir) => {
+    try {
+      accessSync(join(dir, bin), constants.X_OK);
+      return true;
+    } catch {
+      return false;
+    }
+  });
+}
+
+const missing = NEEDED.filter(({ bins }) => !bins.every(found));
+if (missing.length === 0) process.exit(0);
+
+const names = missing.map(({ pkg }) => pkg);
+const command = `apt-get install -y ${names.join(' ')}`;
+for (const { pkg, why } of missing) process.stderr.write(`npm test needs Debian's ${pkg}: ${why}\n`);
+const canInstall = process.env.PETSTORE_SYSTEM_PACKAGES !== 'check' && process.getuid?.() === 0 && found('apt-get');
+if (!canInstall) {
+  process.stderr.write(`Install them, then run npm test again:\n  sudo ${command}\n`);
+  process.exit(1);
+}
+process.stderr.write(`Installing: ${command}\n`);
+const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+for (const args of [
+  ['update', '-qq'],
+  ['install', '-y', '-qq', '--reinstall', ...names],
+]) {
+  const run = spawnSync('apt-get', args, { stdio: ['ignore', 'ignore', 'inherit'], env });
+  if (run.status !== 0) {
+    process.stderr.write(
+      `apt-get ${args[0]} failed (exit ${run.status ?? run.signal}); install them yourself:\n  ${command}\n`,
+    );
+    process.exit(1);
+  }
+}
+const still = missing.filter(({ bins }) => !bins.every(found)).map(({ pkg }) => pkg);
+if (still.length > 0) {
+  process.stderr.write(`still missing after apt-get: ${still.join(', ')}\n`);
+  process.exit(1);
+}

@@ -1,0 +1,50 @@
+/**
+ * `npm test` brings the Debian packages its tests use (scripts/system-packages.mjs, its first step): missing ones
+ * are installed when it runs as root with apt-get; otherwise it stops at once with the one command that installs
+ * them. Here, on a PATH that holds neither chromium nor curl, only a stand-in apt-get that notes its arguments.
+ */
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { ROOT, runProcess } from './support/processes.ts';
+
+const dir = mkdtempSync(join(tmpdir(), 'system-packages-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const calls = join(dir, 'apt-get.calls');
+writeFileSync(join(dir, 'apt-get'), `#!/bin/sh\necho "$@" >> ${calls}\n`);
+chmodSync(join(dir, 'apt-get'), 0o755);
+
+function run(mode?: 'check') {
+  rmSync(calls, { force: true });
+  const env = { PATH: dir, ...(mode ? { PETSTORE_SYSTEM_PACKAGES: mode } : {}) };
+  return runProcess([process.execPath, join(ROOT, 'scripts', 'system-packages.mjs')], { env });
+}
+
+describe('scripts/system-packages.mjs', () => {
+  it('says what is missing and the one command that installs it, and installs nothing when told to check', async () => {
+    const checked = await run('check');
+    expect(checked.code).toBe(1);
+    expect(checked.stderr).toContain("npm test needs Debian's chromium: the browser tests");
+    expect(checked.stderr).toContain("npm test needs Debian's curl");
+    expect(checked.stderr).toMatch(/sudo apt-get install -y chromium( squid)? curl\n/);
+    expect(existsSync(calls)).toBe(false);
+  });
+
+  it.runIf(process.getuid?.() === 0)(
+    'as root, installs what is missing with apt-get, and says so if it is still missing',
+    async () => {
+      const installed = await run();
+      expect(readFileSync(calls, 'utf8')).toMatch(/^update -qq\ninstall -y -qq --reinstall chromium( squid)? curl\n$/);
+      // The stand-in installed nothing: the script does not pretend it did.
+      expect(installed.code).toBe(1);
+      expect(installed.stderr).toMatch(/still missing after apt-get: chromium(, squid)?, curl/);
+    },
+  );
+
+  it('passes at once on this machine, where every package is there', async () => {
+    const here = await runProcess([process.execPath, join(ROOT, 'scripts', 'system-packages.mjs')]);
+    expect(here.code, here.stderr).toBe(0);
+    expect(here.stderr).toBe('');
+  });
+});
