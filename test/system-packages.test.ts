@@ -27,7 +27,7 @@ describe('scripts/system-packages.mjs', () => {
     expect(checked.code).toBe(1);
     expect(checked.stderr).toContain("npm test needs Debian's chromium: the browser tests");
     expect(checked.stderr).toContain("npm test needs Debian's curl");
-    expect(checked.stderr).toMatch(/sudo apt-get install -y chromium( squid)? curl\n/);
+    expect(checked.stderr).toMatch(/sudo apt-get install -y chromium( squid)? curl( postgresql)?\n/);
     expect(existsSync(calls)).toBe(false);
   });
 
@@ -35,10 +35,12 @@ describe('scripts/system-packages.mjs', () => {
     'as root, installs what is missing with apt-get, and says so if it is still missing',
     async () => {
       const installed = await run();
-      expect(readFileSync(calls, 'utf8')).toMatch(/^update -qq\ninstall -y -qq --reinstall chromium( squid)? curl\n$/);
+      expect(readFileSync(calls, 'utf8')).toMatch(
+        /^update -qq\ninstall -y -qq --reinstall chromium( squid)? curl( postgresql)?\n$/,
+      );
       // The stand-in installed nothing: the script does not pretend it did.
       expect(installed.code).toBe(1);
-      expect(installed.stderr).toMatch(/still missing after apt-get: chromium(, squid)?, curl/);
+      expect(installed.stderr).toMatch(/still missing after apt-get: chromium(, squid)?, curl(, postgresql)?/);
     },
   );
 
