@@ -1,9 +1,9 @@
 /**
  * The store is bounded in bytes (issue 39): 1,000 creates whose names are
  * about 1 MiB each, against the default budget (256 MiB). Before, every one
- * was kept: the mock grew by a gigabyte and, on a 768 MB heap, died. Now the
- * creates that fit are answered 201, every later one 507 `store_full`, and
- * the process stays well under its heap, its peak RSS measured from outside.
+ * was kept (a gigabyte of names, beyond the child's 768 MB heap). Now the
+ * creates that fit are answered 201, the others 507 `store_full`, and the
+ * process stays under its heap, its peak RSS measured from outside.
  */
 import { type ChildProcess, fork } from 'node:child_process';
 import { once } from 'node:events';
@@ -73,7 +73,7 @@ it('1,000 creates with 1 MiB names: each 201 or 507 store_full, as many kept as 
     `store of ${created} x 1 MiB names (budget ${DEFAULT_STORE_BYTES / MiB} MiB): peak RSS ${(rss.peak / MiB).toFixed(0)} MiB, now ${(rss.now / MiB).toFixed(0)} MiB`,
   );
   // The budget, plus what requests in flight and uncollected garbage take (1 MiB bodies, parsed and copied): about
-  // 446 to 513 MiB measured; without the budget the mock held every name and died at its 768 MB heap.
+  // 446 to 513 MiB measured; without a budget it would keep every name, about 1,000 MiB, beyond its 768 MB heap.
   expect(rss.peak).toBeLessThan(DEFAULT_STORE_BYTES + 384 * MiB);
   // Still answering, and a reset makes room again.
   const json = { 'content-type': 'application/json' };
