@@ -7,6 +7,7 @@
 import { notMeasured, num, ratio, table } from './markdown.ts';
 import { layerTable } from './render-layers.ts';
 import { type BenchResults, ROUTE_TITLES, type RouteName, type TargetCheck } from './report.ts';
+import { storesTable } from './stores.ts';
 
 const ROUTES: RouteName[] = ['list', 'get', 'create'];
 
@@ -194,6 +195,7 @@ export function renderTables(results: BenchResults): string {
     startupTable(results),
     bundleTable(results),
     scaleTable(results),
+    storesTable(results.stores, Number(results.settings.connections), Number(results.settings.scaleRounds)),
     conformanceLine(results),
   ].join('\n\n');
 }

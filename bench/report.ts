@@ -5,6 +5,7 @@
  */
 import type { BundleFigures } from './bundle.ts';
 import type { RouteName } from './servers/index.ts';
+import type { StoreFigures } from './stores.ts';
 
 export type { RouteName } from './servers/index.ts';
 
@@ -126,6 +127,8 @@ export interface BenchResults {
   /** The package as `npm pack` made it for this run. */
   tarball?: { bytes: number; files: number };
   scale?: ScaleFigures[];
+  /** The mock on each store (memory, SQLite, PostgreSQL). */
+  stores?: StoreFigures[];
   conformance?: ConformanceFigures;
   /** Browser bundles of the installed package's entries. */
   bundle?: BundleFigures[];

@@ -21,6 +21,7 @@ import { type BenchResults, checkTargets } from './report.ts';
 import { measureScale } from './scale.ts';
 import { HELP, parseSettings, type Settings } from './settings.ts';
 import { measureStartup } from './startup.ts';
+import { measureStores } from './stores.ts';
 import { measureThroughput } from './throughput.ts';
 
 const API_KEY = 'bench-key';
@@ -83,6 +84,17 @@ async function measure(s: Settings, work: string): Promise<Omit<BenchResults, 't
   if (has('scale')) {
     const counts = s.scaleCounts;
     results.scale = await measureScale({ apiKey, counts, rounds: scaleRounds, duration: scaleDurationS, warmup, log });
+  }
+  if (has('stores')) {
+    log('stores: memory, SQLite and PostgreSQL (a throwaway cluster)');
+    results.stores = await measureStores({
+      apiKey,
+      rounds: scaleRounds,
+      duration: durationS,
+      warmup,
+      connections,
+      log,
+    });
   }
   if (has('conformance')) results.conformance = await measureConformance({ project, apiKey, runs: startupRuns, log });
   return results;

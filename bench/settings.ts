@@ -4,7 +4,7 @@ import { parseArgs } from 'node:util';
 import { ROOT } from './processes.ts';
 
 /** The sections of a run, in the order they run. */
-export const SECTION_NAMES = ['throughput', 'startup', 'bundle', 'scale', 'conformance'] as const;
+export const SECTION_NAMES = ['throughput', 'startup', 'bundle', 'scale', 'stores', 'conformance'] as const;
 
 /** One of {@link SECTION_NAMES}. */
 export type Section = (typeof SECTION_NAMES)[number];

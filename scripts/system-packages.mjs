@@ -13,6 +13,12 @@ export const NEEDED = [
   { pkg: 'squid', bins: ['squid'], why: "the proxy tests (Debian's stock Squid, started by the tests)" },
   { pkg: 'curl', bins: ['curl'], why: 'the test that runs the curl lines a report prints' },
   { pkg: 'mitmproxy', bins: ['mitmdump'], why: "the test that judges a HAR recorded by mitmproxy's har_dump addon" },
+  // initdb and pg_ctl live in /usr/lib/postgresql/VERSION/bin, off PATH; postgresql-common's pg_ctlcluster comes with them.
+  {
+    pkg: 'postgresql',
+    bins: ['pg_ctlcluster'],
+    why: 'the PostgreSQL store tests (a throwaway cluster each, started by the tests)',
+  },
 ];
 
 function found(bin) {

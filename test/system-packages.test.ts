@@ -27,7 +27,7 @@ describe('scripts/system-packages.mjs', () => {
     expect(checked.code).toBe(1);
     expect(checked.stderr).toContain("npm test needs Debian's chromium: the browser tests");
     expect(checked.stderr).toContain("npm test needs Debian's curl");
-    expect(checked.stderr).toMatch(/sudo apt-get install -y chromium( squid)? curl mitmproxy\n/);
+    expect(checked.stderr).toMatch(/sudo apt-get install -y chromium( squid)? curl mitmproxy( postgresql)?\n/);
     expect(existsSync(calls)).toBe(false);
   });
 
@@ -36,11 +36,13 @@ describe('scripts/system-packages.mjs', () => {
     async () => {
       const installed = await run();
       expect(readFileSync(calls, 'utf8')).toMatch(
-        /^update -qq\ninstall -y -qq --reinstall chromium( squid)? curl mitmproxy\n$/,
+        /^update -qq\ninstall -y -qq --reinstall chromium( squid)? curl mitmproxy( postgresql)?\n$/,
       );
       // The stand-in installed nothing: the script does not pretend it did.
       expect(installed.code).toBe(1);
-      expect(installed.stderr).toMatch(/still missing after apt-get: chromium(, squid)?, curl, mitmproxy/);
+      expect(installed.stderr).toMatch(
+        /still missing after apt-get: chromium(, squid)?, curl, mitmproxy(, postgresql)?/,
+      );
     },
   );
 

@@ -7,7 +7,7 @@
 import { type AuthFailure, createAuthenticator } from './auth.ts';
 import { PetstoreMockError } from './errors.ts';
 import { describePath, findInexactInteger } from './exact-numbers.ts';
-import type { Layer, RequestContext } from './layers.ts';
+import type { Answer, Layer, RequestContext } from './layers.ts';
 import type { PetstoreMock } from './petstore-mock.ts';
 import {
   type ApiResponse,
@@ -23,8 +23,10 @@ export const CONTROL_PREFIX = '/__control';
 
 /** What the control endpoints read besides the user's {@link PetstoreMock}: the fast forms of two of its answers, and the profile. */
 export interface ControlExtras {
-  /** The pets as JSON text (what `mock.pets.all()` gives, serialised without building objects). */
-  petsJson(): string;
+  /** The pets as JSON text (what `mock.pets.all()` gives, serialised without building objects); a promise on a database store. */
+  petsJson(): string | Promise<string>;
+  /** The answer for a database store's failure (503, or 507); undefined in memory. */
+  storeFailure?: ((error: unknown) => ApiResponse) | undefined;
   /** How many journal entries were dropped to make room. */
   journal: { readonly dropped: number };
   /** The mock's OpenAPI profile, as JSON text. */
@@ -33,16 +35,21 @@ export interface ControlExtras {
   controlKey?: string;
 }
 
-type Run = (context: RequestContext) => ApiResponse;
+type Run = (context: RequestContext) => Answer;
+
+/** `then()` once `done` has happened: at once in memory, once its promise settles on a database store. */
+function after(done: void | Promise<void> | string | Promise<string>, then: (value: string) => ApiResponse): Answer {
+  return done instanceof Promise ? done.then((value) => then(value ?? '')) : then(done ?? '');
+}
 
 const ok = (value: unknown, status = 200): ApiResponse => jsonResponse(status, JSON.stringify(value));
 const noContent = (): ApiResponse => ({ status: 204, headers: {}, body: '' });
 
 function routes(t: PetstoreMock, x: ControlExtras): Record<string, Record<string, Run>> {
   return {
-    reset: { POST: () => (t.reset(), ok({ reset: true, pets: t.pets.size })) },
+    reset: { POST: () => after(t.reset(), () => ok({ reset: true, pets: t.pets.size })) },
     pets: {
-      GET: () => jsonResponse(200, x.petsJson()),
+      GET: () => after(x.petsJson(), (json) => jsonResponse(200, json)),
       PUT: (c) =>
         withJson(c, (pets, text) => {
           const inexact = findInexactInteger(
@@ -56,8 +63,7 @@ function routes(t: PetstoreMock, x: ControlExtras): Record<string, Record<string
               ErrorCode.invalidBody,
               `${describePath('pets', inexact.path)} must be kept exactly: write an integer from ${Number.MIN_SAFE_INTEGER} to ${Number.MAX_SAFE_INTEGER} (got ${inexact.text})`,
             );
-          t.replacePets(pets as never);
-          return ok({ replaced: true, pets: t.pets.size });
+          return after(t.replacePets(pets as never), () => ok({ replaced: true, pets: t.pets.size }));
         }),
     },
     health: { GET: () => jsonResponse(200, '{"status":"ok"}') },
@@ -114,7 +120,7 @@ export function controlLayer(targets: PetstoreMock, extras: ControlExtras): Laye
       const failure = authorize(headerValue(context.request.headers.authorization));
       if (failure !== null) return controlKeyRefusal(failure);
     }
-    return dispatch(methods, context);
+    return dispatch(methods, context, extras.storeFailure);
   };
 }
 
@@ -174,7 +180,11 @@ function scenarioItem(t: PetstoreMock, id: string): Record<string, Run> {
   };
 }
 
-function dispatch(methods: Record<string, Run>, context: RequestContext): ApiResponse {
+function dispatch(
+  methods: Record<string, Run>,
+  context: RequestContext,
+  storeFailure?: (error: unknown) => ApiResponse,
+): Answer {
   const allow = Object.keys(methods);
   if (allow.includes('GET')) allow.splice(allow.indexOf('GET') + 1, 0, 'HEAD');
   const method = context.request.method === 'HEAD' ? 'GET' : context.request.method;
@@ -190,10 +200,12 @@ function dispatch(methods: Record<string, Run>, context: RequestContext): ApiRes
         allow: allow.join(', '),
       },
     );
-  try {
-    return run(context);
-  } catch (error) {
-    if (!(error instanceof PetstoreMockError)) throw error;
+  const refused = (error: unknown): ApiResponse => {
+    if (!(error instanceof PetstoreMockError)) {
+      if (storeFailure) return storeFailure(error);
+      throw error;
+    }
+    if (error.code === 'PETSTORE_MOCK_STORE_FULL') return errorResponse(507, ErrorCode.storeFull, error.message);
     const code =
       error.code === 'PETSTORE_MOCK_INVALID_SCENARIO'
         ? ErrorCode.invalidScenario
@@ -201,6 +213,12 @@ function dispatch(methods: Record<string, Run>, context: RequestContext): ApiRes
           ? ErrorCode.invalidParameter
           : ErrorCode.invalidBody;
     return errorResponse(400, code, error.message);
+  };
+  try {
+    const answer = run(context);
+    return answer instanceof Promise ? answer.catch(refused) : answer;
+  } catch (error) {
+    return refused(error);
   }
 }
 
@@ -209,7 +227,7 @@ function dispatch(methods: Record<string, Run>, context: RequestContext): ApiRes
  * `application/json` is taken (415 otherwise), so a page on another origin cannot send one without a
  * preflight, which the CORS layer refuses.
  */
-function withJson(context: RequestContext, use: (value: unknown, text: string) => ApiResponse): ApiResponse {
+function withJson(context: RequestContext, use: (value: unknown, text: string) => Answer): Answer {
   const { body, headers } = context.request;
   if (context.request.bodyTooLarge)
     return errorResponse(413, ErrorCode.payloadTooLarge, 'request body is larger than the limit');

@@ -22,6 +22,10 @@ export const PETSTORE_MOCK_ERROR_CODES = [
   'PETSTORE_MOCK_SOURCE_FAILED',
   /** A Pact provider state outside the vocabulary, or a state-change request that is not one. */
   'PETSTORE_MOCK_UNKNOWN_STATE',
+  /** Pets beyond the store's byte budget (`replacePets`, `PUT /__control/pets`): nothing was replaced. */
+  'PETSTORE_MOCK_STORE_FULL',
+  /** The store named by `store` cannot be used: unreachable, credentials refused, a schema the mock cannot use. */
+  'PETSTORE_MOCK_STORE_FAILED',
   /** A client-coverage gate (`expectCoverage`, `expectNoInvalidRequests`) is not met. */
   'PETSTORE_MOCK_COVERAGE_NOT_MET',
 ] as const;

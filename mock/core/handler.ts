@@ -7,10 +7,11 @@
 import type { OperationInfo } from '../../spec/index.ts';
 import { operationMatcher, type RouteMatch } from '../../spec/match.ts';
 import { type Authenticator, createAuthenticator, describeAuthFailure } from './auth.ts';
-import { originForm, splitTarget, type Target } from './layers.ts';
+import { type Answer, originForm, splitTarget, type Target } from './layers.ts';
 import { createPet, getPet, listPets, successorLink } from './operations.ts';
 import { parseQuery } from './query.ts';
 import { type ApiRequest, type ApiResponse, ErrorCode, errorResponse } from './responses.ts';
+import { type SharedStore, sharedOperations } from './shared-store.ts';
 import type { PetStore } from './store.ts';
 
 /** Options for {@link createHandler}. */
@@ -24,6 +25,8 @@ export interface HandlerOptions {
   urlBase?: string;
   /** Operations past their sunset (`asOf`): not routed, so they answer as an unknown route does. */
   removed?: ReadonlySet<string>;
+  /** A database store: the operations act on it (asynchronously) instead of `store`. */
+  shared?: SharedStore;
 }
 
 /** Where a request goes: its URL split, and its route when the caller has matched it already (the layers have). */
@@ -34,14 +37,21 @@ export interface Routed extends Target {
 /** Handles one request, synchronously; `routed` is its URL already split and matched, when the caller has done so. */
 export type Handler = (request: ApiRequest, routed?: Routed) => ApiResponse;
 
+/** A handler whose answer may be a promise (on a database store). */
+export type AnswerHandler = (request: ApiRequest, routed?: Routed) => Answer;
+
 /** Builds the handler for one store and set of keys. */
+export function createHandler(options: HandlerOptions & { shared: SharedStore }): AnswerHandler;
+export function createHandler(options: HandlerOptions): Handler;
 export function createHandler({
   store,
   apiKeys,
   basePath = '/v1',
   urlBase = basePath,
   removed,
-}: HandlerOptions): Handler {
+  shared,
+}: HandlerOptions): AnswerHandler {
+  const onShared = shared && sharedOperations(shared);
   const authenticate = createAuthenticator(apiKeys);
   const link = successorLink(urlBase);
   const matcher = operationMatcher(basePath);
@@ -57,7 +67,7 @@ export function createHandler({
     return known;
   };
 
-  function dispatch(request: ApiRequest, routed?: Routed): ApiResponse {
+  function dispatch(request: ApiRequest, routed?: Routed): Answer {
     const { path: rawPath, query } = routed ?? splitTarget(originForm(request.url));
     const route = routed && 'route' in routed ? routed.route : matcher.route(rawPath);
     // An operation past its sunset is not routed: its path answers as an unknown one.
@@ -78,11 +88,11 @@ export function createHandler({
     if (refused) return refused;
     switch (operation.operationId) {
       case 'listPets':
-        return listPets(store, parseQuery(query));
+        return onShared ? onShared.listPets(parseQuery(query)) : listPets(store, parseQuery(query));
       case 'createPet':
-        return createPet(store, request, urlBase);
+        return onShared ? onShared.createPet(request, urlBase) : createPet(store, request, urlBase);
       case 'getPet':
-        return getPet(store, served.params.petId!, link);
+        return onShared ? onShared.getPet(served.params.petId!, link) : getPet(store, served.params.petId!, link);
       default:
         return errorResponse(404, ErrorCode.routeNotFound, `no route for ${request.method} ${rawPath}`);
     }

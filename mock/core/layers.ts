@@ -6,7 +6,7 @@
  */
 import type { OperationInfo } from '../../spec/index.ts';
 import { type OperationMatcher, operationMatcher, type RouteMatch } from '../../spec/match.ts';
-import type { Handler } from './handler.ts';
+import type { AnswerHandler } from './handler.ts';
 import type { ApiRequest, ApiResponse, Fault } from './responses.ts';
 
 /** A response forced on one request, by a scenario, a `Prefer` header or chaos. */
@@ -72,7 +72,7 @@ export function thenAnswer(answer: Answer, change: (response: ApiResponse) => Ap
 }
 
 /** Wraps `inner` in `layers`, the first outermost. */
-export function compose(layers: readonly Layer[], inner: Handler, basePath = '/v1'): Responder {
+export function compose(layers: readonly Layer[], inner: AnswerHandler, basePath = '/v1'): Responder {
   // The context's path and query are the target split once, for every layer and the handler.
   // The route is matched once, here: the layers and the handler all read the same answer.
   let chain: Next = (context) => inner(context.request, context);

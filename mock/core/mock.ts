@@ -12,8 +12,8 @@ import { listOperations, loadProfile, type Pet, sunsetOf } from '../../spec/inde
 import { controlLayer } from './control.ts';
 import { corsLayer, corsPolicy } from './cors.ts';
 import { coverageLayer, createCoverage } from './coverage.ts';
-import { DEFAULT_SEED, shippedPets } from './default-pets.ts';
-import { badOption } from './errors.ts';
+import { DEFAULT_SEED, loadSeededPets, shippedPets } from './default-pets.ts';
+import { badOption, PetstoreMockError } from './errors.ts';
 import { createHandler } from './handler.ts';
 import { createJournal, type JournalFilter, journalLayer } from './journal.ts';
 import { compose, type Layer } from './layers.ts';
@@ -26,6 +26,7 @@ import {
   checkLatency,
   checkMockOptions,
   checkRateLimit,
+  checkStoreBytes,
   type Latency,
 } from './options.ts';
 import { answerLayer, chaosLayer, preferLayer, scenarioLayer } from './overrides.ts';
@@ -38,7 +39,9 @@ import { rateLimitLayer } from './rate-limit.ts';
 import { validatePets } from './replace-pets.ts';
 import type { ApiRequest } from './responses.ts';
 import { createScenarioStore } from './scenarios.ts';
-import { createPetStore } from './store.ts';
+import { sharedControls } from './shared-controls.ts';
+import { type SharedStore, storeFailure } from './shared-store.ts';
+import { createPetStore, StoreFullError } from './store.ts';
 
 /** The development key used when no key is configured. Printed at start; never use it outside a local mock. */
 export const DEFAULT_API_KEY = 'petstore-dev-key';
@@ -72,6 +75,17 @@ export interface MockOptions {
   journalSize?: number;
   /** Bytes the journal keeps (bodies cut at 64 KiB), oldest dropped first (default 8 MiB; at most 1 GiB). */
   journalBytes?: number;
+  /**
+   * Bytes the pets may take (their JSON text plus 48 per pet; default 256 MiB, at most 64 GiB): a create beyond it
+   * is a 507 `store_full` Error, and pets (seeded, given or replaced) beyond it are refused.
+   */
+  storeBytes?: number;
+  /**
+   * Keep the pets in this database store instead of memory (the node adapter opens one from `store`): pets, ids
+   * and the byte budget are shared with every mock on it; scenarios, the journal, coverage and the rate limit stay
+   * this mock's own. An empty store is seeded once; one holding pets is served as it is.
+   */
+  sharedStore?: SharedStore;
   /** The rate limit's clock in ms (default Date.now), for tests. */
   now?: () => number;
   /**
@@ -100,6 +114,8 @@ const MOCK_OPTION_NAMES: Record<keyof MockOptions, true> = {
   chaos: true,
   journalSize: true,
   journalBytes: true,
+  storeBytes: true,
+  sharedStore: true,
   now: true,
   asOf: true,
   controlKey: true,
@@ -130,6 +146,7 @@ export function createMock(options: MockOptions = {}, adapter: MockAdapter = {})
   checkChaos(options.chaos);
   checkJournalSize(options.journalSize);
   checkJournalBytes(options.journalBytes);
+  const storeBytes = checkStoreBytes(options.storeBytes);
   const prefix = adapter.prefix ?? '';
   const cors = corsPolicy(options.corsOrigins ?? adapter.corsOrigins ?? ['*']);
   const seed = options.seed ?? DEFAULT_SEED;
@@ -137,8 +154,12 @@ export function createMock(options: MockOptions = {}, adapter: MockAdapter = {})
   const apiKeys = options.apiKeys && options.apiKeys.length > 0 ? [...options.apiKeys] : [DEFAULT_API_KEY];
   // Given pets are checked as replacePets checks them: a bad one is named, not a TypeError from deep inside.
   const given = options.pets === undefined ? undefined : validatePets(options.pets);
-  const now = given ?? (adapter.loadPets ? undefined : shippedPets(seeding));
-  const store = createPetStore(now ?? []);
+  const shared = options.sharedStore;
+  const onShared =
+    shared &&
+    sharedControls(shared, async () => given ?? (await adapter.loadPets?.()) ?? (await loadSeededPets(seeding)));
+  const now = shared ? [] : (given ?? (adapter.loadPets ? undefined : shippedPets(seeding)));
+  const store = withinBudget(() => createPetStore(now ?? [], storeBytes), 'storeBytes');
   const scenarios = createScenarioStore();
   // The control key is a secret like the API keys: hidden wherever they are.
   const secrets = options.controlKey === undefined ? apiKeys : [...apiKeys, options.controlKey];
@@ -147,15 +168,19 @@ export function createMock(options: MockOptions = {}, adapter: MockAdapter = {})
   const coverage = createCoverage({ removed });
   const recorder = createPactRecorder(removed);
 
-  let seeded = now !== undefined;
+  let seeded = now !== undefined && !onShared;
   let replaced = false;
-  const ready: Promise<void> = seeded
-    ? Promise.resolve()
-    : (adapter.loadPets?.() ?? import('./seed.ts').then(({ seedPets }) => seedPets(seeding))).then((pets) => {
-        // Pets replaced meanwhile stay; the seeded ones become what reset returns to.
-        store.reseed(pets, replaced);
+  const ready: Promise<void> = onShared
+    ? onShared.ready.then(() => {
         seeded = true;
-      });
+      })
+    : seeded
+      ? Promise.resolve()
+      : (adapter.loadPets?.() ?? import('./seed.ts').then(({ seedPets }) => seedPets(seeding))).then((pets) => {
+          // Pets replaced meanwhile stay; the seeded ones become what reset returns to.
+          withinBudget(() => store.reseed(pets, replaced), 'storeBytes');
+          seeded = true;
+        });
   // Whoever waits on `ready` sees a failure; nobody waiting is no unhandled rejection.
   ready.catch(() => {});
 
@@ -164,7 +189,7 @@ export function createMock(options: MockOptions = {}, adapter: MockAdapter = {})
       return adapter.url?.() ?? `${prefix}${BASE_PATH}`;
     },
     apiKeys,
-    pets: {
+    pets: onShared?.pets ?? {
       get size() {
         return store.size;
       },
@@ -175,14 +200,17 @@ export function createMock(options: MockOptions = {}, adapter: MockAdapter = {})
     requests: (filter) => journal.list(checkFilter(filter)),
     clearRequests: () => journal.clear(),
     replacePets: (pets) => {
-      store.replace(validatePets(pets));
+      const valid = validatePets(pets);
+      if (onShared) return onShared.replace(valid);
+      withinBudget(() => store.replace(valid));
       replaced = true;
     },
     reset: () => {
-      store.reset();
       scenarios.clear();
       journal.clear();
       replaced = false;
+      if (onShared) return onShared.reset();
+      store.reset();
     },
     ready,
     coverage: coverage.report,
@@ -204,22 +232,36 @@ export function createMock(options: MockOptions = {}, adapter: MockAdapter = {})
   const layers: Layer[] = [
     ...(options.cors === false ? [] : [corsLayer(cors)]),
     controlLayer(mock, {
-      petsJson: () => store.allJson(),
+      petsJson: () => (onShared ? onShared.petsJson() : store.allJson()),
       journal,
       profile: () => profile,
+      storeFailure: shared && ((error) => storeFailure(error, shared.where)),
       ...(options.controlKey === undefined ? {} : { controlKey: options.controlKey }),
     }),
     journalLayer(journal),
     coverageLayer(coverage),
     pactLayer(recorder),
-    ...(options.rateLimit === undefined ? [] : [rateLimitLayer({ perSecond: options.rateLimit, now: options.now })]),
+    ...(options.rateLimit === undefined
+      ? []
+      : [
+          rateLimitLayer({
+            perSecond: options.rateLimit,
+            now: options.now,
+            // On a database store the buckets are every mock's: a key's limit holds across them.
+            shared: shared && {
+              count: (bucket, window) => shared.countRequest(bucket, window),
+              failed: (error) => storeFailure(error, shared.where),
+            },
+          }),
+        ]),
     scenarioLayer(scenarios),
     preferLayer(),
     ...(options.chaos ? [chaosLayer({ rate: options.chaos, random: seededRandom(seed ^ 0x5eed) })] : []),
     answerLayer({ latency: latency.max === 0 ? () => 0 : draw }),
   ];
   const urlBase = `${prefix}${BASE_PATH}`;
-  const layered = compose(layers, createHandler({ store, apiKeys, basePath: BASE_PATH, urlBase, removed }), BASE_PATH);
+  const handler = createHandler({ store, apiKeys, basePath: BASE_PATH, urlBase, removed, shared });
+  const layered = compose(layers, handler, BASE_PATH);
   const respond: MockCore['respond'] = (request) => (seeded ? layered(request) : ready.then(() => layered(request)));
   // The adapter's hooks are not enumerable: the object reads as the controls it is.
   return Object.defineProperties(mock, {
@@ -227,6 +269,24 @@ export function createMock(options: MockOptions = {}, adapter: MockAdapter = {})
     handle: { value: async (request: ApiRequest) => respond({ ...request, headers: copyHeaders(request.headers) }) },
     store: { value: store },
   }) as MockCore;
+}
+
+/**
+ * `run`'s result; a StoreFullError becomes a PetstoreMockError: about the option `option` (seeded pets beyond the
+ * budget are a bad start), or `PETSTORE_MOCK_STORE_FULL` (pets replaced beyond it).
+ */
+function withinBudget<T>(run: () => T, option?: string): T {
+  try {
+    return run();
+  } catch (error) {
+    if (!(error instanceof StoreFullError)) throw error;
+    if (option !== undefined)
+      throw badOption(
+        option,
+        `is ${error.budget} bytes: the pets to start with take more than that (at least ${error.needed}); raise it`,
+      );
+    throw new PetstoreMockError('PETSTORE_MOCK_STORE_FULL', error.message);
+  }
 }
 
 /** The operations whose sunset has come by `asOf` (none without it). */

@@ -16,7 +16,7 @@ import {
   jsonResponse,
   refuseContentCoding,
 } from './responses.ts';
-import type { PetStore } from './store.ts';
+import { type PetStore, type StoredPet, StoreFullError } from './store.ts';
 
 const STATUSES: readonly string[] = petStatuses();
 const LIMIT = listPetsLimit();
@@ -40,8 +40,16 @@ function single(query: QueryParams, name: string): string | undefined | ApiRespo
   return values[0];
 }
 
-/** `GET /pets`: 200 with at most `limit` pets in ascending id order; 400 for a bad `limit` or `status`. */
-export function listPets(store: PetStore, query: QueryParams): ApiResponse {
+/**
+ * Whether a step's result is the Error answering the request rather than what it parsed (a NewPet's status, and a
+ * listing's, is never a number, whatever unknown fields a body sends).
+ */
+export function isResponse<T extends object>(value: T | ApiResponse): value is ApiResponse {
+  return typeof (value as ApiResponse).status === 'number';
+}
+
+/** A listing's parameters, or the 400 Error for a bad `limit` or `status`. */
+export function listQuery(query: QueryParams): ApiResponse | { limit: number; status: PetStatus | undefined } {
   const rawLimit = single(query, 'limit');
   if (typeof rawLimit === 'object') return rawLimit;
   const rawStatus = single(query, 'status');
@@ -64,7 +72,14 @@ export function listPets(store: PetStore, query: QueryParams): ApiResponse {
       `status must be one of ${STATUSES.join(', ')}, got ${JSON.stringify(rawStatus)}`,
     );
   }
-  return jsonResponse(200, store.listJson(limit, rawStatus as PetStatus | undefined));
+  return { limit, status: rawStatus as PetStatus | undefined };
+}
+
+/** `GET /pets`: 200 with at most `limit` pets in ascending id order; 400 for a bad `limit` or `status`. */
+export function listPets(store: PetStore, query: QueryParams): ApiResponse {
+  const params = listQuery(query);
+  if (isResponse(params)) return params;
+  return jsonResponse(200, store.listJson(params.limit, params.status));
 }
 
 /** The `Link` to getPet's successor under `basePath` (made once per handler, not per request). */
@@ -72,8 +87,8 @@ export function successorLink(basePath: string): string {
   return `<${basePath}/pets>; rel="successor-version"`;
 }
 
-/** `GET /pets/{petId}`: 200 with the pet and the deprecation headers, 404 when absent, 400 when not an int64. */
-export function getPet(store: PetStore, rawId: string, link: string): ApiResponse {
+/** The id `rawId` names (NaN for one beyond 2^53, which no pet has), or the 400 Error when it is not an int64. */
+export function petIdOf(rawId: string): number | ApiResponse {
   const digits = rawId.startsWith('-') ? rawId.length - 1 : rawId.length;
   // At most 18 digits always fit in an int64; only longer ones need the exact check.
   if (!/^-?[0-9]{1,20}$/.test(rawId) || (digits > 18 && outOfInt64(rawId))) {
@@ -85,7 +100,11 @@ export function getPet(store: PetStore, rawId: string, link: string): ApiRespons
   }
   // At most 15 digits convert exactly; a longer id counts only when it is a safe integer,
   // so a number beyond 2^53 never rounds onto a stored id (such ids are never assigned).
-  const found = store.getJson(digits <= 15 ? Number(rawId) : exactSafe(rawId));
+  return digits <= 15 ? Number(rawId) : exactSafe(rawId);
+}
+
+/** getPet's answer for what the store found: 200 with the deprecation headers, or 404. */
+export function petFound(found: string | undefined, rawId: string, link: string): ApiResponse {
   if (found === undefined) return errorResponse(404, ErrorCode.notFound, `no pet with id ${rawId}`);
   return {
     status: 200,
@@ -99,6 +118,12 @@ export function getPet(store: PetStore, rawId: string, link: string): ApiRespons
   };
 }
 
+/** `GET /pets/{petId}`: 200 with the pet and the deprecation headers, 404 when absent, 400 when not an int64. */
+export function getPet(store: PetStore, rawId: string, link: string): ApiResponse {
+  const id = petIdOf(rawId);
+  return typeof id === 'number' ? petFound(store.getJson(id), rawId, link) : id;
+}
+
 function outOfInt64(rawId: string): boolean {
   const id = BigInt(rawId);
   return id > INT64_MAX || id < -INT64_MAX - 1n;
@@ -110,8 +135,8 @@ function exactSafe(rawId: string): number {
   return id >= MIN_SAFE && id <= MAX_SAFE ? Number(id) : Number.NaN;
 }
 
-/** `POST /pets`: 201 with the stored Pet; 400, 413 or 415 with an Error naming what is wrong. */
-export function createPet(store: PetStore, request: ApiRequest, basePath: string): ApiResponse {
+/** The NewPet a create's request carries, or the 400, 413 or 415 Error naming what is wrong with it. */
+export function newPetOf(request: ApiRequest): NewPet | ApiResponse {
   if (request.bodyTooLarge)
     return errorResponse(413, ErrorCode.payloadTooLarge, 'request body is larger than the limit');
   const header = request.headers['content-type'];
@@ -142,18 +167,40 @@ export function createPet(store: PetStore, request: ApiRequest, basePath: string
       ErrorCode.invalidBody,
       `invalid NewPet: categoryId must be kept exactly: write an integer from ${Number.MIN_SAFE_INTEGER} to ${Number.MAX_SAFE_INTEGER} (got ${inexact.text})`,
     );
-  if (!Number.isSafeInteger(store.nextId))
-    return errorResponse(
-      507,
-      ErrorCode.idsExhausted,
-      `no pet id is left: the largest id held is ${Number.MAX_SAFE_INTEGER} (2^53 - 1); reset or replace the pets (POST /__control/reset)`,
-    );
-  const entry = store.add(parsed as NewPet);
+  return parsed as NewPet;
+}
+
+/** The 507 Error of a store with no id left. */
+export function idsExhausted(): ApiResponse {
+  return errorResponse(
+    507,
+    ErrorCode.idsExhausted,
+    `no pet id is left: the largest id held is ${Number.MAX_SAFE_INTEGER} (2^53 - 1); reset or replace the pets (POST /__control/reset)`,
+  );
+}
+
+/** The 201 for a stored pet, with its `Location` under `basePath`. */
+export function created(entry: StoredPet, basePath: string): ApiResponse {
   return {
     status: 201,
     headers: { 'content-type': JSON_TYPE, location: `${basePath}/pets/${entry.id}` },
     body: entry.json,
   };
+}
+
+/** `POST /pets`: 201 with the stored Pet; 400, 413 or 415 with an Error naming what is wrong. */
+export function createPet(store: PetStore, request: ApiRequest, basePath: string): ApiResponse {
+  const input = newPetOf(request);
+  if (isResponse(input)) return input;
+  if (!Number.isSafeInteger(store.nextId)) return idsExhausted();
+  let entry: StoredPet;
+  try {
+    entry = store.add(input);
+  } catch (error) {
+    if (error instanceof StoreFullError) return errorResponse(507, ErrorCode.storeFull, error.message);
+    throw error;
+  }
+  return created(entry, basePath);
 }
 
 /** The body as text; an Error when its bytes are not UTF-8. */

@@ -8,6 +8,7 @@ import { checkCount, checkSeed } from './default-pets.ts';
 import { badOption } from './errors.ts';
 import { MAX_JOURNAL_BYTES, MAX_JOURNAL_SIZE } from './journal.ts';
 import { MAX_DELAY_MS } from './prefer.ts';
+import { DEFAULT_STORE_BYTES, MAX_STORE_BYTES } from './store.ts';
 
 /** A fixed latency in ms, or a range drawn from (seeded) on every API answer. */
 export type Latency = number | { min: number; max: number };
@@ -159,6 +160,16 @@ export function checkJournalBytes(bytes: number | undefined): void {
     'journalBytes',
     `must be an integer from 0 to ${MAX_JOURNAL_BYTES}`,
   );
+}
+
+/** The store's byte budget: 0..64 GiB, default {@link DEFAULT_STORE_BYTES}. */
+export function checkStoreBytes(bytes: number | undefined): number {
+  check(
+    bytes === undefined || (Number.isSafeInteger(bytes) && bytes >= 0 && bytes <= MAX_STORE_BYTES),
+    'storeBytes',
+    `must be an integer from 0 to ${MAX_STORE_BYTES}`,
+  );
+  return bytes ?? DEFAULT_STORE_BYTES;
 }
 
 /** `250` or `100-500` as a {@link Latency}; throws a PetstoreMockError (`PETSTORE_MOCK_BAD_OPTION`) on anything else. */

@@ -50,10 +50,13 @@ export interface PetstoreMock {
   requests(filter?: JournalFilter): JournalEntry[];
   /** Empties the journal. */
   clearRequests(): void;
-  /** Holds exactly these pets; throws a PetstoreMockError (`PETSTORE_MOCK_INVALID_PETS`) naming a bad item's index and field. */
-  replacePets(pets: readonly Pet[]): void;
-  /** Back to the seeded pets, with no scenarios and an empty journal. */
-  reset(): void;
+  /**
+   * Holds exactly these pets; throws a PetstoreMockError (`PETSTORE_MOCK_INVALID_PETS`) naming a bad item's index and
+   * field. On a database store it acts there, and resolves (or rejects) once done: await it.
+   */
+  replacePets(pets: readonly Pet[]): void | Promise<void>;
+  /** Back to the seeded pets, with no scenarios and an empty journal; on a database store a promise: await it. */
+  reset(): void | Promise<void>;
   /** Resolves once the pets are seeded: at once, unless faker has to load (a dynamic import) for another seed or count; requests wait for it. */
   readonly ready: Promise<void>;
   /** What the clients' requests exercised of the contract, since the start or the last {@link PetstoreMock.clearCoverage} (`GET /__control/coverage`). */

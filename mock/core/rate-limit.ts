@@ -4,8 +4,8 @@
  * headers of the IETF httpapi draft on every API answer.
  * @see https://datatracker.ietf.org/doc/draft-ietf-httpapi-ratelimit-headers/
  */
-import { headerValue, isShaped, type Layer, thenAnswer } from './layers.ts';
-import { ErrorCode, errorResponse } from './responses.ts';
+import { type Answer, headerValue, isShaped, type Layer, thenAnswer } from './layers.ts';
+import { type ApiResponse, ErrorCode, errorResponse } from './responses.ts';
 
 /** Options of {@link rateLimitLayer}. */
 export interface RateLimitOptions {
@@ -13,10 +13,15 @@ export interface RateLimitOptions {
   perSecond: number;
   /** The clock, in ms (default Date.now). */
   now?: () => number;
+  /**
+   * A count shared by several mocks (a database store's): records one request of `bucket` in the one-second
+   * `window` and resolves with the requests counted there so far, by every mock. Without it, this mock counts alone.
+   */
+  shared?: { count(bucket: string, window: number): Promise<number>; failed(error: unknown): ApiResponse };
 }
 
 /** Refuses, with a 429 Error and `Retry-After`, the requests of a key beyond its share of the current second. */
-export function rateLimitLayer({ perSecond, now = Date.now }: RateLimitOptions): Layer {
+export function rateLimitLayer({ perSecond, now = Date.now, shared }: RateLimitOptions): Layer {
   let window = -1;
   // Only this second's keys are held: the map is emptied when the window moves, so it cannot grow without bound.
   const counts = new Map<string, number>();
@@ -30,23 +35,28 @@ export function rateLimitLayer({ perSecond, now = Date.now }: RateLimitOptions):
       counts.clear();
     }
     const key = bucketOf(headerValue(context.request, 'authorization'));
+    if (shared) return shared.count(key, current).then((used) => decide(used, time, current), shared.failed);
     const used = (counts.get(key) ?? 0) + 1;
     counts.set(key, used);
-    const resetSeconds = Math.max(1, Math.ceil(((current + 1) * 1000 - time) / 1000));
-    const headers = {
-      'ratelimit-policy': policy,
-      ratelimit: `"default";r=${Math.max(0, perSecond - used)};t=${resetSeconds}`,
-    };
-    if (used > perSecond) {
-      context.applied.rateLimited = true;
-      return errorResponse(
-        429,
-        ErrorCode.rateLimited,
-        `rate limit of ${perSecond} requests per second exceeded; retry after ${resetSeconds} s`,
-        { ...headers, 'retry-after': String(resetSeconds) },
-      );
+    return decide(used, time, current);
+
+    function decide(used: number, time: number, current: number): Answer {
+      const resetSeconds = Math.max(1, Math.ceil(((current + 1) * 1000 - time) / 1000));
+      const headers = {
+        'ratelimit-policy': policy,
+        ratelimit: `"default";r=${Math.max(0, perSecond - used)};t=${resetSeconds}`,
+      };
+      if (used > perSecond) {
+        context.applied.rateLimited = true;
+        return errorResponse(
+          429,
+          ErrorCode.rateLimited,
+          `rate limit of ${perSecond} requests per second exceeded; retry after ${resetSeconds} s`,
+          { ...headers, 'retry-after': String(resetSeconds) },
+        );
+      }
+      return thenAnswer(next(context), (response) => (Object.assign(response.headers, headers), response));
     }
-    return thenAnswer(next(context), (response) => (Object.assign(response.headers, headers), response));
   };
 }
 

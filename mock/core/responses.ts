@@ -76,6 +76,7 @@ export const ErrorCode = {
   hostNotAllowed: 'host_not_allowed',
   originNotAllowed: 'origin_not_allowed',
   idsExhausted: 'ids_exhausted',
+  storeFull: 'store_full',
   controlKeyRequired: 'control_key_required',
 } as const;
 

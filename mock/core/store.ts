@@ -35,13 +35,50 @@ export function petJson(id: number, { name, categoryId, status }: NewPet): strin
     : ['{"id":', id, ',"name":', quoted, ',"categoryId":', categoryId, ',"status":"', status, '"}'].join('');
 }
 
+/**
+ * What one pet counts against a store's byte budget: its JSON text, one byte per UTF-16 code unit (what V8
+ * keeps for a Latin-1 string; twice that for other text), plus what keeping it costs besides.
+ */
+export function petBytes(json: string): number {
+  return json.length + PET_OVERHEAD_BYTES;
+}
+
+/** What each pet costs besides its JSON text: its id, its slot in the columns, the string's header. */
+export const PET_OVERHEAD_BYTES = 48;
+
+/**
+ * The byte budget of a store when none is given: 256 MiB of pets, which a laptop survives, and which holds
+ * the largest seed (1,000,000 pets, about 110 MB) with room to grow.
+ */
+export const DEFAULT_STORE_BYTES = 256 * 1024 * 1024;
+
+/** The largest byte budget a store takes: 64 GiB. */
+export const MAX_STORE_BYTES = 64 * 1024 * 1024 * 1024;
+
+/** Thrown by a store asked to hold more than its byte budget: the create is refused (507 `store_full`), nothing changes. */
+export class StoreFullError extends RangeError {
+  constructor(
+    /** Bytes the pets would take. */
+    readonly needed: number,
+    /** The store's budget. */
+    readonly budget: number,
+  ) {
+    super(
+      `the pet store is full: its pets would take ${needed} bytes of its budget of ${budget}; raise the budget (--store-bytes, the storeBytes option) or make room (POST /__control/reset, PUT /__control/pets)`,
+    );
+    this.name = 'StoreFullError';
+  }
+}
+
 /** The state of the mock, and the only code that changes it. */
 export interface PetStore {
   /** Number of pets stored. */
   readonly size: number;
   /** The id the next added pet gets; beyond 2^53 - 1 (not a safe integer) when no id is left. */
   readonly nextId: number;
-  /** Stores a new pet with the next id; unknown fields of `input` are not read. */
+  /** Bytes the pets take, as counted against the budget ({@link petBytes}). */
+  readonly bytes: number;
+  /** Stores a new pet with the next id; unknown fields of `input` are not read. A {@link StoreFullError} beyond the budget. */
   add(input: NewPet): StoredPet;
   /** Looks a pet up by id. */
   get(id: number): StoredPet | undefined;
@@ -57,9 +94,9 @@ export interface PetStore {
   allJson(): string;
   /** Drops every change since the store was made: back to the seeded pets. */
   reset(): void;
-  /** Holds exactly `pets` instead (ids must be unique safe integers); the next id follows the largest. */
+  /** Holds exactly `pets` instead (ids must be unique safe integers); the next id follows the largest. A {@link StoreFullError} beyond the budget. */
   replace(pets: readonly Pet[]): void;
-  /** Makes `pets` the seeded pets, what {@link PetStore.reset} returns to; holds them too unless `keepState`. */
+  /** Makes `pets` the seeded pets, what {@link PetStore.reset} returns to; holds them too unless `keepState`. A {@link StoreFullError} beyond the budget. */
   reseed(pets: readonly Pet[], keepState?: boolean): void;
 }
 
@@ -74,9 +111,11 @@ interface Columns {
   /** Per status, in STATUSES order: the positions of its pets, ascending. */
   byStatus: Uint32Array[];
   statusCounts: number[];
+  /** What the pets count against the budget. */
+  bytes: number;
 }
 
-function columnsOf(pets: readonly Pet[]): Columns {
+function columnsOf(pets: readonly Pet[], budget: number): Columns {
   const sorted = sortedById(pets);
   const columns: Columns = {
     count: 0,
@@ -84,8 +123,9 @@ function columnsOf(pets: readonly Pet[]): Columns {
     jsons: [],
     byStatus: STATUSES.map(() => new Uint32Array(0)),
     statusCounts: STATUSES.map(() => 0),
+    bytes: 0,
   };
-  for (const pet of sorted) append(columns, pet.id, pet);
+  for (const pet of sorted) append(columns, pet.id, pet, budget);
   return columns;
 }
 
@@ -96,6 +136,7 @@ function copyOf(c: Columns): Columns {
     jsons: c.jsons.slice(0, c.count),
     byStatus: c.byStatus.map((positions, s) => positions.slice(0, c.statusCounts[s])),
     statusCounts: [...c.statusCounts],
+    bytes: c.bytes,
   };
 }
 
@@ -114,13 +155,16 @@ function statusIndex(status: string | undefined): number {
  * status the spec does not list. The HTTP paths check all this before; this
  * guards the store's own API.
  */
-function append(c: Columns, id: number, input: NewPet): string {
+function append(c: Columns, id: number, input: NewPet, budget: number): string {
   const s = statusIndex(input.status);
   if (!Number.isSafeInteger(id)) throw new RangeError(`pet id must be a safe integer, got ${id}`);
   if (typeof input.name !== 'string') throw new RangeError('pet name must be a string');
   if (!Number.isSafeInteger(input.categoryId))
     throw new RangeError(`pet categoryId must be a safe integer, got ${input.categoryId}`);
   const json = petJson(id, input);
+  const bytes = c.bytes + petBytes(json);
+  if (bytes > budget) throw new StoreFullError(bytes, budget);
+  c.bytes = bytes;
   const at = c.count++;
   if (at === c.ids.length) c.ids = grown(c.ids, at);
   c.ids[at] = id;
@@ -140,9 +184,12 @@ function grown<T extends Float64Array | Uint32Array>(array: T, length: number): 
   return bigger;
 }
 
-/** Makes a store holding `initial` (in any order; ids must be unique safe integers). */
-export function createPetStore(initial: readonly Pet[]): PetStore {
-  let seeded = columnsOf(initial);
+/**
+ * Makes a store holding `initial` (in any order; ids must be unique safe integers), within `budget` bytes
+ * ({@link petBytes} per pet; default {@link DEFAULT_STORE_BYTES}).
+ */
+export function createPetStore(initial: readonly Pet[], budget = DEFAULT_STORE_BYTES): PetStore {
+  let seeded = columnsOf(initial, budget);
   let c = copyOf(seeded);
   let nextId = 1;
   // Listings asked for since the last change, by status and limit: a repeated listing is one lookup.
@@ -182,10 +229,13 @@ export function createPetStore(initial: readonly Pet[]): PetStore {
     get nextId() {
       return nextId;
     },
+    get bytes() {
+      return c.bytes;
+    },
     add(input) {
       const id = nextId;
       if (!Number.isSafeInteger(id)) throw new RangeError(`no pet id is left: the largest is ${c.ids[c.count - 1]}`);
-      const json = append(c, id, input);
+      const json = append(c, id, input, budget);
       nextId++;
       if (listings.size > 0) listings.clear();
       return new StoredPet(id, json);
@@ -222,9 +272,9 @@ export function createPetStore(initial: readonly Pet[]): PetStore {
     all: () => c.jsons.slice(0, c.count).map((json) => Object.freeze(JSON.parse(json) as Pet)),
     allJson: () => `[${c.jsons.slice(0, c.count).join(',')}]`,
     reset: () => load(copyOf(seeded)),
-    replace: (pets) => load(columnsOf(pets)),
+    replace: (pets) => load(columnsOf(pets, budget)),
     reseed(pets, keepState = false) {
-      seeded = columnsOf(pets);
+      seeded = columnsOf(pets, budget);
       if (!keepState) load(copyOf(seeded));
     },
   };

@@ -17,16 +17,18 @@ import { DEFAULT_JOURNAL_BYTES, DEFAULT_JOURNAL_SIZE, MAX_JOURNAL_BYTES, MAX_JOU
 import { DEFAULT_API_KEY } from '../core/mock.ts';
 import { type Latency, parseLatency } from '../core/options.ts';
 import { checkPactOptions, type PactFile, type PactOptions } from '../core/pact/document.ts';
+import { DEFAULT_STORE_BYTES } from '../core/store.ts';
 import { renderCoverageHtml } from './coverage-html.ts';
 import { coverageGateFailures } from './enforce-coverage.ts';
 import { loadPetsFile } from './fixtures.ts';
 import type { RequestLogEntry } from './server.ts';
 import { isLoopback, startMockServer } from './start.ts';
+import { hidePassword } from './stores/common.ts';
 
 const HELP = `Usage: npx petstore-mock [options]
        (outside a project with petstore-toolkit installed: npx -p petstore-toolkit petstore-mock [options])
 
-Serves the Petstore interface from memory at http://HOST:PORT/v1, seeded with faker data.
+Serves the Petstore interface at http://HOST:PORT/v1, from memory (or a database, --store), seeded with faker data.
 
 Options (environment variable in brackets):
   --port N          port to listen on; 0 picks a free one   [PETSTORE_PORT]      default 4010
@@ -75,6 +77,11 @@ Options (environment variable in brackets):
                     ${MAX_JOURNAL_SIZE} (0: no journal)
   --journal-bytes N bytes the journal keeps (bodies cut at     [PETSTORE_JOURNAL_BYTES] default ${DEFAULT_JOURNAL_BYTES}
                     64 KiB), oldest dropped first; 0 to ${MAX_JOURNAL_BYTES}
+  --store URL       where the pets live: memory, sqlite:FILE   [PETSTORE_STORE]     default memory
+                    (survives restarts), postgres://USER:PASSWORD@HOST:PORT/DB (shared by
+                    several mocks); an empty store is seeded, one holding pets served as it is
+  --store-bytes N   bytes the pets may take (their JSON, plus  [PETSTORE_STORE_BYTES] default ${DEFAULT_STORE_BYTES}
+                    48 each; ${DEFAULT_STORE_BYTES / 2 ** 20} MiB); a create beyond it is a 507 store_full
   -h, --help        show this text
   --version         print the version
 
@@ -112,6 +119,8 @@ const FLAGS: Record<string, string> = {
   chaos: 'chaos',
   journalSize: 'journal-size',
   journalBytes: 'journal-bytes',
+  storeBytes: 'store-bytes',
+  store: 'store',
   asOf: 'as-of',
   coverageRequire: 'coverage-require',
   consumer: 'pact-consumer',
@@ -182,6 +191,8 @@ function parseOptions(argv: string[], env: NodeJS.ProcessEnv) {
       chaos: { type: 'string' },
       'journal-size': { type: 'string' },
       'journal-bytes': { type: 'string' },
+      'store-bytes': { type: 'string' },
+      store: { type: 'string' },
       quiet: { type: 'boolean' },
       'as-of': { type: 'string' },
       coverage: { type: 'string' },
@@ -231,6 +242,7 @@ function parseOptions(argv: string[], env: NodeJS.ProcessEnv) {
     fixtures: values.fixtures ?? env.PETSTORE_FIXTURES,
     petsFrom: petsFrom(values, env),
     basePath: values['base-path'] ?? (env.PETSTORE_BASE_PATH || undefined),
+    store: values.store ?? (env.PETSTORE_STORE || undefined),
     apiKeys,
     ...(controlKey === undefined ? {} : { controlKey }),
     cors: values['no-cors'] !== true && env.PETSTORE_CORS !== 'off',
@@ -300,6 +312,7 @@ function behaviour(values: Record<string, unknown>, env: NodeJS.ProcessEnv) {
     chaos,
     journalBytes: integer('journalBytes', pick('journal-bytes', 'PETSTORE_JOURNAL_BYTES'), DEFAULT_JOURNAL_BYTES),
     journalSize: integer('journalSize', pick('journal-size', 'PETSTORE_JOURNAL_SIZE'), DEFAULT_JOURNAL_SIZE),
+    storeBytes: integer('storeBytes', pick('store-bytes', 'PETSTORE_STORE_BYTES'), DEFAULT_STORE_BYTES),
   };
 }
 
@@ -375,11 +388,12 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
     return undefined;
   });
   if (!mock) return 2;
-  const source = options.petsFrom
+  const seededFrom = options.petsFrom
     ? `from ${options.petsFrom.url}`
     : options.fixtures === undefined
       ? `seed ${options.seed}`
       : options.fixtures;
+  const source = options.store === undefined ? seededFrom : `store ${hidePassword(options.store)}`;
   if (read)
     process.stdout.write(
       `Read ${read.count} pets from ${options.petsFrom!.url} (${read.requests} GET requests, nothing else sent)\n`,

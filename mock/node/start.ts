@@ -8,13 +8,15 @@ import { once } from 'node:events';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { mounted, mountOf } from '../core/adapter.ts';
-import { badOption } from '../core/errors.ts';
+import { badOption, PetstoreMockError } from '../core/errors.ts';
 import { createMock, type MockOptions } from '../core/mock.ts';
-import { checkType, optionsObject } from '../core/options.ts';
+import { checkStoreBytes, checkType, optionsObject } from '../core/options.ts';
 import type { PetstoreMock } from '../core/petstore-mock.ts';
 import { hostCheck } from './hosts.ts';
 import { type PetsSource, readPetsFrom } from './pets-from.ts';
 import { createHttpServer, type RequestLogEntry, type ServerTimeouts } from './server.ts';
+import { parseStoreUrl, storeFailed } from './stores/common.ts';
+import { openStore } from './stores/open.ts';
 
 /** Hosts that keep the mock to this machine. */
 export const LOOPBACK_HOSTS: readonly string[] = ['127.0.0.1', 'localhost', '::1'];
@@ -25,7 +27,12 @@ export function isLoopback(host: string): boolean {
 }
 
 /** Options for {@link startMockServer}: those of the mock itself, and of its socket. */
-export interface MockServerOptions extends MockOptions {
+export interface MockServerOptions extends Omit<MockOptions, 'sharedStore'> {
+  /**
+   * Where the pets live: `memory` (the default), `sqlite:FILE` (survives a restart; needs better-sqlite3) or
+   * `postgres://USER:PASSWORD@HOST:PORT/DATABASE` (shared by several mocks; needs pg). See docs/mock.md "Stores".
+   */
+  store?: string;
   /** Port to listen on; 0 (the default) picks a free one. */
   port?: number;
   /** Path of the API, ending in `/v1` (default `/v1`): `/api/v1` serves it there and the controls at `/api/__control`. */
@@ -60,6 +67,7 @@ export interface MockServer extends PetstoreMock {
 
 /** The options of the socket, taken out before createMock checks the rest (its error suggests these too). */
 const SERVER_OPTION_NAMES: readonly (keyof Omit<MockServerOptions, keyof MockOptions>)[] = [
+  'store',
   'port',
   'basePath',
   'host',
@@ -83,6 +91,8 @@ function checkServerOptions(options: MockServerOptions): void {
   checkType('timeouts', timeouts, 'object');
   checkType('petsFrom', options.petsFrom, 'object');
   checkType('onPetsRead', options.onPetsRead, 'function');
+  checkType('store', options.store, 'string');
+  if (options.store !== undefined) parseStoreUrl(options.store);
   if (options.petsFrom !== undefined) {
     const clash = (['pets', 'seed', 'count'] as const).filter((name) => options[name] !== undefined);
     if (clash.length > 0)
@@ -117,42 +127,56 @@ export async function startMockServer(given?: MockServerOptions): Promise<MockSe
     onPetsRead,
     allowedHosts,
     basePath,
+    store,
     ...mockOptions
   } = options;
-  // Beyond loopback, whoever reaches the address could reset the mock or force 503s on everyone: not without a key.
-  if (!isLoopback(host) && mockOptions.controlKey === undefined)
+  // Beyond loopback, whoever reaches the address could reset the mock or force 503s on everyone; on a store that
+  // several mocks share, a reset from one empties every one: not without a key.
+  const sharedByMocks = store !== undefined && parseStoreUrl(store).kind === 'postgres';
+  if ((!isLoopback(host) || sharedByMocks) && mockOptions.controlKey === undefined)
     throw badOption(
       'controlKey',
-      `is required to listen on ${host}, beyond loopback: anyone who reaches it could reset the mock or force errors on everyone (set PETSTORE_CONTROL_KEY, or give one in a file)`,
+      `is required ${sharedByMocks ? 'on a PostgreSQL store, which other mocks share' : `to listen on ${host}, beyond loopback`}: anyone who reaches it could reset the mock or force errors on everyone (set PETSTORE_CONTROL_KEY, or give one in a file)`,
     );
   const hostAllowed = hostCheck(allowedHosts, host);
   const mount = mountOf(basePath ?? '/v1');
   let url = '';
   let closing: Promise<void> | undefined;
   let server: Server | undefined;
-  const mock = createMock(mockOptions, {
-    optionNames: SERVER_OPTION_NAMES,
-    prefix: mount.prefix,
-    url: () => url,
-    // Once: a second close() (a test's afterEach after the test closed it) resolves with the first.
-    close: () =>
-      (closing ??= new Promise<void>((resolve, reject) => {
-        server?.close((error) => (error ? reject(error) : resolve()));
-        server?.closeAllConnections();
-      })),
-    // On a port, CORS grants no origin beyond loopback unless told, unlike in process.
-    corsOrigins: [],
-    ...(petsFrom === undefined
-      ? {}
-      : {
-          loadPets: async () => {
-            const read = await readPetsFrom(petsFrom);
-            onPetsRead?.({ count: read.pets.length, fullListings: read.fullListings, requests: read.requests });
-            return read.pets;
-          },
-        }),
-  });
-  await mock.ready;
+  const sharedStore = store === undefined ? undefined : await openStore(store, checkStoreBytes(mockOptions.storeBytes));
+  let mock: ReturnType<typeof createMock>;
+  try {
+    mock = createMock(
+      { ...mockOptions, ...(sharedStore ? { sharedStore } : {}) },
+      {
+        optionNames: SERVER_OPTION_NAMES,
+        prefix: mount.prefix,
+        url: () => url,
+        // Once: a second close() (a test's afterEach after the test closed it) resolves with the first.
+        close: () =>
+          (closing ??= new Promise<void>((resolve, reject) => {
+            server?.close((error) => (error ? reject(error) : resolve()));
+            server?.closeAllConnections();
+          }).finally(() => sharedStore?.close())),
+        // On a port, CORS grants no origin beyond loopback unless told, unlike in process.
+        corsOrigins: [],
+        ...(petsFrom === undefined
+          ? {}
+          : {
+              loadPets: async () => {
+                const read = await readPetsFrom(petsFrom);
+                onPetsRead?.({ count: read.pets.length, fullListings: read.fullListings, requests: read.requests });
+                return read.pets;
+              },
+            }),
+      },
+    );
+    await mock.ready;
+  } catch (error) {
+    // A store that could not be seeded (or options it refused) is let go: nothing keeps the process alive.
+    await sharedStore?.close().catch(() => {});
+    throw sharedStore && !(error instanceof PetstoreMockError) ? storeFailed(store!, describeError(error)) : error;
+  }
   server = createHttpServer({
     handler: mounted(mount, mock.respond),
     log,
@@ -161,7 +185,12 @@ export async function startMockServer(given?: MockServerOptions): Promise<MockSe
     hostAllowed,
   });
   server.listen(port, host);
-  await once(server, 'listening');
+  try {
+    await once(server, 'listening');
+  } catch (error) {
+    await sharedStore?.close().catch(() => {});
+    throw error;
+  }
   if (!isLoopback(host)) {
     const warn =
       onWarning ?? ((message: string) => process.emitWarning(message, { code: 'PETSTORE_MOCK_NOT_LOOPBACK' }));
@@ -174,4 +203,11 @@ export async function startMockServer(given?: MockServerOptions): Promise<MockSe
   const origin = `http://${hostPart}:${address.port}`;
   url = `${origin}${mount.prefix}/v1`;
   return Object.assign(mock, { origin }) as MockServer;
+}
+
+/** A driver's error in one line: its code and message. */
+function describeError(error: unknown): string {
+  const e = error as { code?: unknown; message?: unknown };
+  const text = String(e?.message ?? error).split('\n')[0] ?? '';
+  return typeof e?.code === 'string' ? `${e.code}: ${text}` : text;
 }

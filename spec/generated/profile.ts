@@ -322,7 +322,7 @@ export const profile: OpenApiDocument = {
         }
       },
       "InsufficientStorage": {
-        "description": "No pet id is left (the largest held is 2^53 - 1); reset or replace the pets.",
+        "description": "No pet id is left (the largest held is 2^53 - 1; ids_exhausted), or the pets would exceed the store's byte budget (store_full); reset or replace the pets, or raise --store-bytes.",
         "content": {
           "application/json": {
             "schema": {
@@ -368,7 +368,7 @@ export const profile: OpenApiDocument = {
         }
       },
       "ServiceUnavailable": {
-        "description": "Only when forced (Prefer, a scenario, chaos); asks the client to retry.",
+        "description": "Forced (Prefer, a scenario, chaos), or the mock's database store is unreachable; asks the client to retry.",
         "headers": {
           "Retry-After": {
             "$ref": "#/components/headers/Retry-After"
