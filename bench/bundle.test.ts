@@ -28,7 +28,8 @@ describe('measureBundle', () => {
   });
 
   it('refuses an entry that imports a node: module, as a browser bundler would', async () => {
-    await expect(measureBundle({ entry: 'mock/node/index.ts' })).rejects.toThrow(/node:/);
+    // A node: module of its own, or one of a driver it may load (better-sqlite3 asks for "fs"): either way, refused.
+    await expect(measureBundle({ entry: 'mock/node/index.ts' })).rejects.toThrow(/node:|Could not resolve "fs"/);
   });
 });
 

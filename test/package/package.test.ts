@@ -188,6 +188,7 @@ const EXPORTS = {
     'allCases',
     'formatDuration',
     'generatedChecks',
+    'judgeTraffic',
     'matchesPattern',
     'parseBaseline',
     'parseDuration',

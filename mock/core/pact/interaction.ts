@@ -120,9 +120,10 @@ function requestOf(context: RequestContext): PactInteraction['request'] {
     path: (context.route?.path ?? context.path).replace(/^\/v1(?=\/)/, ''),
   };
   if (context.query !== '') {
-    const query: Record<string, string[]> = {};
-    for (const [name, value] of new URLSearchParams(context.query)) (query[name] ??= []).push(value);
-    request.query = query;
+    // A Map, then entries: a parameter named `__proto__` must stay a plain field, never reach the prototype.
+    const query = new Map<string, string[]>();
+    for (const [name, value] of new URLSearchParams(context.query)) query.set(name, [...(query.get(name) ?? []), value]);
+    request.query = Object.fromEntries(query);
   }
   const headers: Record<string, string[]> = {};
   const auth = headerValue(context.request, 'authorization');
