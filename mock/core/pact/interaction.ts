@@ -122,7 +122,8 @@ function requestOf(context: RequestContext): PactInteraction['request'] {
   if (context.query !== '') {
     // A Map, then entries: a parameter named `__proto__` must stay a plain field, never reach the prototype.
     const query = new Map<string, string[]>();
-    for (const [name, value] of new URLSearchParams(context.query)) query.set(name, [...(query.get(name) ?? []), value]);
+    for (const [name, value] of new URLSearchParams(context.query))
+      query.set(name, [...(query.get(name) ?? []), value]);
     request.query = Object.fromEntries(query);
   }
   const headers: Record<string, string[]> = {};
