@@ -14,7 +14,12 @@ import { captureAnswers } from './servers/index.ts';
 export const LISTENING = /at (http:\/\/\S+\/v1)\n/;
 
 /** The arguments of `node` that start `server` (the minimal server and its rungs read `answersFile`). */
-export function serverArgs(server: BenchServer, project: InstalledProject, apiKey: string, answersFile: string): string[] {
+export function serverArgs(
+  server: BenchServer,
+  project: InstalledProject,
+  apiKey: string,
+  answersFile: string,
+): string[] {
   const s = server.start;
   if (s.kind === 'bench')
     return [project.benchServers, '--variant', s.variant, '--api-key', apiKey, '--answers', answersFile];

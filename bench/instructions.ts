@@ -29,7 +29,10 @@ export interface InstructionCounts {
 }
 
 /** The counts every run uses; the mixed load rounds each to whole cycles of its nine requests. */
-export const INSTRUCTION_COUNTS: InstructionCounts = { warmup: 1_000, n1: 200, n2: 1_200 };
+export const INSTRUCTION_COUNTS: InstructionCounts = { warmup: 3_000, n1: 200, n2: 1_200 };
+
+/** Requests of one load just before it is counted, after the warm-up: what the load reaches first settles. */
+const SETTLE = 100;
 
 /** Instructions per request of one server on one load. */
 export interface InstructionFigures {
@@ -150,9 +153,12 @@ async function countLoads(
   const agent = new Agent({ keepAlive: true, maxSockets: 1 });
   const result = new Map<LoadName, number>();
   try {
+    // One warm-up for every load: the mixed load asks every route (the ladder's rungs take their loads in turn).
+    const warming: readonly LoadName[] = loads.includes('mixed') ? ['mixed'] : loads;
+    for (const load of warming) await drive(server.base, o.apiKey, load, whole(load, warmup / warming.length), agent);
     for (const load of loads) {
       await resetMock(server.base);
-      await drive(server.base, o.apiKey, load, whole(load, warmup), agent);
+      await drive(server.base, o.apiKey, load, whole(load, SETTLE), agent);
       await server.dump();
       await drive(server.base, o.apiKey, load, whole(load, n1), agent);
       const first = await server.dump();
@@ -174,7 +180,11 @@ export async function measureInstructions(o: InstructionOptions): Promise<Instru
   const figures: InstructionFigures[] = [];
   const measure = async (server: BenchServer): Promise<void> => {
     o.log(`instructions: ${server.key} under callgrind`);
-    const counted = await startCounted(serverArgs(server, o.project, o.apiKey, answers.get(server.pets)!), o, server.key);
+    const counted = await startCounted(
+      serverArgs(server, o.project, o.apiKey, answers.get(server.pets)!),
+      o,
+      server.key,
+    );
     try {
       for (const [load, perRequest] of await countLoads(counted, server.loads, o)) {
         figures.push({ server: server.key, load, perRequest });

@@ -3,13 +3,14 @@
  * each rung of the ladder adds to it, the measured mock, and the sum of the
  * rungs beside it, so a reader sees whether the ladder accounts for the mock.
  */
-import { notMeasured, num, ratio, table } from './markdown.ts';
+
 import { LADDER_LOADS } from './layers.ts';
+import { notMeasured, num, ratio, table } from './markdown.ts';
 import {
   type BenchResults,
   instructionsOf,
-  LOAD_NAMES,
   type LayerFigures,
+  LOAD_NAMES,
   type LoadName,
   ROUTE_TITLES,
   TARGET_SIZES,

@@ -165,7 +165,11 @@ export const TARGET_SIZES = [
 ] as const;
 
 /** A server's instructions per request on a load, when measured. */
-export function instructionsOf(r: Pick<BenchResults, 'instructions'>, server: string, load: LoadName): number | undefined {
+export function instructionsOf(
+  r: Pick<BenchResults, 'instructions'>,
+  server: string,
+  load: LoadName,
+): number | undefined {
   return r.instructions?.figures.find((f) => f.server === server && f.load === load)?.perRequest;
 }
 

@@ -19,7 +19,17 @@ export const ROUTE_REQUESTS = {
 export type LoadName = RouteName | 'mixed';
 
 /** The mixed load: 8 reads to 1 create, in this order, over and over; each create makes the next listings new. */
-export const MIXED_ROUTES: readonly RouteName[] = ['list', 'get', 'list', 'sold', 'list', 'get', 'list', 'sold', 'create'];
+export const MIXED_ROUTES: readonly RouteName[] = [
+  'list',
+  'get',
+  'list',
+  'sold',
+  'list',
+  'get',
+  'list',
+  'sold',
+  'create',
+];
 
 /** Options for {@link captureAnswers}. */
 export interface CaptureOptions {

@@ -81,7 +81,10 @@ const LISTINGS = { list: { limit: 20, status: undefined }, sold: { limit: 100, s
  * check the two required fields, keep, serialise. A listing's bytes are made once and kept until the next write.
  */
 function createPets(answers: FixedAnswers) {
-  const seeded = (JSON.parse(answers.pets) as KeptPet[]).map((pet) => ({ json: JSON.stringify(pet), status: pet.status }));
+  const seeded = (JSON.parse(answers.pets) as KeptPet[]).map((pet) => ({
+    json: JSON.stringify(pet),
+    status: pet.status,
+  }));
   const firstId = (JSON.parse(answers.create.body) as { id: number }).id;
   const first = { list: prepare(answers.list), sold: prepare(answers.sold) };
   let kept = [...seeded];

@@ -8,8 +8,8 @@ import type { OperationInfo } from '../../spec/index.ts';
 import { operationMatcher, type RouteMatch } from '../../spec/match.ts';
 import { type Authenticator, createAuthenticator, describeAuthFailure } from './auth.ts';
 import { originForm, splitTarget, type Target } from './layers.ts';
-import { createPet, getPet, listPets, successorLink } from './operations.ts';
-import { parseQuery } from './query.ts';
+import { listingResponder } from './listing.ts';
+import { createPet, getPet, successorLink } from './operations.ts';
 import { type ApiRequest, type ApiResponse, ErrorCode, errorResponse } from './responses.ts';
 import type { PetStore } from './store.ts';
 
@@ -45,6 +45,7 @@ export function createHandler({
   const authenticate = createAuthenticator(apiKeys);
   const link = successorLink(urlBase);
   const matcher = operationMatcher(basePath);
+  const listPets = listingResponder(store);
   const gone = (op: OperationInfo) => removed?.has(op.operationId) === true;
   // Whether a route still serves an operation (one past its sunset is not routed), decided once per template.
   const servedTemplates = new Map<string, boolean>();
@@ -78,7 +79,7 @@ export function createHandler({
     if (refused) return refused;
     switch (operation.operationId) {
       case 'listPets':
-        return listPets(store, parseQuery(query));
+        return listPets(query);
       case 'createPet':
         return createPet(store, request, urlBase);
       case 'getPet':

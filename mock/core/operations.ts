@@ -40,8 +40,14 @@ function single(query: QueryParams, name: string): string | undefined | ApiRespo
   return values[0];
 }
 
-/** `GET /pets`: 200 with at most `limit` pets in ascending id order; 400 for a bad `limit` or `status`. */
-export function listPets(store: PetStore, query: QueryParams): ApiResponse {
+/** What a listing asks for, once its query is checked. */
+export interface ListingParams {
+  limit: number;
+  status: PetStatus | undefined;
+}
+
+/** The `limit` and `status` a listing's query asks for; a 400 Error for a bad or repeated one. */
+export function listingParams(query: QueryParams): ListingParams | ApiResponse {
   const rawLimit = single(query, 'limit');
   if (typeof rawLimit === 'object') return rawLimit;
   const rawStatus = single(query, 'status');
@@ -64,7 +70,13 @@ export function listPets(store: PetStore, query: QueryParams): ApiResponse {
       `status must be one of ${STATUSES.join(', ')}, got ${JSON.stringify(rawStatus)}`,
     );
   }
-  return jsonResponse(200, store.listJson(limit, rawStatus as PetStatus | undefined));
+  return { limit, status: rawStatus as PetStatus | undefined };
+}
+
+/** `GET /pets`: 200 with at most `limit` pets in ascending id order; 400 for a bad `limit` or `status`. */
+export function listPets(store: PetStore, query: QueryParams): ApiResponse {
+  const params = listingParams(query);
+  return 'limit' in params ? jsonResponse(200, store.listJson(params.limit, params.status)) : params;
 }
 
 /** The `Link` to getPet's successor under `basePath` (made once per handler, not per request). */
@@ -130,6 +142,8 @@ export function createPet(store: PetStore, request: ApiRequest, basePath: string
   if (coded) return coded;
   if (empty) return errorResponse(400, ErrorCode.invalidBody, 'a JSON request body (NewPet) is required');
   const text = decodeBody(request.body!);
+  // The body as the text it was decoded to: the journal, which records it after, need not decode it again.
+  if (typeof text === 'string') request.body = text;
   const parsed = text instanceof Error ? text : parseJson(text);
   if (parsed instanceof Error)
     return errorResponse(400, ErrorCode.malformedJson, `request body is not valid JSON: ${parsed.message}`);
