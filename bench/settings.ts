@@ -38,7 +38,7 @@ export const HELP = `Usage: npm run bench -- [--quick] [--only SECTION,...] [--o
   --keep-callgrind DIR
                  leave the instructions section's callgrind files in DIR
 
-A full run (no option) takes about five minutes, writes bench/results/latest.json
+A full run (no option) takes about twenty minutes, writes bench/results/latest.json
 and rewrites the marked sections of bench/README.md and README.md from it.`;
 
 /** Parses the command line; `undefined` for --help. Throws on an unknown option or section. */
