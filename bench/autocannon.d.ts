@@ -7,6 +7,8 @@ declare module 'autocannon' {
     method?: string;
     headers?: Record<string, string>;
     body?: string;
+    /** Sent in turn on each connection, over and over, instead of `method`, `headers` and `body`. */
+    requests?: { method?: string; path?: string; headers?: Record<string, string>; body?: string }[];
     connections?: number;
     pipelining?: number;
     duration?: number;

@@ -6,6 +6,17 @@
  * Adding a layer is one entry of {@link LAYERS}.
  */
 
+import type { LoadName } from './servers/index.ts';
+
+/** What the yardstick and the mock are loaded with; the rungs between them, only with {@link LADDER_LOADS}. */
+export const ALL_LOADS: readonly LoadName[] = ['list', 'sold', 'get', 'create', 'mixed'];
+
+/** The loads the ladder's rungs are measured on (each rung costs a server's run per load). */
+export const LADDER_LOADS: readonly LoadName[] = ['list', 'get', 'create'];
+
+/** The store sizes both the yardstick and the mock run at; the ladder at the first only. */
+export const PET_COUNTS = [50, 1_000] as const;
+
 /** How a server of the throughput section is started. */
 export type ServerStart =
   /** One of bench/servers/cli.ts's servers. */
@@ -20,8 +31,14 @@ export interface BenchServer {
   /** What it is, in a table. */
   label: string;
   start: ServerStart;
-  /** It has `POST /__control/reset`, called after each round of POSTs so that every round sees 50 pets. */
+  /** It has `POST /__control/reset`, called after each round of POSTs so that every round sees its seeded pets. */
   resettable: boolean;
+  /** Pets it is seeded with (the mock's `--count`; the minimal server gets a mock's answers at that size). */
+  pets: number;
+  /** What it is loaded with. */
+  loads: readonly LoadName[];
+  /** The key of the yardstick its ratios are taken over (the minimal server at the same size). */
+  baseline: string;
 }
 
 /** A row of "where the time goes": a cost of the mock, measured as the difference between two servers that differ by it alone. */
@@ -43,6 +60,18 @@ export const MINIMAL: BenchServer = {
   label: 'minimal node:http server',
   start: { kind: 'bench', variant: 'minimal' },
   resettable: true,
+  pets: 50,
+  loads: ALL_LOADS,
+  baseline: 'minimal',
+};
+
+/** The yardstick with a mock's answers at 1,000 pets. */
+export const MINIMAL_1000: BenchServer = {
+  ...MINIMAL,
+  key: 'minimal-1000',
+  label: 'minimal node:http server, 1,000 pets',
+  pets: 1_000,
+  baseline: 'minimal-1000',
 };
 
 /** The mock as a test or `petstore-mock --quiet` runs it: CORS on, no request log. What the targets hold. */
@@ -51,6 +80,19 @@ export const MOCK: BenchServer = {
   label: 'mock (petstore-mock --quiet)',
   start: { kind: 'mock', args: ['--quiet'] },
   resettable: true,
+  pets: 50,
+  loads: ALL_LOADS,
+  baseline: 'minimal',
+};
+
+/** The mock seeded with 1,000 pets: a client developer's mock at a realistic size. */
+export const MOCK_1000: BenchServer = {
+  ...MOCK,
+  key: 'mock-1000',
+  label: 'mock (petstore-mock --quiet --count 1000)',
+  start: { kind: 'mock', args: ['--quiet', '--count', '1000'] },
+  pets: 1_000,
+  baseline: 'minimal-1000',
 };
 
 /** Prism's mock on `port` (a number, or `P` where shown), for context in the startup section; logging at warn, its closest match to the mock's --quiet. */
@@ -58,35 +100,43 @@ export function prismArgs(port: number | string): string[] {
   return ['mock', '-d', '-v', 'warn', '-h', '127.0.0.1', '-p', String(port), 'spec/petstore.openapi.yaml'];
 }
 
+/** A rung of the ladder: 50 pets, the ladder's loads. */
+const RUNG = { pets: 50, loads: LADDER_LOADS, baseline: 'minimal' } as const;
+
 const KEY_CHECK: BenchServer = {
   key: 'minimal+key',
   label: "minimal + the mock's key check",
   start: { kind: 'bench', variant: 'key' },
   resettable: true,
+  ...RUNG,
 };
 const HANDLER: BenchServer = {
   key: 'minimal+handler',
   label: "minimal + mock/core's bare handler",
   start: { kind: 'bench', variant: 'handler' },
   resettable: true,
+  ...RUNG,
 };
 const MOCK_NO_JOURNAL: BenchServer = {
   key: 'mock-no-cors-no-journal',
   label: 'mock --quiet --no-cors --journal-size 0',
   start: { kind: 'mock', args: ['--quiet', '--no-cors', '--journal-size', '0'] },
   resettable: true,
+  ...RUNG,
 };
 const MOCK_NO_CORS: BenchServer = {
   key: 'mock-no-cors',
   label: 'mock --quiet --no-cors',
   start: { kind: 'mock', args: ['--quiet', '--no-cors'] },
   resettable: true,
+  ...RUNG,
 };
 const MOCK_LOGGING: BenchServer = {
   key: 'mock+log',
   label: 'mock with its request log',
   start: { kind: 'mock', args: [], stderr: 'ignore' },
   resettable: true,
+  ...RUNG,
 };
 
 /** The rows of "where the time goes", in ladder order. */
@@ -146,5 +196,7 @@ export function benchServers(layers: readonly Layer[] = LAYERS): BenchServer[] {
   add(MINIMAL);
   for (const layer of layers) [layer.over, layer.with].forEach(add);
   add(MOCK);
+  add(MINIMAL_1000);
+  add(MOCK_1000);
   return [...servers.values()];
 }

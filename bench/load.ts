@@ -12,6 +12,8 @@ export interface LoadOptions {
   method?: 'GET' | 'POST';
   headers?: Record<string, string>;
   body?: string;
+  /** Requests sent in turn on each connection, over and over (paths absolute), instead of one. */
+  requests?: { method: string; path: string; headers: Record<string, string>; body?: string }[];
   connections: number;
   /** Seconds measured. */
   duration: number;
@@ -60,6 +62,7 @@ async function once(options: LoadOptions, duration: number, record: boolean): Pr
     method: options.method ?? 'GET',
     headers: options.headers,
     body: options.body,
+    ...(options.requests ? { requests: options.requests } : {}),
     connections: options.connections,
     duration,
     timeout: 10,

@@ -5,11 +5,11 @@
  * to bench/results/latest.json.
  */
 import { notMeasured, num, ratio, table } from './markdown.ts';
-import { layerTable } from './render-layers.ts';
-import { type BenchResults, ROUTE_TITLES, type RouteName, type TargetCheck } from './report.ts';
+import { instructionTable, layerTable } from './render-layers.ts';
+import { type BenchResults, LOAD_NAMES, ROUTE_TITLES, type TargetCheck } from './report.ts';
 import { storesTable } from './stores.ts';
 
-const ROUTES: RouteName[] = ['list', 'get', 'create'];
+const ROUTES = LOAD_NAMES;
 
 function header(r: BenchResults): string {
   const m = r.machine;
@@ -24,29 +24,29 @@ function throughputTables(r: BenchResults): string {
   const t = r.throughput;
   const s = r.settings;
   if (!t) return notMeasured('Throughput');
-  const failed = (key: string) => ROUTES.reduce((sum, route) => sum + (t.routes[route][key]?.failures ?? 0), 0);
+  const failed = (key: string) => ROUTES.reduce((sum, route) => sum + (t.routes[route]?.[key]?.failures ?? 0), 0);
   const rows = t.servers.map((server) => [
     server.label + (failed(server.key) > 0 ? ` (${failed(server.key)} non-2xx or errors!)` : ''),
     ...ROUTES.map((route) => {
-      const f = t.routes[route][server.key];
-      return f ? `${num(f.rps)} · ${ratio(f.overMinimal)} · ${ratio(f.cpuOverMinimal)}` : 'n/a';
+      const f = t.routes[route]?.[server.key];
+      return f ? `${num(f.rps)} · ${ratio(f.overMinimal)} · ${ratio(f.cpuOverMinimal)}` : 'not loaded';
     }),
     `\`${server.command}\``,
   ]);
   const latency = t.servers
-    .filter((server) => ['minimal', 'mock'].includes(server.key))
+    .filter((server) => ['minimal', 'mock', 'minimal-1000', 'mock-1000'].includes(server.key))
     .map((server) => [
       server.label,
       ...ROUTES.map((route) => {
-        const f = t.routes[route][server.key];
+        const f = t.routes[route]?.[server.key];
         return f ? `${num(f.p50Ms, 2)} / ${num(f.p99Ms, 2)}` : 'n/a';
       }),
     ]);
   const titles = ROUTES.map((route) => ROUTE_TITLES[route]);
   return [
-    `Throughput, ${s.connections} connections: req/s · req/s over the minimal server's · requests per CPU-second over the minimal server's; medians of ${s.rounds} interleaved rounds of ${s.durationS} s after ${s.warmupS} s of warmup`,
+    `Throughput, ${s.connections} connections: req/s · req/s over the minimal server's (at the same number of pets) · requests per CPU-second over the minimal server's; medians of ${s.rounds} interleaved rounds of ${s.durationS} s after ${s.warmupS} s of warmup; the rungs of the ladder are loaded on three routes only`,
     '',
-    table(['server', ...titles, 'command'], rows, [0, 4]),
+    table(['server', ...titles, 'command'], rows, [0, titles.length + 1]),
     '',
     `Latency at ${s.connections} connections, p50 / p99 in ms (medians of the rounds)`,
     '',
@@ -192,6 +192,7 @@ export function renderTables(results: BenchResults): string {
     targetTable(results),
     throughputTables(results),
     layerTable(results),
+    instructionTable(results),
     startupTable(results),
     bundleTable(results),
     scaleTable(results),

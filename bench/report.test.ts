@@ -22,7 +22,7 @@ const figures = (overMinimal: number, p99Ms = 1, cpu = overMinimal, spread = 0.0
 
 /**
  * A run that measured everything: list meets its req/s target but not per CPU-second, get misses both, create's
- * rounds fall on both sides of its limit and its p99 is over.
+ * rounds fall on both sides of its limits and its p99 is over; list's instructions meet the target, create's do not.
  */
 function fullRun(): Omit<BenchResults, 'targets'> {
   const route = (mock: ServerFigures) => ({ minimal: figures(1), mock });
@@ -57,8 +57,21 @@ function fullRun(): Omit<BenchResults, 'targets'> {
       routes: {
         list: route(figures(0.9, 1, 0.7)),
         get: route(figures(0.5)),
-        create: route(figures(0.8, 6, 0.85, 0.1)),
+        create: route(figures(0.8, 6, 0.95, 0.1)),
       },
+    },
+    instructions: {
+      warmup: 3000,
+      n1: 200,
+      n2: 1200,
+      rungs: [{ name: 'key check', with: 'minimal+key', over: 'minimal' }],
+      figures: [
+        { server: 'minimal', load: 'list', perRequest: 60_000 },
+        { server: 'minimal+key', load: 'list', perRequest: 61_500 },
+        { server: 'mock', load: 'list', perRequest: 70_000 },
+        { server: 'minimal', load: 'create', perRequest: 80_000 },
+        { server: 'mock', load: 'create', perRequest: 100_000 },
+      ],
     },
     layers: LAYERS.map((l) => ({
       name: l.name,
@@ -133,11 +146,15 @@ describe('the targets', () => {
   it('checks each measured figure against its limit', () => {
     const met = Object.fromEntries(checkTargets(fullRun()).map((t) => [t.name, t.met]));
     expect(met).toMatchObject({
-      'GET /v1/pets?limit=20: mock / minimal server, req/s': true,
-      'GET /v1/pets?limit=20: mock / minimal server, requests per CPU-second': false,
-      'GET /v1/pets/{id}: mock / minimal server, req/s': false,
-      'POST /v1/pets: mock / minimal server, req/s': false,
-      'POST /v1/pets: mock / minimal server, requests per CPU-second': true,
+      'GET /v1/pets?limit=20, 50 pets: mock / minimal server, req/s': true,
+      'GET /v1/pets?limit=20, 50 pets: mock / minimal server, requests per CPU-second': false,
+      'GET /v1/pets?limit=20, 50 pets: instructions per request, minimal server / mock': true,
+      'GET /v1/pets/{id}, 50 pets: mock / minimal server, req/s': false,
+      'POST /v1/pets, 50 pets: mock / minimal server, req/s': false,
+      'POST /v1/pets, 50 pets: mock / minimal server, requests per CPU-second': true,
+      'POST /v1/pets, 50 pets: instructions per request, minimal server / mock': false,
+      'GET /v1/pets?limit=20, 1,000 pets: mock / minimal server, req/s': null,
+      'mixed, 8 reads to 1 POST, 50 pets: instructions per request, minimal server / mock': null,
       'POST /v1/pets: mock p99 at 32 connections, ms': false,
       'start: npx petstore-mock / npx two-line server': true,
       'start: node <installed bin> / node two-line.js': false,
@@ -155,16 +172,17 @@ describe('the targets', () => {
   it('says when the rounds fall on both sides of a limit', () => {
     const targets = checkTargets(fullRun());
     expect(targets.filter((t) => t.roundsDisagree).map((t) => t.name)).toEqual([
-      'POST /v1/pets: mock / minimal server, req/s',
-      'POST /v1/pets: mock / minimal server, requests per CPU-second',
+      'GET /v1/pets?limit=20, 50 pets: mock / minimal server, req/s',
+      'POST /v1/pets, 50 pets: mock / minimal server, req/s',
+      'POST /v1/pets, 50 pets: mock / minimal server, requests per CPU-second',
     ]);
-    expect(targets.find((t) => t.name.startsWith('GET /v1/pets/{id}: mock / minimal server, req/s'))?.range).toEqual([
-      0.49, 0.51,
-    ]);
+    expect(
+      targets.find((t) => t.name.startsWith('GET /v1/pets/{id}, 50 pets: mock / minimal server, req/s'))?.range,
+    ).toEqual([0.49, 0.51]);
   });
 
   it('reports a target whose section was not run as not measured, never as met', () => {
-    const { throughput: _t, startup: _s, scale: _c, conformance: _f, ...rest } = fullRun();
+    const { throughput: _t, instructions: _i, startup: _s, scale: _c, conformance: _f, ...rest } = fullRun();
     const targets = checkTargets({ ...rest, sections: ['bundle'] });
     expect(targets.length).toBeGreaterThan(10);
     // Only the bundle's own target is measured.
@@ -182,11 +200,17 @@ describe('the tables', () => {
   const text = renderTables(results);
 
   it('shows every server, each cost with what it adds, the measured mock beside the sum of the rungs, and every target', () => {
-    expect(text).toMatch(/\| mock \(petstore-mock --quiet\) +\| +900 · 0\.90x · 0\.70x \| +500 · 0\.50x · 0\.50x \|/);
+    expect(text).toMatch(
+      /\| mock \(petstore-mock --quiet\) +\| +900 · 0\.90x · 0\.70x \| +not loaded \| +500 · 0\.50x · 0\.50x \|/,
+    );
+    // Instructions: what a rung adds, and minimal / mock on each load.
+    expect(text).toMatch(/\| \+ key check +\| +\+1,500 \| +n\/a \| +n\/a \|/);
+    expect(text).toMatch(/\| minimal \/ mock, 50 pets +\| +0\.86x \| +n\/a \| +n\/a \| +0\.80x \| +n\/a \|/);
     expect(text).toMatch(
       /\| \+ key check +\| +\+1\.3 \(\+0\.5 to \+2\.0\) \| +\+1\.0 \(\+1\.0 to \+1\.0\) \| +-0\.5 \(-1\.0 to \+3\.0\) \|/,
     );
-    const costs = text.split('\n').filter((line) => /^\| [+=(]|^\| request log/.test(line));
+    const costTable = text.slice(text.indexOf('Where the time goes'), text.indexOf('Instructions per request'));
+    const costs = costTable.split('\n').filter((line) => /^\| [+=(]|^\| request log/.test(line));
     expect(costs.map((line) => line.split('|')[1]!.trim())).toEqual([
       '+ key check',
       '+ the route',
@@ -197,22 +221,24 @@ describe('the tables', () => {
       '(minimal + the rows above)',
       'request log (not in the mock row)',
     ]);
-    // The minimal server's 20 µs plus five rungs of +1.25, +1 and -0.5; the mock measured 20 / 0.7, 20 / 0.5, 20 / 0.85.
-    expect(costs[5]).toMatch(/\| +28\.6 \| +40\.0 \| +23\.5 \| measured/);
+    // The minimal server's 20 µs plus five rungs of +1.25, +1 and -0.5; the mock measured 20 / 0.7, 20 / 0.5, 20 / 0.95.
+    expect(costs[5]).toMatch(/\| +28\.6 \| +40\.0 \| +21\.1 \| measured/);
     expect(costs[6]).toMatch(/\| +26\.3 \| +25\.0 \| +17\.5 \| the sum/);
     expect(text).toMatch(/\| npx-mock +\| +140 \| +1\.40x npx-two-line \|/);
     expect(text).toContain('Startup from the installed package (tarball 433 kB, 120 files)');
     expect(text).toMatch(/\| 1,000,000 \| +12,000 \| +499 \| +0\.200 \/ 0\.200 \| +20\.0 \| 2\.00x \|/);
-    expect(text).toContain('10 of 21 targets met (2 too noisy to call: rounds on both sides of the limit)');
+    expect(text).toContain(
+      '11 of 45 targets met (22 not measured; 3 too noisy to call: rounds on both sides of the limit)',
+    );
     expect(text).toMatch(/\| bin way +\| +350 \| +7\.00x \| +100 \| +\| +`bin command` \|/);
     expect(text).toMatch(
       /\| dispatcher way +\| +100 \| +2\.00x \| +\| import 60, first fixed run 40, --generate 300 run 1,200 \| +`dispatcher command` \|/,
     );
     expect(text).toMatch(
-      /\| GET \/v1\/pets\/\{id\}: mock \/ minimal server, req\/s +\| +0\.50 \(0\.49 to 0\.51\) \| >= 0\.85 \| +NO \|/,
+      /\| GET \/v1\/pets\/\{id\}, 50 pets: mock \/ minimal server, req\/s +\| +0\.50 \(0\.49 to 0\.51\) \| +>= 0\.9 \| +NO \|/,
     );
     expect(text).toMatch(
-      /\| POST \/v1\/pets: mock \/ minimal server, req\/s +\| +0\.80 \(0\.70 to 0\.90\) \| +>= 0\.85 \| +NO, rounds disagree \|/,
+      /\| POST \/v1\/pets, 50 pets: mock \/ minimal server, req\/s +\| +0\.80 \(0\.70 to 0\.90\) \| +>= 0\.9 \| +NO, rounds disagree \|/,
     );
   });
 
@@ -249,7 +275,9 @@ describe('the tables', () => {
   it('summarises in a few lines for README.md', () => {
     const summary = renderSummary(results);
     expect(summary.split('\n')).toHaveLength(4);
-    expect(summary).toContain('GET /v1/pets?limit=20 0.90x / 0.70x (target 0.85x)');
+    expect(summary).toContain(
+      '(target 0.9x), the mock serves GET /v1/pets?limit=20 0.90x / 0.70x (1,000 pets: n/a / n/a)',
+    );
     expect(summary).toContain('at most 6.0 ms (target 5 ms)');
     expect(summary).toContain('1.40x a two-line');
   });

@@ -13,6 +13,7 @@ import { dirname, join, relative } from 'node:path';
 import { measureBrowserBundles } from './bundle.ts';
 import { measureConformance } from './conformance.ts';
 import { installProject } from './install.ts';
+import { INSTRUCTION_COUNTS, measureInstructions } from './instructions.ts';
 import { LAYERS } from './layers.ts';
 import { ROOT } from './processes.ts';
 import { writeReadmes } from './readme.ts';
@@ -75,6 +76,22 @@ async function measure(s: Settings, work: string): Promise<Omit<BenchResults, 't
       results,
       await measureThroughput({ ...s, duration: durationS, warmup, apiKey, layers: LAYERS, project, log }),
     );
+  }
+  if (has('instructions')) {
+    const keep = s.keepCallgrind;
+    if (keep) mkdirSync(keep, { recursive: true });
+    results.instructions = {
+      ...INSTRUCTION_COUNTS,
+      rungs: LAYERS.filter((l) => l.partOfMock).map((l) => ({ name: l.name, with: l.with.key, over: l.over.key })),
+      figures: await measureInstructions({
+        project,
+        apiKey,
+        layers: LAYERS,
+        work: keep ?? work,
+        keep: keep !== undefined,
+        log,
+      }),
+    };
   }
   if (has('startup')) results.startup = await measureStartup({ project, apiKey, runs: startupRuns, log });
   if (has('bundle')) {

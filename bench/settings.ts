@@ -4,7 +4,15 @@ import { parseArgs } from 'node:util';
 import { ROOT } from './processes.ts';
 
 /** The sections of a run, in the order they run. */
-export const SECTION_NAMES = ['throughput', 'startup', 'bundle', 'scale', 'stores', 'conformance'] as const;
+export const SECTION_NAMES = [
+  'throughput',
+  'instructions',
+  'startup',
+  'bundle',
+  'scale',
+  'stores',
+  'conformance',
+] as const;
 
 /** One of {@link SECTION_NAMES}. */
 export type Section = (typeof SECTION_NAMES)[number];
@@ -21,6 +29,8 @@ export interface Settings {
   scaleRounds: number;
   scaleDurationS: number;
   scaleCounts: number[];
+  /** Where the instructions section leaves the mock's callgrind files, for callgrind_annotate (default: removed). */
+  keepCallgrind?: string;
   /** Where the JSON goes. */
   out: string;
   /** A full run writes latest.json and rewrites the READMEs' marked sections; no other run does. */
@@ -33,8 +43,10 @@ export const HELP = `Usage: npm run bench -- [--quick] [--only SECTION,...] [--o
   --quick        one short round of each section (about two minutes)
   --only LIST    only these sections: ${SECTION_NAMES.join(', ')}
   --out FILE     where the JSON goes (default: bench/results/quick.tmp)
+  --keep-callgrind DIR
+                 leave the instructions section's callgrind files in DIR
 
-A full run (no option) takes about five minutes, writes bench/results/latest.json
+A full run (no option) takes about twenty minutes, writes bench/results/latest.json
 and rewrites the marked sections of bench/README.md from it.`;
 
 /** Parses the command line; `undefined` for --help. Throws on an unknown option or section. */
@@ -45,6 +57,7 @@ export function parseSettings(argv: string[]): Settings | undefined {
       quick: { type: 'boolean' },
       only: { type: 'string' },
       out: { type: 'string' },
+      'keep-callgrind': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -64,6 +77,7 @@ export function parseSettings(argv: string[]): Settings | undefined {
     startupRuns: quick ? 3 : 7,
     scaleRounds: quick ? 1 : 3,
     scaleDurationS: quick ? 1 : 1.5,
+    ...(values['keep-callgrind'] === undefined ? {} : { keepCallgrind: values['keep-callgrind'] }),
     scaleCounts: quick ? [1_000, 1_000_000] : [1_000, 100_000, 1_000_000],
     out: values.out ?? join(ROOT, 'bench', 'results', publish ? 'latest.json' : 'quick.tmp'),
     publish,

@@ -4,14 +4,13 @@
  * in the machine's load favours none). Each server runs in a process of its
  * own; autocannon runs in this one.
  */
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { LISTENING, serverArgs, writeAnswerFiles } from './answers.ts';
 import type { InstalledProject } from './install.ts';
-import { type BenchServer, benchServers, type Layer, MOCK } from './layers.ts';
+import { type BenchServer, benchServers, LADDER_LOADS, type Layer } from './layers.ts';
 import { type LoadResult, median, runLoad } from './load.ts';
 import { type ChildServer, spawnServer, waitForOutput } from './processes.ts';
-import type { LayerFigures, RouteName, ServerFigures, ThroughputFigures } from './report.ts';
-import { captureAnswers, ROUTE_REQUESTS, resetMock } from './servers/index.ts';
+import type { LayerFigures, LoadName, ServerFigures, ThroughputFigures } from './report.ts';
+import { type LoadName as Load, MIXED_ROUTES, ROUTE_REQUESTS, resetMock } from './servers/index.ts';
 
 /** Options for {@link measureThroughput}. */
 export interface ThroughputOptions {
@@ -33,8 +32,7 @@ interface Running {
   base: string;
 }
 
-const ROUTES: RouteName[] = ['list', 'get', 'create'];
-const LISTENING = /at (http:\/\/\S+\/v1)\n/;
+const LOADS: Load[] = ['list', 'sold', 'get', 'create', 'mixed'];
 
 /** How each server is started in the installed project, as shown in the tables (K: the key). */
 export function commandOf(server: BenchServer, project: InstalledProject): string {
@@ -48,10 +46,7 @@ const SERVER_LIFETIME_MS = 30 * 60_000;
 
 async function start(server: BenchServer, o: ThroughputOptions, answersFile: string): Promise<Running> {
   const s = server.start;
-  const args =
-    s.kind === 'bench'
-      ? [o.project.benchServers, '--variant', s.variant, '--api-key', o.apiKey, '--answers', answersFile]
-      : [o.project.mockBin, '--port', '0', '--api-key', o.apiKey, ...s.args];
+  const args = serverArgs(server, o.project, o.apiKey, answersFile);
   const child = spawnServer({
     command: process.execPath,
     args,
@@ -71,9 +66,20 @@ function assertAlive({ server, child }: Running): void {
     );
 }
 
-async function loadOnce(running: Running, route: RouteName, o: ThroughputOptions): Promise<LoadResult> {
+/** The requests of the mixed load, with absolute paths under `base`. */
+function mixedRequests(base: string, apiKey: string): NonNullable<Parameters<typeof runLoad>[0]['requests']> {
+  const prefix = new URL(base).pathname;
+  return MIXED_ROUTES.map((route) => {
+    const r = ROUTE_REQUESTS[route];
+    const headers: Record<string, string> = { authorization: `Bearer ${apiKey}` };
+    if ('body' in r) headers['content-type'] = 'application/json';
+    return { method: r.method, path: `${prefix}${r.path}`, headers, ...('body' in r ? { body: r.body } : {}) };
+  });
+}
+
+async function loadOnce(running: Running, route: Load, o: ThroughputOptions): Promise<LoadResult> {
   assertAlive(running);
-  const r = ROUTE_REQUESTS[route];
+  const r = ROUTE_REQUESTS[route === 'mixed' ? 'list' : route];
   const headers: Record<string, string> = { authorization: `Bearer ${o.apiKey}` };
   if ('body' in r) headers['content-type'] = 'application/json';
   const result = await runLoad({
@@ -81,13 +87,14 @@ async function loadOnce(running: Running, route: RouteName, o: ThroughputOptions
     method: r.method,
     headers,
     body: 'body' in r ? r.body : undefined,
+    ...(route === 'mixed' ? { requests: mixedRequests(running.base, o.apiKey) } : {}),
     connections: o.connections,
     duration: o.duration,
     warmup: o.warmup,
     pid: running.child.child.pid!,
   });
   assertAlive(running);
-  if (route === 'create' && running.server.resettable) await resetMock(running.base);
+  if ((route === 'create' || route === 'mixed') && running.server.resettable) await resetMock(running.base);
   return result;
 }
 
@@ -115,10 +122,10 @@ function figures(runs: LoadResult[], minimal: LoadResult[]): ServerFigures {
 
 function layerFigures(layers: readonly Layer[], runs: Map<string, LoadResult[]>): LayerFigures[] {
   return layers.map((layer): LayerFigures => {
-    const pair = (route: RouteName) => {
+    const pair = (route: LoadName) => {
       const [w, o] = [runs.get(`${route}:${layer.with.key}`)!, runs.get(`${route}:${layer.over.key}`)!];
       const cost = spread(w.map((r, i) => r.cpuUsPerRequest - o[i]!.cpuUsPerRequest));
-      return { costUs: cost.median, costRange: cost.range };
+      return { costUs: cost.median, costRange: cost.range as [number, number] };
     };
     return {
       name: layer.name,
@@ -126,7 +133,7 @@ function layerFigures(layers: readonly Layer[], runs: Map<string, LoadResult[]>)
       measuredAs: layer.measuredAs,
       with: layer.with.key,
       over: layer.over.key,
-      routes: { list: pair('list'), get: pair('get'), create: pair('create') },
+      routes: Object.fromEntries(LADDER_LOADS.map((route) => [route, pair(route)])),
     };
   });
 }
@@ -135,8 +142,9 @@ function layerFigures(layers: readonly Layer[], runs: Map<string, LoadResult[]>)
 async function loadRounds(ordered: Running[], o: ThroughputOptions): Promise<Map<string, LoadResult[]>> {
   const runs = new Map<string, LoadResult[]>();
   for (let round = 1; round <= o.rounds; round++) {
-    for (const route of ROUTES) {
+    for (const route of LOADS) {
       for (const r of round % 2 === 1 ? ordered : [...ordered].reverse()) {
+        if (!r.server.loads.includes(route)) continue;
         const result = await loadOnce(r, route, o);
         runs.set(`${route}:${r.server.key}`, [...(runs.get(`${route}:${r.server.key}`) ?? []), result]);
         o.log(
@@ -155,28 +163,24 @@ export async function measureThroughput(
   const servers = benchServers(o.layers);
   const running: Running[] = [];
   try {
-    // The answers come from a mock of their own, stopped before loading starts: none of the loaded servers
-    // carries the capture's requests, its client's idle connection or an extra start.
-    const capturer = await start(MOCK, o, '');
-    const answersFile = join(o.project.dir, 'minimal-answers.json');
-    try {
-      writeFileSync(answersFile, JSON.stringify(await captureAnswers({ base: capturer.base, apiKey: o.apiKey })));
-    } finally {
-      await capturer.child.stop();
-    }
-    for (const server of servers) running.push(await start(server, o, answersFile));
+    // The answers come from a mock of their own at each size, stopped before loading starts: none of the loaded
+    // servers carries the capture's requests, its client's idle connection or an extra start.
+    const answersFiles = await writeAnswerFiles(servers, o.project, o.apiKey);
+    for (const server of servers) running.push(await start(server, o, answersFiles.get(server.pets)!));
     const runs = await loadRounds(
       servers.map((s) => running.find((r) => r.server === s)!),
       o,
     );
-    const routeFigures = (route: RouteName) =>
+    const routeFigures = (route: Load) =>
       Object.fromEntries(
-        servers.map((s) => [s.key, figures(runs.get(`${route}:${s.key}`)!, runs.get(`${route}:minimal`)!)]),
+        servers
+          .filter((s) => s.loads.includes(route))
+          .map((s) => [s.key, figures(runs.get(`${route}:${s.key}`)!, runs.get(`${route}:${s.baseline}`)!)]),
       );
     return {
       throughput: {
         servers: servers.map((s) => ({ key: s.key, label: s.label, command: commandOf(s, o.project) })),
-        routes: { list: routeFigures('list'), get: routeFigures('get'), create: routeFigures('create') },
+        routes: Object.fromEntries(LOADS.map((route) => [route, routeFigures(route)])),
       },
       layers: layerFigures(o.layers, runs),
     };

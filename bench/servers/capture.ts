@@ -1,5 +1,5 @@
 /** The minimal server's bodies, taken from a running mock so that they are the mock's own answers, byte for byte. */
-import type { FixedAnswer, FixedAnswers } from './minimal.ts';
+import type { FixedAnswer, FixedAnswers, RouteName } from './minimal.ts';
 
 /** The mock's control endpoint that puts it back to its seeded pets (the handler rung answers it too). */
 export const RESET_PATH = '/__control/reset';
@@ -10,9 +10,26 @@ export const NEW_PET = JSON.stringify({ name: 'Rex', categoryId: 3, status: 'ava
 /** What each benchmarked route sends, relative to a base URL ending in `/v1`. */
 export const ROUTE_REQUESTS = {
   list: { path: '/pets?limit=20', method: 'GET' },
+  sold: { path: '/pets?status=sold&limit=100', method: 'GET' },
   create: { path: '/pets', method: 'POST', body: NEW_PET },
   get: { path: '/pets/1', method: 'GET' },
 } as const;
+
+/** What the bench loads: one route, or `mixed`, {@link MIXED_ROUTES} over and over. */
+export type LoadName = RouteName | 'mixed';
+
+/** The mixed load: 8 reads to 1 create, in this order, over and over; each create makes the next listings new. */
+export const MIXED_ROUTES: readonly RouteName[] = [
+  'list',
+  'get',
+  'list',
+  'sold',
+  'list',
+  'get',
+  'list',
+  'sold',
+  'create',
+];
 
 /** Options for {@link captureAnswers}. */
 export interface CaptureOptions {
@@ -21,7 +38,7 @@ export interface CaptureOptions {
   apiKey: string;
 }
 
-async function ask(base: string, apiKey: string, route: keyof typeof ROUTE_REQUESTS): Promise<FixedAnswer> {
+async function ask(base: string, apiKey: string, route: RouteName): Promise<FixedAnswer> {
   const r = ROUTE_REQUESTS[route];
   const headers: Record<string, string> = { authorization: `Bearer ${apiKey}` };
   if ('body' in r) headers['content-type'] = 'application/json';
@@ -32,12 +49,15 @@ async function ask(base: string, apiKey: string, route: keyof typeof ROUTE_REQUE
   return answer;
 }
 
-/** Asks the mock once per route, then resets it (`POST /__control/reset`), so the pet it created is gone. */
+/** Asks the mock once per route and for its pets, then resets it (`POST /__control/reset`), so the pet it created is gone. */
 export async function captureAnswers({ base, apiKey }: CaptureOptions): Promise<FixedAnswers> {
+  const pets = await fetch(new URL('../__control/pets', `${base}/`));
   const answers: FixedAnswers = {
     list: await ask(base, apiKey, 'list'),
+    sold: await ask(base, apiKey, 'sold'),
     get: await ask(base, apiKey, 'get'),
     create: await ask(base, apiKey, 'create'),
+    pets: await pets.text(),
   };
   await resetMock(base);
   return answers;

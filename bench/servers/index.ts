@@ -1,5 +1,14 @@
 /** The bench's own servers: the minimal yardstick, the rungs between it and the mock, and how their answers are taken from the mock. */
-export { type CaptureOptions, captureAnswers, NEW_PET, RESET_PATH, ROUTE_REQUESTS, resetMock } from './capture.ts';
+export {
+  type CaptureOptions,
+  captureAnswers,
+  type LoadName,
+  MIXED_ROUTES,
+  NEW_PET,
+  RESET_PATH,
+  ROUTE_REQUESTS,
+  resetMock,
+} from './capture.ts';
 export { createVariantServer, VARIANTS, type Variant, type VariantOptions } from './cli.ts';
 export { createHandlerServer, type HandlerServerOptions } from './handler.ts';
 export {

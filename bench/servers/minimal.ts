@@ -1,19 +1,20 @@
 /**
  * The bench's yardstick: a minimal node:http server, the practical limit for
  * Node here, doing the least work that gives the mock's answer. Plain
- * comparison of the bearer key; the read routes answer one fixed
- * pre-serialised body each (the mock's own answer, so the same bytes); POST
- * does what any server must to give the same answer: reads the body as text,
- * `JSON.parse`, checks `name` is a string and `categoryId` a safe integer (400
- * otherwise), assigns the next id, keeps the pet in an array and answers 201
- * with `JSON.stringify` of it and a `Location`. Default server settings, no
- * other header but Content-Type and Content-Length. It imports nothing of the
- * mock: a yardstick never carries the cost it measures.
+ * comparison of the bearer key; the read routes answer bytes prepared once
+ * (the mock's own answers, so the same bytes), a listing's bytes made again
+ * from the kept pets only after one of its own writes; POST does what any
+ * server must to give the same answer: reads the body as text, `JSON.parse`,
+ * checks `name` is a string and `categoryId` a safe integer (400 otherwise),
+ * assigns the next id, keeps the pet and answers 201 with `JSON.stringify` of
+ * it and a `Location`. Default server settings, no other header but
+ * Content-Type and Content-Length. It imports nothing of the mock: a
+ * yardstick never carries the cost it measures.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 
-/** The routes the bench loads. */
-export type RouteName = 'list' | 'create' | 'get';
+/** The routes the bench asks, one request each. */
+export type RouteName = 'list' | 'sold' | 'create' | 'get';
 
 /** One fixed answer: the status and body the mock gave for that route. */
 export interface FixedAnswer {
@@ -21,8 +22,8 @@ export interface FixedAnswer {
   body: string;
 }
 
-/** The minimal server's answers, one per route. */
-export type FixedAnswers = Record<RouteName, FixedAnswer>;
+/** The minimal server's answers, one per route, and the pets it starts with (the mock's, as JSON text). */
+export type FixedAnswers = Record<RouteName, FixedAnswer> & { pets: string };
 
 /** Options for {@link createMinimalServer}. */
 export interface MinimalServerOptions {
@@ -37,10 +38,13 @@ export function plainKeyCheck(apiKey: string): (authorization: string | undefine
   return (authorization) => authorization === expected;
 }
 
-/** Which benchmarked route a request is for: POST is create, `/v1/pets/...` is get, the rest list. */
+const SOLD_URL = '/v1/pets?status=sold&limit=100';
+
+/** Which benchmarked route a request is for: POST is create, `/v1/pets/...` is get, the sold listing, the rest list. */
 export function routeOf(req: IncomingMessage): RouteName {
   if (req.method === 'POST') return 'create';
-  return req.url!.startsWith('/v1/pets/') ? 'get' : 'list';
+  if (req.url!.startsWith('/v1/pets/')) return 'get';
+  return req.url === SOLD_URL ? 'sold' : 'list';
 }
 
 interface Prepared {
@@ -69,17 +73,35 @@ interface KeptPet {
 /** The bench's control path that puts a resettable server back to its first state; bench/servers/capture.ts names it too. */
 const RESET_PATH = '/__control/reset';
 const RESET_BODY = '{"reset":true}';
+/** What each listing asks for. */
+const LISTINGS = { list: { limit: 20, status: undefined }, sold: { limit: 100, status: 'sold' } } as const;
 
 /**
- * The least work that gives the mock's answer to a POST: parse, check the two
- * required fields, keep, serialise. `firstId` is the id the mock gave the
- * bench's first POST (its seeded pets come before).
+ * The pets, as JSON text with their status, and the least work that gives the mock's answer to a POST: parse,
+ * check the two required fields, keep, serialise. A listing's bytes are made once and kept until the next write.
  */
-function createPets(firstId: number) {
-  const kept: KeptPet[] = [];
+function createPets(answers: FixedAnswers) {
+  const seeded = (JSON.parse(answers.pets) as KeptPet[]).map((pet) => ({
+    json: JSON.stringify(pet),
+    status: pet.status,
+  }));
+  const firstId = (JSON.parse(answers.create.body) as { id: number }).id;
+  const first = { list: prepare(answers.list), sold: prepare(answers.sold) };
+  let kept = [...seeded];
   let nextId = firstId;
+  let listings: { list?: Prepared; sold?: Prepared } = { ...first };
   const invalid = prepare({ status: 400, body: '{"code":"invalid_request","message":"invalid body","status":400}' });
+  const listing = (route: 'list' | 'sold'): Prepared => {
+    const { limit, status } = LISTINGS[route];
+    const parts: string[] = [];
+    for (let i = 0; i < kept.length && parts.length < limit; i++)
+      if (status === undefined || kept[i]!.status === status) parts.push(kept[i]!.json);
+    return prepare({ status: 200, body: `[${parts.join(',')}]` });
+  };
   return {
+    list(res: ServerResponse, route: 'list' | 'sold'): void {
+      send(res, (listings[route] ??= listing(route)));
+    },
     create(res: ServerResponse, text: string): void {
       let body: { name?: unknown; categoryId?: unknown; status?: unknown } | null;
       try {
@@ -93,8 +115,9 @@ function createPets(firstId: number) {
       }
       const pet: KeptPet = { id: nextId++, name: body.name, categoryId: body.categoryId as number };
       if (typeof body.status === 'string') pet.status = body.status;
-      kept.push(pet);
       const json = JSON.stringify(pet);
+      kept.push({ json, status: pet.status });
+      listings = {};
       res
         .writeHead(201, {
           'content-type': 'application/json',
@@ -104,17 +127,17 @@ function createPets(firstId: number) {
         .end(json);
     },
     reset(): void {
-      kept.length = 0;
+      kept = [...seeded];
       nextId = firstId;
+      listings = { ...first };
     },
   };
 }
 
 /** Makes the minimal server (not listening yet). */
 export function createMinimalServer({ answers, authorized }: MinimalServerOptions): Server {
-  const list = prepare(answers.list);
   const get = prepare(answers.get);
-  const pets = createPets((JSON.parse(answers.create.body) as { id: number }).id);
+  const pets = createPets(answers);
   const unauthorized = prepare({
     status: 401,
     body: '{"code":"unauthorized","message":"API key invalid","status":401}',
@@ -124,7 +147,8 @@ export function createMinimalServer({ answers, authorized }: MinimalServerOption
     if (req.method !== 'POST') {
       req.resume();
       if (!authorized(req.headers.authorization)) return send(res, unauthorized);
-      return send(res, routeOf(req) === 'get' ? get : list);
+      const route = routeOf(req);
+      return route === 'get' ? send(res, get) : pets.list(res, route as 'list' | 'sold');
     }
     let text = '';
     req.setEncoding('utf8');

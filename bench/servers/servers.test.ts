@@ -14,7 +14,7 @@ import {
 } from './index.ts';
 
 const KEY = 'bench-test-key';
-const ROUTES = ['list', 'get', 'create'] as const;
+const ROUTES = ['list', 'sold', 'get', 'create'] as const;
 let mock: MockServer;
 let answers: FixedAnswers;
 const bases: Record<string, string> = {};
@@ -122,6 +122,21 @@ describe("the bench's servers", () => {
       expect((await ask(bases[variant]!, 'list')).body).toBe((await ask(mock.url, 'list')).body);
     },
   );
+
+  it('the minimal server makes its listings again after its own write, as the mock answers them', async () => {
+    await resetMock(mock.url);
+    await resetMock(bases.minimal!);
+    for (const base of [mock.url, bases.minimal!]) await ask(base, 'sold');
+    const sold = JSON.stringify({ name: 'Sol', categoryId: 1, status: 'sold' });
+    const [before, after] = [await ask(mock.url, 'sold'), await ask(mock.url, 'create', KEY, sold)];
+    expect(after.status).toBe(201);
+    expect((await ask(bases.minimal!, 'create', KEY, sold)).body).toBe(after.body);
+    const expected = await ask(mock.url, 'sold');
+    expect(expected.body).not.toBe(before.body);
+    expect((await ask(bases.minimal!, 'sold')).body).toBe(expected.body);
+    await resetMock(bases.minimal!);
+    expect((await ask(bases.minimal!, 'sold')).body).toBe(before.body);
+  });
 
   it('a reset puts the mock back to its seeded pets, so every round of POSTs starts from the same store', async () => {
     await resetMock(mock.url);

@@ -82,6 +82,8 @@ export interface Coverage {
 
 const MAX_INVALID_KINDS = 100;
 const MAX_CREATED_IDS = 10_000;
+const MAX_REMEMBERED_QUERIES = 256;
+const MAX_REMEMBERED_QUERY = 128;
 
 interface Counter {
   count: number;
@@ -139,19 +141,49 @@ export function createCoverage(options: CoverageOptions = {}): Coverage {
 
   const bump = (map: Map<string, number>, id: string) => map.set(id, (map.get(id) ?? 0) + 1);
 
-  function listVariations(context: RequestContext, response: ApiResponse): void {
-    const query = new URLSearchParams(context.query);
+  /** The variations a listing's query exercises, whatever the answer: a function of the query text alone. */
+  function queryVariations(rawQuery: string): readonly string[] {
+    const ids: string[] = [];
+    const query = new URLSearchParams(rawQuery);
     const limitText = query.get('limit');
-    if (limitText === null) bump(variations, 'listPets limit absent');
-    else if (limitText === String(limit.minimum)) bump(variations, `listPets limit=${limit.minimum}`);
-    else if (limitText === String(limit.maximum)) bump(variations, `listPets limit=${limit.maximum}`);
+    if (limitText === null) ids.push('listPets limit absent');
+    else if (limitText === String(limit.minimum)) ids.push(`listPets limit=${limit.minimum}`);
+    else if (limitText === String(limit.maximum)) ids.push(`listPets limit=${limit.maximum}`);
     else if (!(/^[0-9]+$/.test(limitText) && Number(limitText) >= limit.minimum && Number(limitText) <= limit.maximum))
-      bump(variations, 'listPets limit out of range');
+      ids.push('listPets limit out of range');
     const status = query.get('status');
-    if (status === null) bump(variations, 'listPets no status filter');
-    else if ((statuses as readonly string[]).includes(status)) bump(variations, `listPets status=${status}`);
+    if (status === null) ids.push('listPets no status filter');
+    else if ((statuses as readonly string[]).includes(status)) ids.push(`listPets status=${status}`);
+    return ids;
+  }
+  // Remembered per query text (a client asks the same few listings over and over), bounded in count and length.
+  const variationsByQuery = new Map<string, readonly string[]>();
+
+  function listVariations(context: RequestContext, response: ApiResponse): void {
+    let ids = variationsByQuery.get(context.query);
+    if (ids === undefined) {
+      ids = queryVariations(context.query);
+      if (context.query.length <= MAX_REMEMBERED_QUERY) {
+        if (variationsByQuery.size >= MAX_REMEMBERED_QUERIES) variationsByQuery.clear();
+        variationsByQuery.set(context.query, ids);
+      }
+    }
+    for (const id of ids) bump(variations, id);
     if (response.status === 200 && (response.body === '[]' || String(response.body) === '[]'))
       bump(variations, 'listPets empty listing');
+  }
+
+  // Each answer's row id (`listPets 200`, `getPet fault=reset`) made once: no new string to hash per request.
+  const rowIds = new Map<string, Map<number | string, string>>();
+  function rowId(operationId: string, what: number | string): string {
+    let byWhat = rowIds.get(operationId);
+    if (byWhat === undefined) rowIds.set(operationId, (byWhat = new Map()));
+    let id = byWhat.get(what);
+    if (id === undefined) {
+      id = typeof what === 'number' ? `${operationId} ${what}` : `${operationId} fault=${what}`;
+      if (byWhat.size < MAX_INVALID_KINDS) byWhat.set(what, id);
+    }
+    return id;
   }
 
   function noteInvalid(context: RequestContext, operationId: string, response: ApiResponse): void {
@@ -185,10 +217,7 @@ export function createCoverage(options: CoverageOptions = {}): Coverage {
       return;
     }
     const fault = context.override?.fault ?? response.fault;
-    const id =
-      fault !== undefined && fault !== 'truncated'
-        ? `${operationId} fault=${fault}`
-        : `${operationId} ${response.status}`;
+    const id = rowId(operationId, fault !== undefined && fault !== 'truncated' ? fault : response.status);
     const c = responses.get(id) ?? counter();
     responses.set(id, c);
     if (context.request.abandoned) {

@@ -8,7 +8,8 @@ import type { OperationInfo } from '../../spec/index.ts';
 import { operationMatcher, type RouteMatch } from '../../spec/match.ts';
 import { type Authenticator, createAuthenticator, describeAuthFailure } from './auth.ts';
 import { type Answer, originForm, splitTarget, type Target } from './layers.ts';
-import { createPet, getPet, listPets, successorLink } from './operations.ts';
+import { listingResponder } from './listing.ts';
+import { createPet, getPet, successorLink } from './operations.ts';
 import { parseQuery } from './query.ts';
 import { type ApiRequest, type ApiResponse, ErrorCode, errorResponse } from './responses.ts';
 import { type SharedStore, sharedOperations } from './shared-store.ts';
@@ -55,6 +56,7 @@ export function createHandler({
   const authenticate = createAuthenticator(apiKeys);
   const link = successorLink(urlBase);
   const matcher = operationMatcher(basePath);
+  const listPets = listingResponder(store);
   const gone = (op: OperationInfo) => removed?.has(op.operationId) === true;
   // Whether a route still serves an operation (one past its sunset is not routed), decided once per template.
   const servedTemplates = new Map<string, boolean>();
@@ -88,7 +90,7 @@ export function createHandler({
     if (refused) return refused;
     switch (operation.operationId) {
       case 'listPets':
-        return onShared ? onShared.listPets(parseQuery(query)) : listPets(store, parseQuery(query));
+        return onShared ? onShared.listPets(parseQuery(query)) : listPets(query);
       case 'createPet':
         return onShared ? onShared.createPet(request, urlBase) : createPet(store, request, urlBase);
       case 'getPet':

@@ -81,14 +81,20 @@ export function compose(layers: readonly Layer[], inner: AnswerHandler, basePath
     chain = (context) => layer(context, next);
   }
   const matcher = operationMatcher(basePath);
-  return (request) => chain(createContext(request, basePath, matcher));
+  const under = `${basePath}/`;
+  return (request) => chain(createContext(request, basePath, under, matcher));
 }
 
-function createContext(request: ApiRequest, basePath: string, matcher: OperationMatcher): RequestContext {
+function createContext(
+  request: ApiRequest,
+  basePath: string,
+  under: string,
+  matcher: OperationMatcher,
+): RequestContext {
   const { path, query } = splitTarget(originForm(request.url));
   const route = path.length > basePath.length ? matcher.route(path) : undefined;
   const operation = route?.operations.get(request.method === 'HEAD' ? 'GET' : request.method);
-  const api = path === basePath || path.startsWith(`${basePath}/`) || route !== undefined;
+  const api = path === basePath || path.startsWith(under) || route !== undefined;
   return { request, path, query, api, route, operation, applied: {} };
 }
 

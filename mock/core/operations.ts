@@ -48,8 +48,14 @@ export function isResponse<T extends object>(value: T | ApiResponse): value is A
   return typeof (value as ApiResponse).status === 'number';
 }
 
-/** A listing's parameters, or the 400 Error for a bad `limit` or `status`. */
-export function listQuery(query: QueryParams): ApiResponse | { limit: number; status: PetStatus | undefined } {
+/** What a listing asks for, once its query is checked. */
+export interface ListingParams {
+  limit: number;
+  status: PetStatus | undefined;
+}
+
+/** A listing's parameters, or the 400 Error for a bad or repeated `limit` or `status`. */
+export function listQuery(query: QueryParams): ApiResponse | ListingParams {
   const rawLimit = single(query, 'limit');
   if (typeof rawLimit === 'object') return rawLimit;
   const rawStatus = single(query, 'status');
@@ -155,6 +161,8 @@ export function newPetOf(request: ApiRequest): NewPet | ApiResponse {
   if (coded) return coded;
   if (empty) return errorResponse(400, ErrorCode.invalidBody, 'a JSON request body (NewPet) is required');
   const text = decodeBody(request.body!);
+  // The body as the text it was decoded to: the journal, which records it after, need not decode it again.
+  if (typeof text === 'string') request.body = text;
   const parsed = text instanceof Error ? text : parseJson(text);
   if (parsed instanceof Error)
     return errorResponse(400, ErrorCode.malformedJson, `request body is not valid JSON: ${parsed.message}`);

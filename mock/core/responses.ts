@@ -36,6 +36,11 @@ export interface ApiResponse {
   status: number;
   headers: Record<string, string>;
   body: string;
+  /**
+   * `body` encoded as UTF-8, when the mock keeps it (a listing of an unchanged store): an adapter may send these
+   * bytes instead of encoding `body` again. Whatever changes `body` must drop it.
+   */
+  bytes?: Uint8Array;
   /** A transport fault the adapter carries out instead of sending the response normally. */
   fault?: TransportFault;
 }

@@ -240,11 +240,13 @@ const TIMED_OUT = Symbol('timed out');
 function send(res: ServerResponse, response: ApiResponse, closeAfter: boolean): void {
   if (res.destroyed || (res as ServerResponse & { [TIMED_OUT]?: boolean })[TIMED_OUT]) return;
   const headers: Record<string, string | number> = response.headers;
-  if (response.body.length > 0) headers['content-length'] = Buffer.byteLength(response.body);
+  const bytes = response.bytes;
+  if (response.body.length > 0) headers['content-length'] = bytes ? bytes.length : Buffer.byteLength(response.body);
   // The rest of an over-limit body is never read, so the connection cannot be reused.
   if (closeAfter) headers.connection = 'close';
   res.writeHead(response.status, headers);
-  res.end(response.body);
+  // Bytes the mock kept (a listing of an unchanged store) go out as they are: nothing to measure or encode.
+  res.end(bytes ?? response.body);
   if (closeAfter) res.on('finish', () => res.socket?.destroySoon());
 }
 
