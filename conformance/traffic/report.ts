@@ -8,19 +8,26 @@ import { listOperations } from '../../spec/index.ts';
 import type { Redactor } from '../client/redact.ts';
 import { findCauses } from '../judge/causes.ts';
 import { outputRedactors, redactReport } from '../report/redact-report.ts';
-import type { CaseResult, Cause, Exchange, LoggedExchange, Report, StatusTableRow, Summary } from '../types.ts';
+import type {
+  CaseResult,
+  Cause,
+  Exchange,
+  LoggedExchange,
+  Report,
+  StatusTableRow,
+  Summary,
+  TrafficSummary,
+} from '../types.ts';
 import type { RecordedEntry } from './entry.ts';
 import type { TrafficOptions } from './judge-traffic.ts';
 import { entryLabel } from './results.ts';
 
-/** What the reading counted. */
-export interface TrafficCounts {
-  entries: number;
-  judged: number;
-  unanswered: Record<string, number>;
-  outside: Record<string, number>;
-  notOperations: Record<string, number>;
-  bodiesNotRecorded: number;
+/** What the reading counted: the summary's counts (one definition, in types.ts), and what the report is built from. */
+export interface TrafficCounts
+  extends Pick<
+    TrafficSummary,
+    'entries' | 'judged' | 'unanswered' | 'outside' | 'notOperations' | 'bodiesNotRecorded'
+  > {
   throttled: Record<string, number>;
   /** `operationId status` → entries. */
   coverage: Map<string, number>;
