@@ -184,7 +184,7 @@ describe('through a proxy', () => {
     const run = await cli(['--base-url', viaName(fake), '--generate', '5', ...reporters], { HTTP_PROXY: proxy.url });
     const shown = proxy.url.replace('qa:pr0xy-Secret@', '[REDACTED]@');
     const answered = `the proxy ${shown} answered 403 itself (X-Squid-Error: ERR_ACCESS_DENIED 0), not the server`;
-    expect(run.code, run.stderr).toBe(2);
+    expect(run.code, `${run.stdout.slice(-4000)}\n${run.stderr}`).toBe(2);
     expect(lastLine(run)).toMatch(/^\d+ passed, 0 failed, \d+ skipped$/);
     const report = JSON.parse(readFileSync(json, 'utf8')) as {
       cases: { id: string; level: string; outcome: string; reason?: string }[];
