@@ -114,12 +114,21 @@ describe('the conformance suite pointed at Prism’s static mock', () => {
   let report: Report;
 
   it('completes through the CLI with exit 1 (cases failed), not 2 or a crash', async () => {
-    const run = await runCli(['--base-url', prism.url, '--api-key', KEY, '--reporter', 'json'], 45_000);
-    expect(run.stderr).not.toMatch(/TypeError|ReferenceError|Unhandled/);
-    expect(run.code).toBe(1);
-    report = JSON.parse(run.stdout) as Report;
+    // Prism's mock, on a loaded machine, now and then drops a request: the suite then rightly says the case it
+    // belonged to could not be judged (not applicable, "answered UND_ERR_…"). These tests are about Prism's
+    // answers, so a run Prism disturbed that way is made again, at most three times in all.
+    for (let attempt = 1; ; attempt++) {
+      const run = await runCli(['--base-url', prism.url, '--api-key', KEY, '--reporter', 'json'], 45_000);
+      expect(run.stderr).not.toMatch(/TypeError|ReferenceError|Unhandled/);
+      expect(run.code).toBe(1);
+      report = JSON.parse(run.stdout) as Report;
+      const dropped = report.cases.some(
+        (c) => c.outcome === 'notApplicable' && /answered (UND_ERR|E[A-Z]+\b)/.test(c.reason ?? ''),
+      );
+      if (!dropped || attempt === 3) break;
+    }
     expect(report.summary.total).toBeGreaterThan(40);
-  }, 60_000);
+  }, 150_000);
 
   it('fails exactly the cases a stateless, spec-generated mock must fail', () => {
     const patterns = Object.values(PRISM_MOCK_FAILURES).flat();
