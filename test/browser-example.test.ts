@@ -8,23 +8,16 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type Browser, chromium } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { build, type PreviewServer, preview } from 'vite';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { seedPets } from '../mock/core/seed.ts';
+import { launchChromium } from './support/chromium.ts';
 import { ROOT } from './support/processes.ts';
 import { readmeExamples } from './support/readme-examples.ts';
 
 const CONFIG = join(ROOT, 'examples', 'browser', 'vite.config.ts');
 const ARTIFACTS = join(ROOT, 'artifacts', 'browser');
-const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-];
 
 let server: PreviewServer | undefined;
 let browser: Browser | undefined;
@@ -40,7 +33,7 @@ beforeAll(async () => {
     preview: { host: '127.0.0.1', port: 0, strictPort: true },
   });
   url = server.resolvedUrls!.local[0]!;
-  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
+  browser = await launchChromium();
 }, 120_000);
 
 afterAll(async () => {

@@ -9,9 +9,10 @@
 import { once } from 'node:events';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { type MockServer, startMockServer } from '../mock/node/index.ts';
+import { launchChromium } from './support/chromium.ts';
 
 const KEY = 'browser-security-key';
 let mock: MockServer;
@@ -28,18 +29,7 @@ beforeAll(async () => {
   await once(pages, 'listening');
   pagePort = (pages.address() as AddressInfo).port;
   granted = await startMockServer({ count: 3, apiKeys: [KEY], corsOrigins: [`http://app.test:${pagePort}`] });
-  browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-      '--host-resolver-rules=MAP evil.test 127.0.0.1, MAP app.test 127.0.0.1',
-    ],
-  });
+  browser = await launchChromium({ args: ['--host-resolver-rules=MAP evil.test 127.0.0.1, MAP app.test 127.0.0.1'] });
 }, 60_000);
 
 afterAll(async () => {

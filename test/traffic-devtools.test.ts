@@ -14,7 +14,8 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { judgeTraffic } from '../conformance/index.ts';
 import { type MockServer, startMockServer } from '../mock/node/index.ts';
-import { callFromPage, launchChromium, startPageServer } from './support/record-har.ts';
+import { launchChromium } from './support/chromium.ts';
+import { callFromPage, startPageServer } from './support/record-har.ts';
 
 const KEY = 'sk-devtools-recorded-4242';
 const EVENTS = [

@@ -13,7 +13,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { judgeTraffic, REPORTERS, renderReport } from '../conformance/index.ts';
 import { startFakePetstore } from '../conformance/test/fake-petstore.ts';
 import { type MockServer, startMockServer } from '../mock/node/index.ts';
-import { callFromPage, launchChromium, type PageCall, recordHar, startPageServer } from './support/record-har.ts';
+import { launchChromium } from './support/chromium.ts';
+import { callFromPage, type PageCall, recordHar, startPageServer } from './support/record-har.ts';
 
 const KEY = 'sk-live-recorded-9f3a7c21';
 const COOKIE = 'sess-0a1b2c3d4e5f6789';

@@ -8,9 +8,10 @@
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { type Browser, chromium, type Locator } from 'playwright-core';
+import type { Browser, Locator } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listOperations } from '../../spec/index.ts';
+import { launchChromium } from '../../test/support/chromium.ts';
 import { ROOT, runProcess, tsxEntry } from '../../test/support/processes.ts';
 import { startFakePetstore } from './fake-petstore.ts';
 
@@ -41,17 +42,7 @@ beforeAll(async () => {
   } finally {
     await fake.close();
   }
-  browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-    ],
-  });
+  browser = await launchChromium();
 }, 60_000);
 
 afterAll(async () => {

@@ -6,22 +6,7 @@
 import { once } from 'node:events';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { type Browser, chromium, type Page } from 'playwright-core';
-
-/** The arguments every browser test launches Debian's Chromium with. */
-export const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-];
-
-/** Launches Debian's Chromium. */
-export function launchChromium(): Promise<Browser> {
-  return chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
-}
+import type { Browser, Page } from 'playwright-core';
 
 /** A page server on 127.0.0.1, port 0: every path answers a blank page titled `title`. */
 export async function startPageServer(title: string): Promise<{ url: string; close(): Promise<void> }> {
