@@ -10,7 +10,7 @@
  */
 import { listOperations, listPetsLimit, petStatuses, sunsetOf } from '../../spec/index.ts';
 import { SERVICE_FAILURES } from './forced.ts';
-import type { Layer, RequestContext } from './layers.ts';
+import { type Layer, observingLayer, type RequestContext } from './layers.ts';
 import type { ApiResponse } from './responses.ts';
 
 /** Who shaped an answer: the request as the client sent it, or what forced it. */
@@ -334,15 +334,5 @@ function replacementOf(operationId: unknown): string {
 
 /** Counts every API answer into `coverage`; placed beside the journal, so it sees the answer as sent. */
 export function coverageLayer(coverage: Coverage): Layer {
-  return (context, next) => {
-    if (!context.api) return next(context);
-    const answer = next(context);
-    if (answer instanceof Promise)
-      return answer.then((response) => {
-        coverage.record(context, response);
-        return response;
-      });
-    coverage.record(context, answer);
-    return answer;
-  };
+  return observingLayer((context, response) => coverage.record(context, response));
 }

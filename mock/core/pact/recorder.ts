@@ -5,7 +5,7 @@
  * {@link MAX_PACT_KINDS} kinds are kept, so memory stays flat however long the
  * run; `reset()` leaves it, so that it spans a whole test run, as coverage does.
  */
-import type { Layer, RequestContext } from '../layers.ts';
+import { type Layer, observingLayer, type RequestContext } from '../layers.ts';
 import type { ApiResponse } from '../responses.ts';
 import { classify, type ForcedSource } from './classify.ts';
 import { buildInteraction, type PactInteraction } from './interaction.ts';
@@ -85,15 +85,5 @@ export function createPactRecorder(removed?: ReadonlySet<string>): PactRecorder 
 
 /** Records every API answer into `recorder`; placed beside the journal, so it sees the answer as sent. */
 export function pactLayer(recorder: PactRecorder): Layer {
-  return (context, next) => {
-    if (!context.api) return next(context);
-    const answer = next(context);
-    if (answer instanceof Promise)
-      return answer.then((response) => {
-        recorder.record(context, response);
-        return response;
-      });
-    recorder.record(context, answer);
-    return answer;
-  };
+  return observingLayer((context, response) => recorder.record(context, response));
 }
