@@ -39,6 +39,8 @@ interface TestProxyOptions {
   credentials?: string;
   /** Requests the proxy answers itself, with Squid's 403 page, instead of forwarding them. */
   refuse?: (req: IncomingMessage) => boolean;
+  /** Requests whose connection the proxy closes, with no answer, instead of forwarding them. */
+  close?: (req: IncomingMessage) => boolean;
 }
 
 async function startProxy(options: TestProxyOptions = {}): Promise<TestProxy> {
@@ -55,6 +57,7 @@ async function startProxy(options: TestProxyOptions = {}): Promise<TestProxy> {
       const page = { 'content-type': 'text/html', 'x-squid-error': 'ERR_ACCESS_DENIED 0', via: '1.1 qa (squid/5.7)' };
       return void res.writeHead(403, page).end('<html><title>ERROR: Access Denied</title></html>');
     }
+    if (options.close?.(req)) return void req.socket.destroy();
     const target = new URL(req.url!);
     const { 'proxy-authorization': _a, 'proxy-connection': _c, ...headers } = req.headers;
     const upstream = request(
@@ -209,6 +212,29 @@ describe('through a proxy', () => {
     const outputs = [run.stdout, run.stderr, readFileSync(json, 'utf8')].join('\n');
     for (const secret of ['pr0xy-Secret', Buffer.from('qa:pr0xy-Secret').toString('base64')])
       expect(outputs).not.toContain(secret);
+  });
+
+  it("a connection the proxy closes with no answer is the proxy's: those cases are not judged, exit 2 (the same close from the server fails: conformance-forced-failures)", async () => {
+    fake = await startFakePetstore({ apiKey: KEY });
+    proxy = await startProxy({ close: (req) => req.method === 'POST' });
+    const json = join(dir, 'closed.json');
+    const run = await cli(['--base-url', viaName(fake), '--reporter', `json=${json}`], { HTTP_PROXY: proxy.url });
+    expect(run.code, `${run.stdout.slice(-4000)}\n${run.stderr}`).toBe(2);
+    const closed = new RegExp(
+      `^not judged: the proxy ${proxy.url.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} closed the connection without an answer \\((UND_ERR_SOCKET|ECONNRESET|EPIPE)\\), not the server$`,
+    );
+    const report = JSON.parse(readFileSync(json, 'utf8')) as {
+      cases: { id: string; outcome: string; reason?: string }[];
+    };
+    const creates = report.cases.filter((c) => c.id.startsWith('createPet.'));
+    expect(creates.length).toBeGreaterThan(10);
+    for (const c of creates)
+      expect(c, c.id).toMatchObject({ outcome: 'skipped', reason: expect.stringMatching(closed) });
+    expect(report.cases.filter((c) => c.outcome === 'failed')).toEqual([]);
+    expect(run.stderr).toMatch(
+      /required case\(s\) could not be judged, the proxy answering for the server: the proxy .* closed the connection/,
+    );
+    expect(fake.requests.filter((r) => r.startsWith('POST'))).toEqual([]);
   });
 
   it('--proxy overrides the variables', async () => {

@@ -302,7 +302,7 @@ async function sendOnce(a: Attempt): Promise<Exchange> {
       request: captured,
       error: a.end?.aborted
         ? { code: RUN_ENDED, message: reasonOf(a.end) }
-        : (tunnelRefused(a, err) ?? describeError(err, timeout.aborted, timeoutMs)),
+        : (tunnelRefused(a, err) ?? proxyClosed(a, err) ?? describeError(err, timeout.aborted, timeoutMs)),
       durationMs: performance.now() - started,
     };
   }
@@ -426,6 +426,25 @@ function tunnelRefused(a: Attempt, err: unknown): Exchange['error'] {
   return {
     code: PROXY_ANSWERED,
     message: `the proxy ${a.proxy!.shown} answered ${status} itself to CONNECT ${a.base.host}: it opened no connection`,
+  };
+}
+
+/** Codes of a connection closed or reset with no answer read. */
+const CLOSED_CODES = new Set(['UND_ERR_SOCKET', 'ECONNRESET', 'EPIPE']);
+
+/**
+ * A connection closed with no answer by a proxy that forwards the requests (absolute form): the suite's connection
+ * ends at the proxy, so the close is the proxy's (a server's failure reaches the client as the proxy's 502), and
+ * the request is not judged. Undefined otherwise: without a proxy, or through a tunnel, the close is the server's.
+ */
+function proxyClosed(a: Attempt, err: unknown): Exchange['error'] {
+  if (!a.proxy?.forwards) return undefined;
+  const e = err as { code?: string; cause?: { code?: string } } | undefined;
+  const code = e?.code ?? e?.cause?.code;
+  if (code === undefined || !CLOSED_CODES.has(code)) return undefined;
+  return {
+    code: PROXY_ANSWERED,
+    message: `the proxy ${a.proxy.shown} closed the connection without an answer (${code})`,
   };
 }
 
