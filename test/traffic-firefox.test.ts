@@ -3,7 +3,8 @@
  * behind "Save All As HAR", writes the file (test/support/firefox.ts), with response bodies and without them
  * (`devtools.netmonitor.har.includeResponseBodies`). The page calls the mock across origins, so Firefox's HAR also
  * holds the CORS preflights, its `timings.blocked` of -1, `postData.params: []` and, without bodies, a content of
- * only a size and a comment. The judge must count the preflights as no operation, name the answer a scenario forced
+ * only a size and a comment, and a reset connection as status 0. The judge must count the preflights as no operation
+ * and the reset as unanswered, name the answer a scenario forced, the body that is not JSON (where bodies were kept)
  * and each fault of the client, leave the body checks not judged without bodies, and hide the key.
  * Fails, never skips, where Firefox is missing: `npm test` installs it (scripts/system-packages.mjs).
  */
@@ -13,7 +14,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { judgeTraffic, REPORTERS, renderReport } from '../conformance/index.ts';
 import { type MockServer, startMockServer } from '../mock/node/index.ts';
-import { type FirefoxHar, firefoxVersion, recordFirefoxHar } from './support/firefox.ts';
+import { FIREFOX, type FirefoxHar, firefoxVersion, recordFirefoxHar } from './support/firefox.ts';
 import { runProcess, tsxEntry } from './support/processes.ts';
 import type { PageCall } from './support/record-har.ts';
 
@@ -25,7 +26,10 @@ const recorded: Record<'bodies' | 'noBodies', { mock?: MockServer; firefox?: Fir
   noBodies: {},
 };
 
-/** A listing the mock is forced to answer 404, a listing, a pet, an unknown pet, no key, a create, two refusals. */
+/**
+ * A listing a scenario forces to 404, a listing, a pet, an unknown pet, no key, a create, two requests the contract
+ * refuses, a pet answered with a body that is not JSON, and a listing whose connection is reset (no answer).
+ */
 function calls(base: string): PageCall[] {
   const auth = { authorization: `Bearer ${KEY}` };
   const json = { ...auth, 'content-type': 'application/json' };
@@ -38,6 +42,8 @@ function calls(base: string): PageCall[] {
     { method: 'POST', url: `${base}/pets`, headers: json, body: JSON.stringify({ name: 'Fox', categoryId: 1 }) },
     { url: `${base}/pets?limit=0`, headers: auth },
     { method: 'POST', url: `${base}/pets`, headers: json, body: JSON.stringify({ name: 'Tom', categoryId: '2' }) },
+    { url: `${base}/pets/2`, headers: { ...auth, prefer: 'fault=malformed' } },
+    { url: `${base}/pets?limit=4`, headers: { ...auth, prefer: 'fault=reset' } },
   ];
 }
 
@@ -62,17 +68,18 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await Promise.all(Object.values(recorded).map((r) => r.mock?.close()));
-  rmSync(dir, { recursive: true, force: true });
+  if (!process.env.KEEP_HAR) rmSync(dir, { recursive: true, force: true });
 });
 
 it('runs Debian firefox-esr (npm test installs it)', () => {
-  expect(version, "Debian's Firefox ESR: sudo apt-get install -y firefox-esr").toMatch(/^Mozilla Firefox \d+/);
+  const found = version ?? `${FIREFOX} did not run`;
+  expect(found, "Debian's Firefox ESR: sudo apt-get install -y firefox-esr").toMatch(/^Mozilla Firefox \d+/);
 });
 
 describe.each(['bodies', 'noBodies'] as const)('a HAR Firefox exported (%s)', (name) => {
   it.runIf(version)('is written by Firefox, and holds what the page did', () => {
     const { firefox } = recorded[name];
-    expect(firefox!.statuses).toEqual([404, 200, 200, 404, 401, 201, 400, 400]);
+    expect(firefox!.statuses).toEqual([404, 200, 200, 404, 401, 201, 400, 400, 200, 0]);
     const log = JSON.parse(readFileSync(firefox!.har, 'utf8')).log;
     expect(log.creator).toEqual({ name: 'Firefox', version: version!.match(/\d+\.\d+(\.\d+)?/)![0] });
     const methods = log.entries.map((e: { request: { method: string } }) => e.request.method);
@@ -86,7 +93,9 @@ describe.each(['bodies', 'noBodies'] as const)('a HAR Firefox exported (%s)', (n
   it.runIf(version)('is judged: the forced answer and each fault of the client named, the key hidden', async () => {
     const { mock, firefox } = recorded[name];
     const report = await judgeTraffic({ files: [firefox!.har], baseUrl: mock!.url, exchangeLog: true });
-    expect(report.traffic?.judged).toBe(8);
+    expect(report.traffic?.judged).toBe(9);
+    // Firefox writes the reset connection as status 0, no headers.
+    expect(report.traffic?.unanswered).toEqual({ 'no answer (status 0)': 1 });
     const preflights = Object.entries(report.traffic?.notOperations ?? {});
     expect(preflights.length).toBeGreaterThan(0);
     for (const [key] of preflights) expect(key).toMatch(/^OPTIONS \/pets/);
@@ -94,9 +103,10 @@ describe.each(['bodies', 'noBodies'] as const)('a HAR Firefox exported (%s)', (n
     expect(Object.keys(report.traffic?.outside ?? {})).toEqual([new URL(firefox!.pageUrl).host]);
     const causes = (report.causes ?? []).map((c) => `${c.side} ${c.statement}`);
     const server = causes.filter((c) => !c.startsWith('client'));
-    expect(server).toEqual([
-      expect.stringMatching(/^server .*GET \/v1\/pets answers 404 where the contract requires 200 or 401/),
-    ]);
+    const forced = expect.stringMatching(/^server .*GET \/v1\/pets answers 404 where the contract requires 200 or 401/);
+    // The body that is not JSON is seen only where Firefox kept the bodies.
+    const notJson = expect.stringMatching(/^server .*Pet bodies: body is not JSON/);
+    expect(server).toEqual(name === 'bodies' ? [forced, notJson] : [forced]);
     const client = causes.filter((c) => c.startsWith('client')).join('\n');
     expect(client).toMatch(/no Authorization header/);
     expect(client).toMatch(/limit="0" is not an integer from 1 to 100/);
@@ -126,6 +136,7 @@ it.runIf(version)(
     ]);
     expect(run.code, run.stderr).toBe(1);
     expect(run.stdout).toMatch(/GET \/v1\/pets answers 404 where the contract requires 200 or 401/);
+    expect(run.stdout).toMatch(/Pet bodies: body is not JSON/);
     // --side server: the client's faults are listed as not judged, not failures.
     expect(run.stdout).toMatch(
       /not judged: --side server \(the client's finding: request key: no Authorization header/,

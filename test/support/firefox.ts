@@ -62,9 +62,13 @@ function scriptJson(value: unknown): string {
   return JSON.stringify(value).replace(/</g, '\\u003c');
 }
 
-/** The page that makes the calls in order and posts their statuses back to its own server. */
+/**
+ * The page that makes the calls in order and posts their statuses back to its own server. Its image is answered only
+ * once the statuses are in, so the page's load (when Firefox starts waiting for quiet) comes after every call, however
+ * slow the machine: no gap between two calls can end the HAR early.
+ */
 function callsPage(title: string, calls: readonly PageCall[]): string {
-  return `<!doctype html><title>${title}</title><script>
+  return `<!doctype html><title>${title}</title><img src="/hold" alt=""><script>
 (async () => {
   const statuses = [];
   for (const c of ${scriptJson(calls)}) {
@@ -123,6 +127,8 @@ export async function recordFirefoxHar(options: {
   writeFileSync(join(profile, 'user.js'), userJs(harDir, options.includeResponseBodies ?? true));
   let served = false;
   let statuses: number[] | undefined;
+  let release: () => void = () => {};
+  const released = new Promise<void>((resolve) => (release = resolve));
   const server = createServer((req, res) => {
     if (req.method === 'POST' && req.url === '/statuses') {
       let body = '';
@@ -131,9 +137,11 @@ export async function recordFirefoxHar(options: {
       req.on('end', () => {
         statuses = JSON.parse(body) as number[];
         res.writeHead(204).end();
+        release();
       });
       return;
     }
+    if (req.url === '/hold') return void released.then(() => res.writeHead(204).end());
     if (req.url !== '/') return void res.writeHead(404).end();
     res.setHeader('content-type', 'text/html');
     // A HAR written: the auto-export runs, and the next page load is recorded whole.
@@ -166,6 +174,7 @@ export async function recordFirefoxHar(options: {
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
   } finally {
+    release();
     const timer = setTimeout(() => void firefox.stop('SIGKILL'), 5_000);
     await firefox.stop('SIGTERM');
     clearTimeout(timer);
