@@ -99,7 +99,7 @@ describe.each(['bodies', 'noBodies'] as const)('a HAR Firefox exported (%s)', (n
     const preflights = Object.entries(report.traffic?.notOperations ?? {});
     expect(preflights.length).toBeGreaterThan(0);
     for (const [key] of preflights) expect(key).toMatch(/^OPTIONS \/pets/);
-    // The page, its favicon and the statuses it posted back: the page's own host, outside the base URL.
+    // The page, its held image, its favicon and the statuses it posted back: its own host, outside the base URL.
     expect(Object.keys(report.traffic?.outside ?? {})).toEqual([new URL(firefox!.pageUrl).host]);
     const causes = (report.causes ?? []).map((c) => `${c.side} ${c.statement}`);
     const server = causes.filter((c) => !c.startsWith('client'));
