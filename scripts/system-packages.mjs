@@ -10,6 +10,11 @@ import { delimiter, join } from 'node:path';
 /** Each package, the programs that show it is there, and what needs it. */
 export const NEEDED = [
   { pkg: 'chromium', bins: ['chromium'], why: 'the browser tests (headless, through playwright-core)' },
+  {
+    pkg: 'firefox-esr',
+    bins: ['firefox-esr'],
+    why: 'the test that judges a HAR Firefox exports itself (its netmonitor, headless)',
+  },
   { pkg: 'squid', bins: ['squid'], why: "the proxy tests (Debian's stock Squid, started by the tests)" },
   { pkg: 'curl', bins: ['curl'], why: 'the test that runs the curl lines a report prints' },
   { pkg: 'mitmproxy', bins: ['mitmdump'], why: "the test that judges a HAR recorded by mitmproxy's har_dump addon" },

@@ -1,7 +1,8 @@
 /**
  * `npm test` brings the Debian packages its tests use (scripts/system-packages.mjs, its first step): missing ones
  * are installed when it runs as root with apt-get; otherwise it stops at once with the one command that installs
- * them. Here, on a PATH that holds neither chromium nor curl, only a stand-in apt-get that notes its arguments.
+ * them. Here, on a PATH that holds neither chromium, firefox-esr nor curl, only a stand-in apt-get that notes its
+ * arguments.
  */
 import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -27,7 +28,9 @@ describe('scripts/system-packages.mjs', () => {
     expect(checked.code).toBe(1);
     expect(checked.stderr).toContain("npm test needs Debian's chromium: the browser tests");
     expect(checked.stderr).toContain("npm test needs Debian's curl");
-    expect(checked.stderr).toMatch(/sudo apt-get install -y chromium( squid)? curl mitmproxy( postgresql)?\n/);
+    expect(checked.stderr).toMatch(
+      /sudo apt-get install -y chromium firefox-esr( squid)? curl mitmproxy( postgresql)?\n/,
+    );
     expect(existsSync(calls)).toBe(false);
   });
 
@@ -36,12 +39,12 @@ describe('scripts/system-packages.mjs', () => {
     async () => {
       const installed = await run();
       expect(readFileSync(calls, 'utf8')).toMatch(
-        /^update -qq\ninstall -y -qq --reinstall chromium( squid)? curl mitmproxy( postgresql)?\n$/,
+        /^update -qq\ninstall -y -qq --reinstall chromium firefox-esr( squid)? curl mitmproxy( postgresql)?\n$/,
       );
       // The stand-in installed nothing: the script does not pretend it did.
       expect(installed.code).toBe(1);
       expect(installed.stderr).toMatch(
-        /still missing after apt-get: chromium(, squid)?, curl, mitmproxy(, postgresql)?/,
+        /still missing after apt-get: chromium, firefox-esr(, squid)?, curl, mitmproxy(, postgresql)?/,
       );
     },
   );
