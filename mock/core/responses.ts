@@ -11,6 +11,8 @@ export interface ApiRequest {
   headers: Record<string, string | string[] | undefined>;
   /** The raw body, if any was sent. */
   body?: Uint8Array | string;
+  /** The body as JSON, set by the handler once it parsed it: the layers after it read this rather than parse again. */
+  json?: unknown;
   /** Set by the adapter when the body exceeded the limit and was not read. */
   bodyTooLarge?: boolean;
   /**

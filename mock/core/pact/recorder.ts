@@ -7,7 +7,7 @@
  */
 import { type Layer, observingLayer, type RequestContext } from '../layers.ts';
 import type { ApiResponse } from '../responses.ts';
-import { classify, type ForcedSource } from './classify.ts';
+import { classify, type ForcedSource, type KindParts } from './classify.ts';
 import { buildInteraction, type PactInteraction } from './interaction.ts';
 
 /** The most kinds of interaction (and, apart, of requests left out) one mock keeps. */
@@ -41,9 +41,29 @@ export interface PactRecorder {
   clear(): void;
 }
 
+/** The kinds seen, found again by their parts one Map level at a time (no key string made per request). */
+type KindTree = Map<unknown, KindTree | RecordedInteraction>;
+
+function findKind(tree: KindTree, parts: KindParts): RecordedInteraction | undefined {
+  let node: KindTree | undefined = tree;
+  for (let i = 0; i < parts.length - 1 && node !== undefined; i++) node = node.get(parts[i]) as KindTree | undefined;
+  return node?.get(parts[parts.length - 1]) as RecordedInteraction | undefined;
+}
+
+function addKind(tree: KindTree, parts: KindParts, kind: RecordedInteraction): void {
+  let node = tree;
+  for (let i = 0; i < parts.length - 1; i++) {
+    let child = node.get(parts[i]) as KindTree | undefined;
+    if (child === undefined) node.set(parts[i], (child = new Map()));
+    node = child;
+  }
+  node.set(parts[parts.length - 1], kind);
+}
+
 /** Makes an empty recorder; `removed` are the operations past their sunset (`asOf`), which count as no operation. */
 export function createPactRecorder(removed?: ReadonlySet<string>): PactRecorder {
-  let kinds = new Map<string, RecordedInteraction>();
+  let tree: KindTree = new Map();
+  let kinds: RecordedInteraction[] = [];
   let skipped = new Map<string, SkippedKind>();
   let overflow = 0;
   return {
@@ -60,23 +80,27 @@ export function createPactRecorder(removed?: ReadonlySet<string>): PactRecorder 
         }
         return;
       }
-      const known = kinds.get(what.key);
+      const known = findKind(tree, what.parts);
       if (known) known.count++;
-      else if (kinds.size >= MAX_PACT_KINDS) overflow++;
-      else
-        kinds.set(what.key, {
+      else if (kinds.length >= MAX_PACT_KINDS) overflow++;
+      else {
+        const kind: RecordedInteraction = {
           interaction: buildInteraction(context, response, what.forced),
           ...(what.forced ? { forced: what.forced } : {}),
           count: 1,
-        });
+        };
+        addKind(tree, what.parts, kind);
+        kinds.push(kind);
+      }
     },
-    interactions: () => [...kinds.values()],
+    interactions: () => [...kinds],
     skipped: () => [...skipped.values()],
     get overflow() {
       return overflow;
     },
     clear() {
-      kinds = new Map();
+      tree = new Map();
+      kinds = [];
       skipped = new Map();
       overflow = 0;
     },
