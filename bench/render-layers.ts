@@ -4,6 +4,7 @@
  * rungs beside it, so a reader sees whether the ladder accounts for the mock.
  */
 
+import type { InstructionCounts } from './instructions.ts';
 import { LADDER_LOADS } from './layers.ts';
 import { notMeasured, num, ratio, table } from './markdown.ts';
 import {
@@ -92,7 +93,7 @@ export function instructionTable(r: BenchResults): string {
     ];
   });
   return [
-    `Instructions per request, the server's main thread under callgrind: (count after ${num(i.n2)} requests - count after ${num(i.n1)}) / ${num(i.n2 - i.n1)}, both after the same ${num(i.warmup)} requests of warm-up, one request at a time on one connection (the mixed load in whole cycles of 9); kernel time not counted. What each rung of the ladder adds, 50 pets:`,
+    `Instructions per request, the server's main thread under callgrind: ${countingMethod(i)} after the same ${num(i.warmup)} requests of warm-up, one request at a time on one connection (the mixed load in whole cycles of 9); kernel time not counted. What each rung of the ladder adds, 50 pets:`,
     '',
     table(['cost', ...ROUTES.map((route) => ROUTE_TITLES[route])], ladder),
     '',
@@ -100,4 +101,11 @@ export function instructionTable(r: BenchResults): string {
     '',
     table(['server', ...LOAD_NAMES.map((load) => ROUTE_TITLES[load])], loads),
   ].join('\n');
+}
+
+/** How a run counted: windows counted apart (the least one), or, in older results, the difference of two counts. */
+function countingMethod(i: InstructionCounts): string {
+  if (i.window !== undefined && i.windows !== undefined)
+    return `the least of ${i.windows} windows of ${num(i.window)} requests, each counted apart, over ${num(i.window)},`;
+  return `(count after ${num(i.n2 ?? 0)} requests - count after ${num(i.n1 ?? 0)}) / ${num((i.n2 ?? 0) - (i.n1 ?? 0))}, both`;
 }

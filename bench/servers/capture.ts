@@ -4,6 +4,9 @@ import type { FixedAnswer, FixedAnswers, RouteName } from './minimal.ts';
 /** The mock's control endpoint that puts it back to its seeded pets (the handler rung answers it too). */
 export const RESET_PATH = '/__control/reset';
 
+/** Headers the mock sends by design on the routes loaded, besides Content-Type, Content-Length and Location. */
+const ANSWER_HEADERS = ['deprecation', 'sunset', 'link'];
+
 /** The new pet every POST of the bench sends. */
 export const NEW_PET = JSON.stringify({ name: 'Rex', categoryId: 3, status: 'available' });
 
@@ -43,7 +46,14 @@ async function ask(base: string, apiKey: string, route: RouteName): Promise<Fixe
   const headers: Record<string, string> = { authorization: `Bearer ${apiKey}` };
   if ('body' in r) headers['content-type'] = 'application/json';
   const response = await fetch(`${base}${r.path}`, { method: r.method, headers, body: 'body' in r ? r.body : null });
-  const answer = { status: response.status, body: await response.text() };
+  // The headers a deprecated operation's answer carries are part of the answer (getPet's; none on the other routes).
+  const carried: Record<string, string> = {};
+  for (const name of ANSWER_HEADERS) {
+    const value = response.headers.get(name);
+    if (value !== null) carried[name] = value;
+  }
+  const answer: FixedAnswer = { status: response.status, body: await response.text() };
+  if (Object.keys(carried).length > 0) answer.headers = carried;
   if (answer.status >= 300)
     throw new Error(`the mock answered ${answer.status} to ${r.method} ${r.path}: ${answer.body}`);
   return answer;

@@ -8,7 +8,7 @@
  * checks `name` is a string and `categoryId` a safe integer (400 otherwise),
  * assigns the next id, keeps the pet and answers 201 with `JSON.stringify` of
  * it and a `Location`. Default server settings, no other header but
- * Content-Type and Content-Length. It imports nothing of the mock: a
+ * Content-Type and Content-Length, and those the mock's answer carries by design (getPet's deprecation headers). It imports nothing of the mock: a
  * yardstick never carries the cost it measures.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -16,10 +16,15 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 /** The routes the bench asks, one request each. */
 export type RouteName = 'list' | 'sold' | 'create' | 'get';
 
-/** One fixed answer: the status and body the mock gave for that route. */
+/** One fixed answer: the status and body the mock gave for that route, and the headers of its answer besides the body's. */
 export interface FixedAnswer {
   status: number;
   body: string;
+  /**
+   * The headers that are part of the answer (getPet's `Deprecation`, `Sunset` and `Link`, which the mock sends as the
+   * choices table says a deprecated operation's answer carries), sent as they are: a server giving the same answer sends them too.
+   */
+  headers?: Record<string, string>;
 }
 
 /** The minimal server's answers, one per route, and the pets it starts with (the mock's, as JSON text). */
@@ -49,13 +54,17 @@ export function routeOf(req: IncomingMessage): RouteName {
 
 interface Prepared {
   status: number;
-  headers: { 'content-type': string; 'content-length': number };
+  headers: Record<string, string | number>;
   body: Buffer;
 }
 
-function prepare({ status, body }: FixedAnswer): Prepared {
+function prepare({ status, body, headers }: FixedAnswer): Prepared {
   const bytes = Buffer.from(body);
-  return { status, headers: { 'content-type': 'application/json', 'content-length': bytes.length }, body: bytes };
+  return {
+    status,
+    headers: { 'content-type': 'application/json', ...headers, 'content-length': bytes.length },
+    body: bytes,
+  };
 }
 
 function send(res: ServerResponse, answer: Prepared): void {

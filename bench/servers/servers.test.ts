@@ -71,12 +71,25 @@ describe("the bench's servers", () => {
     },
   );
 
-  it('the minimal server sends no header but Content-Type, Content-Length, Location on POST and what node:http adds', async () => {
+  it("the minimal server sends no header but Content-Type, Content-Length, Location on POST, getPet's deprecation headers (the mock's, as they are) and what node:http adds", async () => {
     for (const route of ROUTES) {
       const got = await ask(bases.minimal!, route);
       const location = route === 'create' ? ['location'] : [];
-      expect(got.headers).toEqual(['connection', 'content-length', 'content-type', 'date', 'keep-alive', ...location]);
+      const deprecation = route === 'get' ? ['deprecation', 'link', 'sunset'] : [];
+      expect(got.headers).toEqual(
+        ['connection', 'content-length', 'content-type', 'date', 'keep-alive', ...location, ...deprecation].sort(),
+      );
     }
+    const from = async (base: string) => {
+      const response = await fetch(`${base}${ROUTE_REQUESTS.get.path}`, {
+        headers: { authorization: `Bearer ${KEY}` },
+      });
+      await response.arrayBuffer();
+      return ['deprecation', 'sunset', 'link'].map((name) => response.headers.get(name));
+    };
+    const sent = await from(mock.url);
+    expect(sent.every((value) => value !== null)).toBe(true);
+    expect(await from(bases.minimal!)).toEqual(sent);
   });
 
   it('the minimal server does the work a POST needs: each pet its own id, kept, and a body the mock refuses is a 400', async () => {

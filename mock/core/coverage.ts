@@ -218,8 +218,8 @@ export function createCoverage(options: CoverageOptions = {}): Coverage {
     }
     const fault = context.override?.fault ?? response.fault;
     const id = rowId(operationId, fault !== undefined && fault !== 'truncated' ? fault : response.status);
-    const c = responses.get(id) ?? counter();
-    responses.set(id, c);
+    let c = responses.get(id);
+    if (c === undefined) responses.set(id, (c = counter()));
     if (context.request.abandoned) {
       // Never read by the client, so not received: counted apart, and no variation or created pet comes of it;
       // a request the contract refuses was still sent.
