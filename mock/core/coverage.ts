@@ -10,7 +10,7 @@
  */
 import { listOperations, listPetsLimit, petStatuses, sunsetOf } from '../../spec/index.ts';
 import { SERVICE_FAILURES } from './forced.ts';
-import { type Layer, observingLayer, type RequestContext } from './layers.ts';
+import type { RequestContext } from './layers.ts';
 import type { ApiResponse } from './responses.ts';
 
 /** Who shaped an answer: the request as the client sent it, or what forced it. */
@@ -330,9 +330,4 @@ export function createCoverage(options: CoverageOptions = {}): Coverage {
 function replacementOf(operationId: unknown): string {
   const op = listOperations().find((o) => o.operationId === operationId);
   return op ? `${op.method} ${op.path} (${op.operationId}) with a status filter` : '';
-}
-
-/** Counts every API answer into `coverage`; placed beside the journal, so it sees the answer as sent. */
-export function coverageLayer(coverage: Coverage): Layer {
-  return observingLayer((context, response) => coverage.record(context, response));
 }

@@ -11,12 +11,12 @@
 import { listOperations, loadProfile, type Pet, sunsetOf } from '../../spec/index.ts';
 import { controlLayer } from './control.ts';
 import { corsLayer, corsPolicy } from './cors.ts';
-import { coverageLayer, createCoverage } from './coverage.ts';
+import { createCoverage } from './coverage.ts';
 import { DEFAULT_SEED, loadSeededPets, shippedPets } from './default-pets.ts';
 import { badOption, PetstoreMockError } from './errors.ts';
 import { createHandler } from './handler.ts';
 import { createJournal, type JournalFilter, journalLayer } from './journal.ts';
-import { compose, type Layer } from './layers.ts';
+import { compose, type Layer, observingLayer } from './layers.ts';
 import {
   asOfDate,
   checkChaos,
@@ -32,7 +32,7 @@ import {
 import { answerLayer, chaosLayer, preferLayer, scenarioLayer } from './overrides.ts';
 import { buildPact } from './pact/document.ts';
 import { applyProviderState } from './pact/provider-states.ts';
-import { createPactRecorder, pactLayer } from './pact/recorder.ts';
+import { createPactRecorder } from './pact/recorder.ts';
 import type { MockCore, PetstoreMock } from './petstore-mock.ts';
 import { seededRandom } from './random.ts';
 import { rateLimitLayer } from './rate-limit.ts';
@@ -239,8 +239,11 @@ export function createMock(options: MockOptions = {}, adapter: MockAdapter = {})
       ...(options.controlKey === undefined ? {} : { controlKey: options.controlKey }),
     }),
     journalLayer(journal),
-    coverageLayer(coverage),
-    pactLayer(recorder),
+    // Coverage and the Pact recorder watch every API answer as sent, from one layer: one step fewer per request.
+    observingLayer((context, response) => {
+      coverage.record(context, response);
+      recorder.record(context, response);
+    }),
     ...(options.rateLimit === undefined
       ? []
       : [

@@ -5,7 +5,7 @@
  * {@link MAX_PACT_KINDS} kinds are kept, so memory stays flat however long the
  * run; `reset()` leaves it, so that it spans a whole test run, as coverage does.
  */
-import { type Layer, observingLayer, type RequestContext } from '../layers.ts';
+import type { RequestContext } from '../layers.ts';
 import type { ApiResponse } from '../responses.ts';
 import { classify, type ForcedSource, type KindParts } from './classify.ts';
 import { buildInteraction, type PactInteraction } from './interaction.ts';
@@ -105,9 +105,4 @@ export function createPactRecorder(removed?: ReadonlySet<string>): PactRecorder 
       overflow = 0;
     },
   };
-}
-
-/** Records every API answer into `recorder`; placed beside the journal, so it sees the answer as sent. */
-export function pactLayer(recorder: PactRecorder): Layer {
-  return observingLayer((context, response) => recorder.record(context, response));
 }
