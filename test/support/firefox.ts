@@ -13,7 +13,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { spawnProcess } from './processes.ts';
-import type { PageCall } from './record-har.ts';
+import { callEach, type PageCall } from './record-har.ts';
 
 /** The Firefox the test runs: Debian's firefox-esr, or `FIREFOX_PATH`. */
 export const FIREFOX = process.env.FIREFOX_PATH ?? 'firefox-esr';
@@ -70,16 +70,7 @@ function scriptJson(value: unknown): string {
 function callsPage(title: string, calls: readonly PageCall[]): string {
   return `<!doctype html><title>${title}</title><img src="/hold" alt=""><script>
 (async () => {
-  const statuses = [];
-  for (const c of ${scriptJson(calls)}) {
-    try {
-      const res = await fetch(c.url, { method: c.method ?? 'GET', headers: c.headers ?? {}, body: c.body ?? null });
-      await res.text();
-      statuses.push(res.status);
-    } catch {
-      statuses.push(0);
-    }
-  }
+  const statuses = await (${callEach.toString()})(${scriptJson(calls)});
   await fetch('/statuses', { method: 'POST', body: JSON.stringify(statuses) });
 })();
 </script>`;

@@ -31,21 +31,27 @@ export interface PageCall {
   body?: string;
 }
 
-/** Makes each call from the page, in order (each awaited), and returns the statuses (0 when it failed). */
-export function callFromPage(page: Page, calls: readonly PageCall[]): Promise<number[]> {
-  return page.evaluate(async (list) => {
-    const statuses: number[] = [];
-    for (const c of list) {
-      try {
-        const res = await fetch(c.url, { method: c.method ?? 'GET', headers: c.headers ?? {}, body: c.body ?? null });
-        await res.text();
-        statuses.push(res.status);
-      } catch {
-        statuses.push(0);
-      }
+/**
+ * Makes each call, in order (each awaited), and returns the statuses (0 when one failed). It runs in a page, so it
+ * travels as its source: it uses nothing from outside itself.
+ */
+export async function callEach(list: readonly PageCall[]): Promise<number[]> {
+  const statuses: number[] = [];
+  for (const c of list) {
+    try {
+      const res = await fetch(c.url, { method: c.method ?? 'GET', headers: c.headers ?? {}, body: c.body ?? null });
+      await res.text();
+      statuses.push(res.status);
+    } catch {
+      statuses.push(0);
     }
-    return statuses;
-  }, calls as PageCall[]);
+  }
+  return statuses;
+}
+
+/** {@link callEach} in `page`. */
+export function callFromPage(page: Page, calls: readonly PageCall[]): Promise<number[]> {
+  return page.evaluate(callEach, calls as PageCall[]);
 }
 
 /**
