@@ -26,11 +26,12 @@ const PRISM_MOCK_FAILURES: Record<string, string[]> = {
   ],
   'any bearer token is accepted': ['auth.*.wrongKey'],
   'request validation runs before the key check and answers 422 (401 or 400 would pass)': ['auth.*.beforeValidation'],
+  // getPet.malformed too (its `abc` and `1.5` get 422), but its `GET /pets/%FF` ends Prism's process: the run
+  // skips it, and the last test shows that exit.
   'invalid parameters get 422, a status the spec does not list': [
     'listPets.limit.outOfRange',
     'listPets.limit.nonInteger',
     'listPets.status.unknown',
-    'getPet.malformed',
   ],
   'generated Error bodies say status 0, not the HTTP status': [
     'createPet.invalid.*',
@@ -117,15 +118,19 @@ describe('the conformance suite pointed at Prism’s static mock', () => {
     // Prism's mock, on a loaded machine, now and then drops a request: the suite then rightly says the case it
     // belonged to could not be judged (not applicable, "answered UND_ERR_…"). These tests are about Prism's
     // answers, so a run Prism disturbed that way is made again, at most three times in all.
+    // A dropped request may also fail a case, or end the run with exit 2 (a required case not judged): the run is
+    // made again then too, and only a run Prism left alone (or the third) is held to exit 1.
     for (let attempt = 1; ; attempt++) {
-      const run = await runCli(['--base-url', prism.url, '--api-key', KEY, '--reporter', 'json'], 45_000);
-      expect(run.stderr).not.toMatch(/TypeError|ReferenceError|Unhandled/);
-      expect(run.code).toBe(1);
-      report = JSON.parse(run.stdout) as Report;
-      const dropped = report.cases.some(
-        (c) => c.outcome === 'notApplicable' && /answered (UND_ERR|E[A-Z]+\b)/.test(c.reason ?? ''),
+      const run = await runCli(
+        ['--base-url', prism.url, '--api-key', KEY, '--reporter', 'json', '--skip', 'getPet.malformed'],
+        45_000,
       );
-      if (!dropped || attempt === 3) break;
+      expect(run.stderr).not.toMatch(/TypeError|ReferenceError|Unhandled/);
+      const dropped = /UND_ERR_SOCKET|ECONNRESET|EPIPE|other side closed/.test(run.stdout);
+      if (dropped && attempt < 3) continue;
+      expect(run.code, run.stderr).toBe(1);
+      report = JSON.parse(run.stdout) as Report;
+      break;
     }
     expect(report.summary.total).toBeGreaterThan(40);
   }, 150_000);
@@ -166,6 +171,22 @@ describe('the conformance suite pointed at Prism’s static mock', () => {
     expect(idsWith(report, 'notApplicable')).toEqual(['auth.bearerLowercase', 'auth.getPet.existenceHidden']);
     const lower = report.cases.find((c) => c.id === 'auth.bearerLowercase');
     expect(lower?.reason).toMatch(/^not applicable: the control .*wrong key/i);
+  });
+});
+
+describe('Prism’s static mock and a path that is not UTF-8', () => {
+  it('exits on GET /pets/%FF (an uncaught URIError in its path matching), which is why the run above skips getPet.malformed', async () => {
+    const asked = await fetch(`${prism.url}/pets/%FF`, { headers: { authorization: `Bearer ${KEY}` } }).then(
+      (res) => res.status,
+      () => 'no answer',
+    );
+    expect(asked).toBe('no answer');
+    const exited = await Promise.race([
+      prism.exited,
+      new Promise((resolve) => setTimeout(() => resolve('running'), 10_000)),
+    ]);
+    expect(exited).not.toBe('running');
+    expect(prism.output()).toMatch(/URIError: URI malformed/);
   });
 });
 
