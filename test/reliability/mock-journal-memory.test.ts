@@ -6,47 +6,34 @@
  * keeps a copy of at most 64 KiB per body within an 8 MiB budget, dropping
  * the oldest, and a full journal is read a page at a time.
  */
-import { type ChildProcess, fork } from 'node:child_process';
 import { once } from 'node:events';
-import { fileURLToPath } from 'node:url';
 import { Pool } from 'undici';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { JournalEntry } from '../../mock/core/journal.ts';
+import { type ForkedMock, forkMock } from './support/fork-mock.ts';
 import type { ChildRequest } from './support/mock-child.ts';
 
 const KEY = 'journal-memory-key';
-const CHILD = fileURLToPath(new URL('./support/mock-child.ts', import.meta.url));
 const MiB = 1024 * 1024;
 const POSTS = 1_000;
 
-let child: ChildProcess;
+let mock: ForkedMock;
 let origin: string;
 let pool: Pool;
-let stderr = '';
 
 beforeAll(async () => {
-  child = fork(CHILD, [], {
-    execArgv: ['--expose-gc', '--max-old-space-size=768', '--import', 'tsx'],
-    stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
-    env: { ...process.env, RELIABILITY_KEYS: KEY, RELIABILITY_OPTIONS: JSON.stringify({ journalSize: 100_000 }) },
-  });
-  child.stderr!.on('data', (chunk) => (stderr += chunk));
-  const [line] = (await once(child.stdout!, 'data')) as [Buffer];
-  origin = (JSON.parse(line.toString().split('\n')[0]!) as { origin: string }).origin;
+  mock = await forkMock({ key: KEY, options: { journalSize: 100_000 }, maxOldSpaceMb: 768 });
+  origin = mock.origin;
   pool = new Pool(origin, { connections: 4 });
 });
 afterAll(async () => {
   await pool?.close();
-  if (child.exitCode === null) {
-    child.send({ type: 'close' } satisfies ChildRequest);
-    await Promise.race([once(child, 'exit'), new Promise((resolve) => setTimeout(resolve, 3_000))]);
-    child.kill();
-  }
+  await mock?.stop();
 });
 
 async function memory(): Promise<NodeJS.MemoryUsage> {
-  const reply = once(child, 'message') as Promise<[{ usage: NodeJS.MemoryUsage }]>;
-  child.send({ type: 'memory' } satisfies ChildRequest);
+  const reply = once(mock.child, 'message') as Promise<[{ usage: NodeJS.MemoryUsage }]>;
+  mock.child.send({ type: 'memory' } satisfies ChildRequest);
   return (await reply)[0].usage;
 }
 
@@ -86,5 +73,5 @@ it('1,000 POSTs of 1 MB: the journal keeps 8 MiB of the newest, the mock stays u
   const all = await pool.request({ method: 'GET', path: '/__control/requests' });
   const entries = (await all.body.json()) as JournalEntry[];
   expect(entries.map((e) => e.seq)).toEqual(Array.from({ length: kept }, (_, i) => dropped + 1 + i));
-  expect(stderr).toBe('');
+  expect(mock.stderr()).toBe('');
 }, 120_000);

@@ -5,17 +5,15 @@
  * journal's sequence numbers count them all), and the heap stays flat while
  * the bounded journal turns over tens of thousands of requests.
  */
-import { type ChildProcess, fork } from 'node:child_process';
 import { once } from 'node:events';
-import { fileURLToPath } from 'node:url';
 import { Pool } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { JournalEntry } from '../../mock/core/journal.ts';
+import { type ForkedMock, forkMock } from './support/fork-mock.ts';
 import type { ChildRequest } from './support/mock-child.ts';
 
 const CONNECTIONS = 64;
 const KEY = 'load-test-key';
-const CHILD = fileURLToPath(new URL('./support/mock-child.ts', import.meta.url));
 const MiB = 1024 * 1024;
 const JOURNAL = 1_000;
 
@@ -24,34 +22,23 @@ interface Memory {
   pets: number;
 }
 
-let child: ChildProcess;
+let mock: ForkedMock;
 let origin: string;
 let pool: Pool;
-let stderr = '';
 
 beforeAll(async () => {
-  child = fork(CHILD, [], {
-    execArgv: ['--expose-gc', '--import', 'tsx'],
-    stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
-    env: { ...process.env, RELIABILITY_KEYS: KEY },
-  });
-  child.stderr!.on('data', (chunk) => (stderr += chunk));
-  const [line] = (await once(child.stdout!, 'data')) as [Buffer];
-  origin = (JSON.parse(line.toString().split('\n')[0]!) as { origin: string }).origin;
+  mock = await forkMock({ key: KEY });
+  origin = mock.origin;
   pool = new Pool(origin, { connections: CONNECTIONS, pipelining: 1 });
 });
 afterAll(async () => {
   await pool?.close();
-  if (child.exitCode === null) {
-    child.send({ type: 'close' } satisfies ChildRequest);
-    await Promise.race([once(child, 'exit'), new Promise((resolve) => setTimeout(resolve, 3_000))]);
-    child.kill();
-  }
+  await mock?.stop();
 });
 
 async function memory(): Promise<Memory> {
-  const reply = once(child, 'message') as Promise<[Memory]>;
-  child.send({ type: 'memory' } satisfies ChildRequest);
+  const reply = once(mock.child, 'message') as Promise<[Memory]>;
+  mock.child.send({ type: 'memory' } satisfies ChildRequest);
   return (await reply)[0];
 }
 
@@ -135,6 +122,6 @@ describe('mock under load with the journal and scenarios on', () => {
     console.info(`journal load: heapUsed ${heap(warm)} MiB with the journal full, ${heap(after)} MiB after 25000 more`);
     // An unbounded journal would hold 25000 more entries (tens of MiB); the bounded one holds the same 1000.
     expect(after.usage.heapUsed).toBeLessThan(warm.usage.heapUsed + 8 * MiB);
-    expect(stderr).toBe('');
+    expect(mock.stderr()).toBe('');
   }, 120_000);
 });

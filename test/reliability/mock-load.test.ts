@@ -1,21 +1,13 @@
-/**
- * Load: 64 connections creating and reading at once against the mock in its
- * own process. No request fails, every id is unique, every created pet reads
- * back exactly, and after a reset the mock's heap is back near its start.
- */
-import { type ChildProcess, fork } from 'node:child_process';
-import { once } from 'node:events';
-import { fileURLToPath } from 'node:url';
 import { Pool } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getValidator, type Pet } from '../../spec/index.ts';
+import { type ForkedMock, forkMock } from './support/fork-mock.ts';
 import type { ChildRequest } from './support/mock-child.ts';
 
 /** Requests sent under load (at least; the last round of three may overshoot). */
 const LOAD_REQUESTS = 50_000;
 const CONNECTIONS = 64;
 const KEY = 'load-test-key';
-const CHILD = fileURLToPath(new URL('./support/mock-child.ts', import.meta.url));
 const MiB = 1024 * 1024;
 
 interface Memory {
@@ -23,39 +15,28 @@ interface Memory {
   pets: number;
 }
 
-let child: ChildProcess;
+let mock: ForkedMock;
 let origin: string;
-let stderr = '';
 
 beforeAll(async () => {
-  child = fork(CHILD, [], {
-    execArgv: ['--expose-gc', '--import', 'tsx'],
-    stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
-    env: { ...process.env, RELIABILITY_KEYS: KEY },
-  });
-  child.stderr!.on('data', (chunk) => (stderr += chunk));
-  const [line] = (await once(child.stdout!, 'data')) as [Buffer];
-  origin = (JSON.parse(line.toString().split('\n')[0]!) as { origin: string }).origin;
+  mock = await forkMock({ key: KEY });
+  origin = mock.origin;
   expect(origin).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
 });
 afterAll(async () => {
-  if (child.exitCode === null) {
-    child.send({ type: 'close' } satisfies ChildRequest);
-    await Promise.race([once(child, 'exit'), new Promise((resolve) => setTimeout(resolve, 3_000))]);
-    child.kill();
-  }
+  await mock?.stop();
 });
 
 async function ask<T>(message: ChildRequest): Promise<T> {
   const reply = new Promise<T>((resolve) => {
     const listener = (m: { type: string }) => {
       if (m.type !== message.type) return;
-      child.off('message', listener);
+      mock.child.off('message', listener);
       resolve(m as T);
     };
-    child.on('message', listener);
+    mock.child.on('message', listener);
   });
-  child.send(message);
+  mock.child.send(message);
   return reply;
 }
 
@@ -144,6 +125,6 @@ describe('mock under load', () => {
     // Generous: the heap after a reset is within 8 MiB (or a quarter) of where it started, and well below the loaded heap.
     expect(after.usage.heapUsed).toBeLessThan(before.usage.heapUsed + Math.max(8 * MiB, before.usage.heapUsed / 4));
     expect(after.usage.heapUsed).toBeLessThan(loaded.usage.heapUsed);
-    expect(stderr).toBe('');
+    expect(mock.stderr()).toBe('');
   }, 90_000);
 });

@@ -1,48 +1,30 @@
-/**
- * The store is bounded in bytes (issue 39): 1,000 creates whose names are
- * about 1 MiB each, against the default budget (256 MiB). Before, every one
- * was kept (a gigabyte of names, beyond the child's 768 MB heap). Now the
- * creates that fit are answered 201, the others 507 `store_full`, and the
- * process stays under its heap, its peak RSS measured from outside.
- */
-import { type ChildProcess, fork } from 'node:child_process';
-import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { Pool } from 'undici';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { DEFAULT_STORE_BYTES } from '../../mock/core/store.ts';
-import type { ChildRequest } from './support/mock-child.ts';
+import { type ForkedMock, forkMock } from './support/fork-mock.ts';
 
 const KEY = 'store-bytes-key';
-const CHILD = fileURLToPath(new URL('./support/mock-child.ts', import.meta.url));
 const MiB = 1024 * 1024;
 const CREATES = 1_000;
 
-let child: ChildProcess;
+let mock: ForkedMock;
+let origin: string;
 let pool: Pool;
 
 beforeAll(async () => {
-  child = fork(CHILD, [], {
-    execArgv: ['--expose-gc', '--max-old-space-size=768', '--import', 'tsx'],
-    stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
-    env: { ...process.env, RELIABILITY_KEYS: KEY },
-  });
-  const [line] = (await once(child.stdout!, 'data')) as [Buffer];
-  pool = new Pool((JSON.parse(line.toString().split('\n')[0]!) as { origin: string }).origin, { connections: 4 });
+  mock = await forkMock({ key: KEY, maxOldSpaceMb: 768 });
+  origin = mock.origin;
+  pool = new Pool(origin, { connections: 4 });
 });
 afterAll(async () => {
   await pool?.close();
-  if (child.exitCode === null) {
-    child.send({ type: 'close' } satisfies ChildRequest);
-    await Promise.race([once(child, 'exit'), new Promise((resolve) => setTimeout(resolve, 3_000))]);
-    child.kill();
-  }
+  await mock?.stop();
 });
 
 /** The child's peak and current resident set, from /proc (Linux), in bytes. */
 function residentSet(): { peak: number; now: number } {
-  const status = readFileSync(`/proc/${child.pid}/status`, 'utf8');
+  const status = readFileSync(`/proc/${mock.child.pid}/status`, 'utf8');
   const kib = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)![1]) * 1024;
   return { peak: kib('VmHWM'), now: kib('VmRSS') };
 }
