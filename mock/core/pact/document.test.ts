@@ -16,6 +16,22 @@ describe('pact(): one interaction per kind of request', () => {
     expect(pact.consumer).toEqual({ name: 'shop-web' });
   });
 
+  it("tells creates apart by their body's fields, not by their values: a field more or less is a kind of its own", async () => {
+    const { mock, call } = setupMock();
+    const create = (body: object) => call('POST', '/v1/pets', JSON_HEADERS, JSON.stringify(body));
+    await create({ name: 'Rex', categoryId: 1 });
+    await create({ categoryId: 2, name: 'Tom' });
+    await create({ name: 'Mia', categoryId: 3, status: 'sold' });
+    await create({ status: 'pending', name: 'Bo', categoryId: 4 });
+    await create({ name: 'Al', categoryId: 5, nickname: 'Big Al' });
+    const creates = mock.pact(NAMES).interactions.filter((i) => i.request.method === 'POST');
+    expect(creates.map((i) => i.request.body?.content)).toEqual([
+      { name: 'Rex', categoryId: 1 },
+      { name: 'Mia', categoryId: 3, status: 'sold' },
+      { name: 'Al', categoryId: 5, nickname: 'Big Al' },
+    ]);
+  });
+
   it('keeps at most 500 kinds, and says how many requests of a new kind it did not keep', async () => {
     const { mock, call } = setupMock();
     for (let i = 0; i < 503; i++) await call('GET', `/v1/pets?x${i}=1`);
