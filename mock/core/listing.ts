@@ -1,10 +1,9 @@
 /**
  * The listing, the call clients make most, answered at the least cost: a
  * query's checks are made once per distinct query text (they depend on
- * nothing else), and the answer's body is kept encoded as UTF-8 for as long as
- * the store's listing text is the same text. Nothing here can be stale: the
- * store is asked for its listing on every request, and the bytes are reused
- * only when its text equals the one they were made from.
+ * nothing else), and the answer's body is the store's Listing, kept
+ * encoded as UTF-8 by the store until it next changes. Nothing here can be
+ * stale: the store is asked for its listing on every request.
  */
 import { isResponse, type ListingParams, listQuery } from './operations.ts';
 import { parseQuery } from './query.ts';
@@ -17,19 +16,12 @@ const MAX_QUERIES = 256;
 const MAX_QUERY_LENGTH = 128;
 const JSON_TYPE = 'application/json';
 
-interface Remembered extends ListingParams {
-  /** The listing text the bytes were made from, and the bytes. */
-  json?: string;
-  bytes?: Uint8Array;
-}
-
 /** Answers `GET /pets` with this raw query (without `?`) from `store`. */
 export type ListingResponder = (query: string) => ApiResponse;
 
 /** A listing responder for one store. */
 export function listingResponder(store: PetStore): ListingResponder {
-  const known = new Map<string, Remembered>();
-  const encoder = new TextEncoder();
+  const known = new Map<string, ListingParams>();
   return (query) => {
     let entry = known.get(query);
     if (entry === undefined) {
@@ -42,12 +34,7 @@ export function listingResponder(store: PetStore): ListingResponder {
         known.set(query, entry);
       }
     }
-    const json = store.listJson(entry.limit, entry.status);
-    // The same string while the store is unchanged (one pointer comparison); a new one after any write.
-    if (entry.json !== json) {
-      entry.bytes = encoder.encode(json);
-      entry.json = json;
-    }
-    return { status: 200, headers: { 'content-type': JSON_TYPE }, body: json, bytes: entry.bytes! };
+    const listing = store.listing(entry.limit, entry.status);
+    return { status: 200, headers: { 'content-type': JSON_TYPE }, body: listing.json, bytes: listing.bytes };
   };
 }

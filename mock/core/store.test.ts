@@ -43,6 +43,30 @@ describe('PetStore.listJson', () => {
   });
 });
 
+describe('PetStore.listing', () => {
+  it('is the same Listing while the store is unchanged, a new one after every kind of change, its bytes its text as UTF-8', () => {
+    const store = createPetStore([{ id: 1, name: 'Zoë 🐈', categoryId: 1, status: 'sold' }]);
+    const first = store.listing(5, 'sold');
+    expect(store.listing(5, 'sold')).toBe(first);
+    expect(new TextDecoder().decode(first.bytes)).toBe(first.json);
+    expect(first.bytes.length).toBe(Buffer.byteLength(first.json));
+    const changes: [string, () => void][] = [
+      ['add', () => store.add({ name: 'Rex', categoryId: 1, status: 'sold' })],
+      ['replace', () => store.replace([{ id: 4, name: 'Only', categoryId: 9, status: 'sold' }])],
+      ['reseed', () => store.reseed([{ id: 7, name: 'Seed', categoryId: 2, status: 'sold' }])],
+      ['reset', () => store.reset()],
+    ];
+    for (const [name, change] of changes) {
+      const before = store.listing(5, 'sold');
+      change();
+      const after = store.listing(5, 'sold');
+      expect(after, name).not.toBe(before);
+      expect(after.json, name).toBe(fresh(store, 5, 'sold'));
+      expect(new TextDecoder().decode(after.bytes), name).toBe(after.json);
+    }
+  });
+});
+
 describe('petJson', () => {
   it('equals JSON.stringify of the stored pet, whatever its name and numbers', () => {
     const safe = fc.integer({ min: Number.MIN_SAFE_INTEGER, max: Number.MAX_SAFE_INTEGER });

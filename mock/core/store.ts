@@ -21,6 +21,22 @@ export class StoredPet {
 }
 
 /**
+ * A listing as the store keeps it until it next changes: its JSON text, and that text as UTF-8, encoded when first
+ * asked for. A caller that sees the same Listing again knows the store has not changed since (one pointer
+ * comparison; comparing the texts would read them whole).
+ */
+export class Listing {
+  #bytes: Uint8Array | undefined;
+  constructor(readonly json: string) {}
+  /** {@link Listing.json} as UTF-8. */
+  get bytes(): Uint8Array {
+    return (this.#bytes ??= utf8.encode(this.json));
+  }
+}
+
+const utf8 = new TextEncoder();
+
+/**
  * `JSON.stringify` of the Pet `{ id, name, categoryId, status? }` (fields in
  * that order, nothing else of `input`), without making the Pet: only the name
  * needs escaping (the status is one of the spec's plain words). `join` copies
@@ -88,6 +104,8 @@ export interface PetStore {
   list(limit: number, status?: PetStatus): StoredPet[];
   /** {@link PetStore.list} as a JSON array, kept until the store next changes. */
   listJson(limit: number, status?: PetStatus): string;
+  /** {@link PetStore.listJson} as the {@link Listing} the store keeps: the same object until the store next changes. */
+  listing(limit: number, status?: PetStatus): Listing;
   /** Every pet, in ascending id order. */
   all(): Pet[];
   /** {@link PetStore.all} as a JSON array. */
@@ -193,7 +211,7 @@ export function createPetStore(initial: readonly Pet[], budget = DEFAULT_STORE_B
   let c = copyOf(seeded);
   let nextId = 1;
   // Listings asked for since the last change, by status and limit: a repeated listing is one lookup.
-  const listings = new Map<number, string>();
+  const listings = new Map<number, Listing>();
 
   function load(columns: Columns): void {
     listings.clear();
@@ -253,21 +271,25 @@ export function createPetStore(initial: readonly Pet[], budget = DEFAULT_STORE_B
       return Array.from({ length }, (_, i) => new StoredPet(c.ids[at(i)]!, c.jsons[at(i)]!));
     },
     listJson(limit, status) {
+      return this.listing(limit, status).json;
+    },
+    listing(limit, status) {
       const n = wholeLimit(limit);
       const s = statusIndex(status);
       // A number, not `${status}:${limit}`: a new string per call would be hashed per call.
       const key = n * (STATUSES.length + 1) + s + 1;
-      let json = listings.get(key);
-      if (json === undefined) {
+      let listing = listings.get(key);
+      if (listing === undefined) {
         const { at, length } = positions(n, s);
         const parts = new Array<string>(length);
         for (let i = 0; i < length; i++) parts[i] = c.jsons[at(i)]!;
-        json = `[${parts.join(',')}]`;
+        // `join` makes one flat string: a template literal would make a tree of pieces (a ConsString).
+        listing = new Listing(['[', parts.join(','), ']'].join(''));
         // Bounded however it is called: the handler asks for at most 100 limits of 5 filters.
         if (listings.size >= MAX_LISTINGS) listings.clear();
-        listings.set(key, json);
+        listings.set(key, listing);
       }
-      return json;
+      return listing;
     },
     all: () => c.jsons.slice(0, c.count).map((json) => Object.freeze(JSON.parse(json) as Pet)),
     allJson: () => `[${c.jsons.slice(0, c.count).join(',')}]`,
