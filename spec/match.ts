@@ -131,19 +131,19 @@ export function operationMatcher(basePath = '/v1'): OperationMatcher {
   };
   // The usual request has no escape and fits a template with no parameter (`/v1/pets`), or one parameter last
   // (`/v1/pets/{petId}`): those are matched by comparing strings, with no split and, for the first, no allocation.
-  const exact = new Map<string, RouteMatch>();
+  // A few literal paths (the spec has one): compared in turn, which costs less than hashing the path.
+  const exact: [literal: string, match: RouteMatch][] = [];
   const lastParam: { prefix: string; name: string; route: CompiledRoute }[] = [];
   for (const r of routes) {
     const literal = `/${[...baseSegments, ...r.segments].join('/')}`;
     const params = r.params.filter((p) => p !== undefined);
     if (params.length === 0)
-      exact.set(literal, Object.freeze({ ...matched(r, r.segments, literal), params: Object.freeze({}) }));
+      exact.push([literal, Object.freeze({ ...matched(r, r.segments, literal), params: Object.freeze({}) })]);
     else if (params.length === 1 && r.params.at(-1) !== undefined)
       lastParam.push({ prefix: literal.slice(0, literal.lastIndexOf('/') + 1), name: params[0]!, route: r });
   }
   const fast = (path: string): RouteMatch | undefined => {
-    const hit = exact.get(path);
-    if (hit) return hit;
+    for (const [literal, hit] of exact) if (path === literal) return hit;
     for (const { prefix, name, route: r } of lastParam) {
       if (!path.startsWith(prefix)) continue;
       const value = path.slice(prefix.length);

@@ -11,6 +11,39 @@ const record = (journal: ReturnType<typeof createJournal>, body: string) =>
     applied: {},
   });
 
+describe('the journal, keeping what repeats as it kept it before', () => {
+  it('reads every request as sent, whatever it shares with the one before', () => {
+    const journal = createJournal({ keys: ['k'] });
+    const sent: [url: string, headers: Record<string, string | string[] | undefined>, body?: string][] = [
+      ['/v1/pets?limit=2', { host: 'a', accept: 'x' }, '{"name":"Rex"}'],
+      ['/v1/pets?limit=2', { host: 'a', accept: 'x' }, '{"name":"Rex"}'],
+      ['/v1/pets?limit=2', { accept: 'x', host: 'a' }],
+      ['/v1/pets?limit=2', { host: 'a', accept: 'y' }, '{"name":"Rex"}'],
+      ['/v1/pets?limit=3', { host: 'a' }, '{"name":"Tom"}'],
+      ['/v1/pets?limit=3', { host: 'a', accept: undefined, via: 'p' }],
+      ['/v1/pets?limit=3', { host: 'a', via: 'p', te: ['1', '2'] }],
+      ['/v1/pets?limit=3', { host: 'a', via: 'p', te: ['1', '2'] }],
+    ];
+    for (const [url, headers, body] of sent)
+      journal.record({
+        time: 0,
+        request: { method: 'POST', url, headers: { ...headers }, ...(body === undefined ? {} : { body }) },
+        status: 201,
+        durationMs: 0,
+        applied: {},
+      });
+    const defined = (h: Record<string, unknown>) =>
+      Object.fromEntries(Object.entries(h).filter(([, v]) => v !== undefined));
+    expect(
+      journal
+        .list()
+        .map((e) => [`${e.path}?${new URLSearchParams(e.query as Record<string, string>)}`, e.headers, e.body]),
+    ).toEqual(sent.map(([url, headers, body]) => [url, expect.objectContaining(defined(headers)), body]));
+    for (const [i, entry] of journal.list().entries())
+      expect(Object.keys(entry.headers).sort(), `entry ${i}`).toEqual(Object.keys(defined(sent[i]![1])).sort());
+  });
+});
+
 describe('the journal, bounded by bytes', () => {
   it('drops the oldest entries to stay within its byte budget, and counts them', () => {
     const journal = createJournal({ capacity: 1_000, maxBytes: 100_000, keys: ['k'] });

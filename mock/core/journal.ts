@@ -69,7 +69,10 @@ export interface JournalRecord {
   /** When it arrived, ms since the epoch. */
   time: number;
   request: ApiRequest;
-  /** The operation it addressed, and its path in canonical spelling (spec/match.ts), as the layers matched them. */
+  /**
+   * The operation it addressed, and its path in canonical spelling (spec/match.ts), as the layers matched them;
+   * the path may be left out when it is spelt as sent (the journal makes it again from the target when read).
+   */
   operationId?: string | undefined;
   canonicalPath?: string | undefined;
   status: number | null;
@@ -147,6 +150,13 @@ export function createJournal({
   let seq = 0;
   let bytes = 0;
   let dropped = 0;
+  // The last entry's target, headers and body: a request that repeats them (a client sends the same few again and
+  // again) is kept with the objects already held, so what it brought dies young. Kept, each request's strings and
+  // headers object would outlive the garbage collector's young generation and be copied by it, once or twice.
+  let lastTarget = '';
+  let lastHeaders: ApiRequest['headers'] = EMPTY;
+  let lastHeadersLength = 0;
+  let lastBody = '';
   const dropOldest = () => {
     const slot = (next - count + capacity) % capacity;
     bytes -= costs[slot]!;
@@ -193,9 +203,18 @@ export function createJournal({
     record({ time, request, operationId, canonicalPath: canonical, status, fault, durationMs, applied }) {
       seq++;
       if (capacity === 0) return;
-      const target = originForm(request.url);
+      const sent = originForm(request.url);
+      const target = sent === lastTarget ? lastTarget : (lastTarget = sent);
+      if (!sameHeaders(request.headers, lastHeaders)) {
+        lastHeaders = request.headers;
+        lastHeadersLength = headersLength(lastHeaders);
+      }
       const extra = extraOf(request, fault, applied, keys);
-      const cost = ENTRY_OVERHEAD + target.length + headersLength(request.headers) + (extra?.body?.length ?? 0);
+      if (extra?.body !== undefined && !extra.bodyRedacted) {
+        if (extra.body === lastBody) extra.body = lastBody;
+        else lastBody = extra.body;
+      }
+      const cost = ENTRY_OVERHEAD + target.length + lastHeadersLength + (extra?.body?.length ?? 0);
       while (count > 0 && (count === capacity || bytes + cost > maxBytes)) dropOldest();
       const slot = next;
       next = next + 1 === capacity ? 0 : next + 1;
@@ -208,7 +227,7 @@ export function createJournal({
       statuses[slot] = status ?? -1;
       methods[slot] = request.method;
       targets[slot] = target;
-      headers[slot] = request.headers;
+      headers[slot] = lastHeaders;
       extras[slot] = extra;
       operations[slot] = operationId;
       canonicals[slot] = canonical;
@@ -287,6 +306,22 @@ function copyOf(text: string): string {
   return JSON.parse(JSON.stringify(text)) as string;
 }
 
+/**
+ * Whether two requests' headers are the same fields with the same values (the order of different fields is not
+ * significant, RFC 9110 §5.3: an entry kept with the earlier request's object reads its order).
+ */
+function sameHeaders(a: ApiRequest['headers'], b: ApiRequest['headers']): boolean {
+  if (a === b) return true;
+  let names = 0;
+  for (const name in a) {
+    // A repeated header's array is compared by reference: two requests' arrays are never the same, so they differ.
+    if (a[name] !== b[name]) return false;
+    names++;
+  }
+  for (const _ in b) if (--names < 0) return false;
+  return names === 0;
+}
+
 /** Characters of header names and values, for the byte budget. */
 function headersLength(headers: ApiRequest['headers']): number {
   let length = 0;
@@ -338,7 +373,8 @@ export function journalLayer(journal: Journal): Layer {
       time,
       request: context.request,
       operationId: context.operation?.operationId,
-      canonicalPath: context.route?.path,
+      // Kept only when spelt otherwise than the path sent (`/v1/%70ets`): pathAt makes the rest again when read.
+      canonicalPath: context.route?.path === context.path ? undefined : context.route?.path,
       status: fault === undefined || fault === 'truncated' ? response.status : null,
       fault,
       durationMs: Math.round((clock.now() - started) * 10) / 10,

@@ -100,7 +100,18 @@ export function compose(layers: readonly Layer[], inner: AnswerHandler, basePath
   }
   const matcher = operationMatcher(basePath);
   const under = `${basePath}/`;
-  return (request) => chain(createContext(request, basePath, under, matcher));
+  const queries: KnownQueries = { last: '', all: new Map() };
+  return (request) => chain(createContext(request, basePath, under, matcher, queries));
+}
+
+/** Distinct query texts {@link createContext} keeps as one string each, and the longest it keeps. */
+const MAX_QUERIES = 256;
+const MAX_QUERY_LENGTH = 128;
+
+/** The query texts seen, each as the string first seen; the last one apart, compared before any is hashed. */
+interface KnownQueries {
+  last: string;
+  all: Map<string, string>;
 }
 
 function createContext(
@@ -108,8 +119,24 @@ function createContext(
   basePath: string,
   under: string,
   matcher: OperationMatcher,
+  queries: KnownQueries,
 ): RequestContext {
-  const { path, query } = splitTarget(originForm(request.url));
+  const target = splitTarget(originForm(request.url));
+  const path = target.path;
+  let query = target.query;
+  // A query text seen before is passed on as the string first seen: the layers and the handler look it up in maps
+  // of their own (the listing's checks, coverage, the Pact recorder), which then find it by identity, its text read
+  // once per request, here, not once per map.
+  if (query === queries.last) query = queries.last;
+  else if (query !== '' && query.length <= MAX_QUERY_LENGTH) {
+    const known = queries.all.get(query);
+    if (known !== undefined) query = known;
+    else {
+      if (queries.all.size >= MAX_QUERIES) queries.all.clear();
+      queries.all.set(query, query);
+    }
+    queries.last = query;
+  }
   const route = path.length > basePath.length ? matcher.route(path) : undefined;
   const operation = route?.operations.get(request.method === 'HEAD' ? 'GET' : request.method);
   const api = path === basePath || path.startsWith(under) || route !== undefined;

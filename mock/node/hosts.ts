@@ -39,10 +39,18 @@ export function hostCheck(allowed: readonly string[] | true | undefined, boundHo
   if (boundHost !== undefined && isIP(boundHost) === 0) exact.add(boundHost.toLowerCase());
   // The few Host values a client sends are remembered, so the check is one lookup per request.
   const seen = new Map<string, boolean>();
+  // And the last one compared first: the same client sends the same Host, and comparing it costs less than hashing it.
+  let lastHost = '';
+  let lastOk = false;
   return (host) => {
     if (host === undefined) return true; // HTTP/1.0 without Host: no browser sends that.
+    if (host === lastHost) return lastOk;
     const known = seen.get(host);
-    if (known !== undefined) return known;
+    if (known !== undefined) {
+      lastHost = host;
+      lastOk = known;
+      return known;
+    }
     const name = hostName(host);
     const ok =
       name !== undefined &&
