@@ -89,10 +89,18 @@ describe('contract coverage of what the mock answered', () => {
   it('survives reset(); clearCoverage() starts anew', async () => {
     const { mock, call } = setupMock();
     await call('GET', '/v1/pets/1');
+    await call('GET', '/v1/pets?limit=100');
     mock.reset();
     expect(count(mock.coverage(), 'getPet 200')).toBe(1);
     mock.clearCoverage();
     expect(mock.coverage().requests).toBe(0);
+    // Counted anew after the clear, the same requests as before included (nothing counts into the old counters).
+    await call('GET', '/v1/pets?limit=100');
+    await call('GET', '/v1/pets?limit=100');
+    await call('GET', '/v1/pets/1');
+    const report = mock.coverage();
+    expect([count(report, 'getPet 200'), count(report, 'listPets 200')]).toEqual([1, 2]);
+    expect(report.variations.find((v) => v.id === 'listPets limit=100')?.count).toBe(2);
   });
 
   it('GET /__control/coverage gives the same report; DELETE clears it; control calls are not counted', async () => {

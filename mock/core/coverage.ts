@@ -135,11 +135,16 @@ export function createCoverage(options: CoverageOptions = {}): Coverage {
   let requests = 0;
   let unknownRoutes = 0;
   let responses = new Map<string, Counter>();
-  let variations = new Map<string, number>();
+  /** Each variation's counter: an object, so that what is remembered per query (below) is counted with no lookup. */
+  let variations = new Map<string, { count: number }>();
   let invalid = new Map<string, InvalidRequestKind>();
   let created = new Set<string>();
 
-  const bump = (map: Map<string, number>, id: string) => map.set(id, (map.get(id) ?? 0) + 1);
+  const tally = (id: string): { count: number } => {
+    let v = variations.get(id);
+    if (v === undefined) variations.set(id, (v = { count: 0 }));
+    return v;
+  };
 
   /** The variations a listing's query exercises, whatever the answer: a function of the query text alone. */
   function queryVariations(rawQuery: string): readonly string[] {
@@ -156,34 +161,38 @@ export function createCoverage(options: CoverageOptions = {}): Coverage {
     else if ((statuses as readonly string[]).includes(status)) ids.push(`listPets status=${status}`);
     return ids;
   }
-  // Remembered per query text (a client asks the same few listings over and over), bounded in count and length.
-  const variationsByQuery = new Map<string, readonly string[]>();
+  // Their counters, remembered per query text (a client asks the same few listings over and over), bounded in
+  // count and length; emptied with the counters.
+  const variationsByQuery = new Map<string, readonly { count: number }[]>();
 
   function listVariations(context: RequestContext, response: ApiResponse): void {
-    let ids = variationsByQuery.get(context.query);
-    if (ids === undefined) {
-      ids = queryVariations(context.query);
+    let counters = variationsByQuery.get(context.query);
+    if (counters === undefined) {
+      counters = queryVariations(context.query).map(tally);
       if (context.query.length <= MAX_REMEMBERED_QUERY) {
         if (variationsByQuery.size >= MAX_REMEMBERED_QUERIES) variationsByQuery.clear();
-        variationsByQuery.set(context.query, ids);
+        variationsByQuery.set(context.query, counters);
       }
     }
-    for (const id of ids) bump(variations, id);
+    for (const counter of counters) counter.count++;
     if (response.status === 200 && (response.body === '[]' || String(response.body) === '[]'))
-      bump(variations, 'listPets empty listing');
+      tally('listPets empty listing').count++;
   }
 
-  // Each answer's row id (`listPets 200`, `getPet fault=reset`) made once: no new string to hash per request.
-  const rowIds = new Map<string, Map<number | string, string>>();
-  function rowId(operationId: string, what: number | string): string {
-    let byWhat = rowIds.get(operationId);
-    if (byWhat === undefined) rowIds.set(operationId, (byWhat = new Map()));
-    let id = byWhat.get(what);
-    if (id === undefined) {
-      id = typeof what === 'number' ? `${operationId} ${what}` : `${operationId} fault=${what}`;
-      if (byWhat.size < MAX_INVALID_KINDS) byWhat.set(what, id);
+  // Each answer's counter (row `listPets 200`, `getPet fault=reset`) found by the operation and the status or fault,
+  // not by its row id: no new string to hash per request. Emptied with the counters.
+  let rowCounters = new Map<string, Map<number | string, Counter>>();
+  function rowCounter(operationId: string, what: number | string): Counter {
+    let byWhat = rowCounters.get(operationId);
+    if (byWhat === undefined) rowCounters.set(operationId, (byWhat = new Map()));
+    let c = byWhat.get(what);
+    if (c === undefined) {
+      const id = typeof what === 'number' ? `${operationId} ${what}` : `${operationId} fault=${what}`;
+      c = responses.get(id);
+      if (c === undefined) responses.set(id, (c = counter()));
+      if (byWhat.size < MAX_INVALID_KINDS) byWhat.set(what, c);
     }
-    return id;
+    return c;
   }
 
   function noteInvalid(context: RequestContext, operationId: string, response: ApiResponse): void {
@@ -213,13 +222,11 @@ export function createCoverage(options: CoverageOptions = {}): Coverage {
     const source = sourceOf(context);
     if (operationId === undefined || options.removed?.has(operationId)) {
       unknownRoutes++;
-      if (operationId !== undefined) bump(variations, `${operationId} called after its removal`);
+      if (operationId !== undefined) tally(`${operationId} called after its removal`).count++;
       return;
     }
     const fault = context.override?.fault ?? response.fault;
-    const id = rowId(operationId, fault !== undefined && fault !== 'truncated' ? fault : response.status);
-    let c = responses.get(id);
-    if (c === undefined) responses.set(id, (c = counter()));
+    const c = rowCounter(operationId, fault !== undefined && fault !== 'truncated' ? fault : response.status);
     if (context.request.abandoned) {
       // Never read by the client, so not received: counted apart, and no variation or created pet comes of it;
       // a request the contract refuses was still sent.
@@ -238,7 +245,7 @@ export function createCoverage(options: CoverageOptions = {}): Coverage {
       if (created.size < MAX_CREATED_IDS) created.add(createdId);
     }
     if (operationId === 'getPet' && response.status === 200 && created.has(context.route!.params.petId!))
-      bump(variations, 'getPet a created pet fetched back');
+      tally('getPet a created pet fetched back').count++;
     if (response.status === 400 || response.status === 401) noteInvalid(context, operationId, response);
   }
 
@@ -294,7 +301,7 @@ export function createCoverage(options: CoverageOptions = {}): Coverage {
             (sum, s) =>
               sum + rows.filter((r) => r.operationId === op.operationId).reduce((n, r) => n + r.bySource[s], 0),
             0,
-          ) + (variations.get(`${op.operationId} called after its removal`) ?? 0),
+          ) + (variations.get(`${op.operationId} called after its removal`)?.count ?? 0),
         sunset: sunsetOf(op.operationId)?.toISOString().slice(0, 10) ?? '',
         replacement: replacementOf(op.extensions['x-replacement']),
         removed: options.removed?.has(op.operationId) === true,
@@ -305,8 +312,8 @@ export function createCoverage(options: CoverageOptions = {}): Coverage {
       responses: rows,
       neverReceived: rows.filter((r) => r.documented && r.count === 0).map((r) => r.id),
       variations: [
-        ...variationIds.map((id) => ({ id, count: variations.get(id) ?? 0 })),
-        ...[...variations].filter(([id]) => !variationIds.includes(id)).map(([id, count]) => ({ id, count })),
+        ...variationIds.map((id) => ({ id, count: variations.get(id)?.count ?? 0 })),
+        ...[...variations].filter(([id]) => !variationIds.includes(id)).map(([id, { count }]) => ({ id, count })),
       ],
       deprecated,
       invalidRequests: [...invalid.values()].map((k) => ({ ...k, example: { ...k.example } })),
@@ -319,7 +326,9 @@ export function createCoverage(options: CoverageOptions = {}): Coverage {
     requests = 0;
     unknownRoutes = 0;
     responses = new Map();
+    rowCounters = new Map();
     variations = new Map();
+    variationsByQuery.clear();
     invalid = new Map();
     created = new Set();
   }
