@@ -6,9 +6,10 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { MINIMAL_AGAIN } from './layers.ts';
 import { num, ratio } from './markdown.ts';
 import { renderTables, targetCount } from './render.ts';
-import { type BenchResults, ROUTE_TITLES, THROUGHPUT_TARGETS } from './report.ts';
+import { type BenchResults, LOAD_NAMES, ROUTE_TITLES, THROUGHPUT_TARGETS } from './report.ts';
 
 /** The marked sections: which file holds each, and what renders it. */
 export const SECTIONS = {
@@ -66,7 +67,15 @@ function throughputLine(r: BenchResults): string {
     return `${ROUTE_TITLES[route]} ${ratio(mock?.overMinimal)} / ${ratio(mock?.cpuOverMinimal)} (1,000 pets: ${ratio(big?.overMinimal)} / ${ratio(big?.cpuOverMinimal)})`;
   });
   const p99 = Math.max(...(['list', 'get', 'create'] as const).map((route) => t.routes[route]?.mock?.p99Ms ?? NaN));
-  return `Against a minimal \`node:http\` server, per second / per CPU-second (target ${THROUGHPUT_TARGETS.list}x), the mock serves ${routes.join(', ')}; its p99 at 32 connections is at most ${num(p99, 1)} ms (target 5 ms).`;
+  const control = LOAD_NAMES.flatMap((route) => {
+    const f = t.routes[route]?.[MINIMAL_AGAIN.key];
+    return f ? [f.cpuOverMinimal] : [];
+  });
+  const controlLine =
+    control.length > 0
+      ? ` The control, the minimal server against itself, read ${ratio(Math.min(...control))} to ${ratio(Math.max(...control))} per CPU-second on the five loads (medians).`
+      : '';
+  return `Against a minimal \`node:http\` server, per second / per CPU-second (target ${THROUGHPUT_TARGETS.list}x), the mock serves ${routes.join(', ')}; its p99 at 32 connections is at most ${num(p99, 1)} ms (target 5 ms).${controlLine}`;
 }
 
 function startupLine(r: BenchResults): string {

@@ -4,6 +4,8 @@
  * README.md). Both come from the JSON alone, so a test can hold the READMEs
  * to bench/results/latest.json.
  */
+
+import { MINIMAL_AGAIN } from './layers.ts';
 import { notMeasured, num, ratio, table } from './markdown.ts';
 import { instructionTable, layerTable } from './render-layers.ts';
 import { type BenchResults, LOAD_NAMES, ROUTE_TITLES, type TargetCheck } from './report.ts';
@@ -43,11 +45,25 @@ function throughputTables(r: BenchResults): string {
       }),
     ]);
   const titles = ROUTES.map((route) => ROUTE_TITLES[route]);
+  const control = ROUTES.flatMap((route) => {
+    const f = t.routes[route]?.[MINIMAL_AGAIN.key];
+    return f
+      ? [
+          `${ROUTE_TITLES[route]} ${ratio(f.overMinimal)} (${ratio(f.overMinimalRange[0])} to ${ratio(f.overMinimalRange[1])}) / ${ratio(f.cpuOverMinimal)} (${ratio(f.cpuOverMinimalRange[0])} to ${ratio(f.cpuOverMinimalRange[1])})`,
+        ]
+      : [];
+  });
   return [
     `Throughput, ${s.connections} connections: req/s · req/s over the minimal server's (at the same number of pets) · requests per CPU-second over the minimal server's; medians of ${s.rounds} interleaved rounds of ${s.durationS} s after ${s.warmupS} s of warmup; the rungs of the ladder are loaded on three routes only`,
     '',
     table(['server', ...titles, 'command'], rows, [0, titles.length + 1]),
     '',
+    ...(control.length > 0
+      ? [
+          `The control, the minimal server again in a process of its own, over the minimal server (the same code: what the method reads when nothing differs), req/s / per CPU-second, median (lowest to highest round): ${control.join('; ')}.`,
+          '',
+        ]
+      : []),
     `Latency at ${s.connections} connections, p50 / p99 in ms (medians of the rounds)`,
     '',
     table(['server', ...titles], latency),

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { benchServers, LAYERS, MINIMAL, MOCK } from './layers.ts';
+import { benchServers, LAYERS, MINIMAL, MINIMAL_AGAIN, MOCK } from './layers.ts';
 import { median, quantile } from './load.ts';
 import { cpuSeconds } from './processes.ts';
 import { extractSection, ReadmeSectionError, renderSummary, replaceSection } from './readme.ts';
@@ -198,6 +198,17 @@ describe('the targets', () => {
 describe('the tables', () => {
   const results = { ...fullRun(), targets: checkTargets(fullRun()) };
   const text = renderTables(results);
+
+  it('states the control, the minimal server against itself, with its rounds, in the tables and the summary', () => {
+    const run = fullRun();
+    run.throughput!.routes.list![MINIMAL_AGAIN.key] = figures(0.96, 1, 0.93, 0.12);
+    const withControl = { ...run, targets: checkTargets(run) };
+    expect(renderTables(withControl)).toContain(
+      'req/s / per CPU-second, median (lowest to highest round): GET /v1/pets?limit=20 0.96x (0.84x to 1.08x) / 0.93x (0.81x to 1.05x).',
+    );
+    expect(renderSummary(withControl)).toContain('The control, the minimal server against itself, read 0.93x to 0.93x');
+    expect(text).not.toContain('The control');
+  });
 
   it('shows every server, each cost with what it adds, the measured mock beside the sum of the rungs, and every target', () => {
     expect(text).toMatch(
