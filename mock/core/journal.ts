@@ -250,6 +250,10 @@ export function createJournal({
       count = 0;
       next = 0;
       bytes = 0;
+      lastTarget = '';
+      lastHeaders = EMPTY;
+      lastHeadersLength = 0;
+      lastBody = '';
       methods.fill('');
       targets.fill('');
       headers.fill(EMPTY);
