@@ -121,6 +121,24 @@ describe('the Host allow-list (DNS rebinding)', () => {
       expect([host, allowed(host)]).toEqual([host, false]);
   });
 
+  it('answers a Host asked again, in any order, as a check that never saw it answers', () => {
+    const allowed = hostCheck(['app.test']);
+    const hosts = [
+      'app.test',
+      'evil.example',
+      'evil.example',
+      'app.test',
+      'app.test',
+      '',
+      'localhost',
+      '',
+      'evil.example',
+    ];
+    const fresh = hosts.map((host) => hostCheck(['app.test'])(host));
+    expect(fresh).toEqual([true, false, false, true, true, false, true, false, false]);
+    for (let pass = 0; pass < 3; pass++) expect(hosts.map(allowed)).toEqual(fresh);
+  });
+
   it('allowedHosts: true answers any Host; a bad entry is refused when the server starts', async () => {
     const any = await startMockServer({ count: 1, allowedHosts: true });
     try {

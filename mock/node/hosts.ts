@@ -40,7 +40,7 @@ export function hostCheck(allowed: readonly string[] | true | undefined, boundHo
   // The few Host values a client sends are remembered, so the check is one lookup per request.
   const seen = new Map<string, boolean>();
   // And the last one compared first: the same client sends the same Host, and comparing it costs less than hashing it.
-  let lastHost = '';
+  let lastHost: string | undefined;
   let lastOk = false;
   return (host) => {
     if (host === undefined) return true; // HTTP/1.0 without Host: no browser sends that.
