@@ -23,6 +23,10 @@ describe('the journal, keeping what repeats as it kept it before', () => {
       ['/v1/pets?limit=3', { host: 'a', accept: undefined, via: 'p' }],
       ['/v1/pets?limit=3', { host: 'a', via: 'p', te: ['1', '2'] }],
       ['/v1/pets?limit=3', { host: 'a', via: 'p', te: ['1', '2'] }],
+      // A field sent as undefined is not the field another request sent, nor its absence counted as one.
+      ['/v1/pets?a=1', { host: 'a', 'x-debug': '1' }],
+      ['/v1/pets?a=1', { host: 'a', prefer: undefined }],
+      ['/v1/pets?a=1', { host: 'a', prefer: undefined }],
     ];
     for (const [url, headers, body] of sent)
       journal.record({

@@ -318,8 +318,10 @@ function sameHeaders(a: ApiRequest['headers'], b: ApiRequest['headers']): boolea
   if (a === b) return true;
   let names = 0;
   for (const name in a) {
+    const value = a[name];
     // A repeated header's array is compared by reference: two requests' arrays are never the same, so they differ.
-    if (a[name] !== b[name]) return false;
+    // A field sent as undefined matches only a field of the other that is there, undefined too (not a missing one).
+    if (value !== b[name] || (value === undefined && !(name in b))) return false;
     names++;
   }
   for (const _ in b) if (--names < 0) return false;

@@ -67,6 +67,18 @@ describe('PetStore.listing', () => {
   });
 });
 
+describe('PetStore, its methods taken apart', () => {
+  it('lists when listJson and listing are called detached, and tells statuses apart at any limit', () => {
+    const store = createPetStore(seedPets({ seed: 3, count: 12 }));
+    const { listJson, listing } = store;
+    expect(listJson(5, 'sold')).toBe(fresh(store, 5, 'sold'));
+    expect(listing(5).json).toBe(fresh(store, 5));
+    for (const limit of [2 ** 51, 2 ** 53, Number.MAX_VALUE, Number.POSITIVE_INFINITY])
+      for (const status of [undefined, 'available', 'pending', 'sold'] as const)
+        expect(store.listJson(limit, status), `${limit} ${status}`).toBe(fresh(store, 12, status));
+  });
+});
+
 describe('petJson', () => {
   it('equals JSON.stringify of the stored pet, whatever its name and numbers', () => {
     const safe = fc.integer({ min: Number.MIN_SAFE_INTEGER, max: Number.MAX_SAFE_INTEGER });

@@ -240,6 +240,27 @@ export function createPetStore(initial: readonly Pet[], budget = DEFAULT_STORE_B
     return { at: (i) => list[i]!, length: Math.min(limit, c.statusCounts[s]!) };
   }
 
+  /** The listing of the first `limit` pets (with `status`), kept until the store next changes. */
+  function listing(limit: number, status?: PetStatus): Listing {
+    // No listing is longer than the store: a larger limit lists the same, and the key stays an exact number.
+    const n = Math.min(wholeLimit(limit), c.count);
+    const s = statusIndex(status);
+    // A number, not `${status}:${limit}`: a new string per call would be hashed per call.
+    const key = n * (STATUSES.length + 1) + s + 1;
+    let kept = listings.get(key);
+    if (kept === undefined) {
+      const { at, length } = positions(n, s);
+      const parts = new Array<string>(length);
+      for (let i = 0; i < length; i++) parts[i] = c.jsons[at(i)]!;
+      // `join` makes one flat string: a template literal would make a tree of pieces (a ConsString).
+      kept = new Listing(['[', parts.join(','), ']'].join(''));
+      // Bounded however it is called: the handler asks for at most 100 limits of 5 filters.
+      if (listings.size >= MAX_LISTINGS) listings.clear();
+      listings.set(key, kept);
+    }
+    return kept;
+  }
+
   return {
     get size() {
       return c.count;
@@ -270,27 +291,8 @@ export function createPetStore(initial: readonly Pet[], budget = DEFAULT_STORE_B
       const { at, length } = positions(wholeLimit(limit), statusIndex(status));
       return Array.from({ length }, (_, i) => new StoredPet(c.ids[at(i)]!, c.jsons[at(i)]!));
     },
-    listJson(limit, status) {
-      return this.listing(limit, status).json;
-    },
-    listing(limit, status) {
-      const n = wholeLimit(limit);
-      const s = statusIndex(status);
-      // A number, not `${status}:${limit}`: a new string per call would be hashed per call.
-      const key = n * (STATUSES.length + 1) + s + 1;
-      let listing = listings.get(key);
-      if (listing === undefined) {
-        const { at, length } = positions(n, s);
-        const parts = new Array<string>(length);
-        for (let i = 0; i < length; i++) parts[i] = c.jsons[at(i)]!;
-        // `join` makes one flat string: a template literal would make a tree of pieces (a ConsString).
-        listing = new Listing(['[', parts.join(','), ']'].join(''));
-        // Bounded however it is called: the handler asks for at most 100 limits of 5 filters.
-        if (listings.size >= MAX_LISTINGS) listings.clear();
-        listings.set(key, listing);
-      }
-      return listing;
-    },
+    listJson: (limit, status) => listing(limit, status).json,
+    listing,
     all: () => c.jsons.slice(0, c.count).map((json) => Object.freeze(JSON.parse(json) as Pet)),
     allJson: () => `[${c.jsons.slice(0, c.count).join(',')}]`,
     reset: () => load(copyOf(seeded)),
