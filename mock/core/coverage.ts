@@ -11,6 +11,7 @@
 import { listOperations, listPetsLimit, petStatuses, sunsetOf } from '../../spec/index.ts';
 import { SERVICE_FAILURES } from './forced.ts';
 import type { RequestContext } from './layers.ts';
+import { queryMemo } from './memo.ts';
 import type { ApiResponse } from './responses.ts';
 
 /** Who shaped an answer: the request as the client sent it, or what forced it. */
@@ -82,8 +83,6 @@ export interface Coverage {
 
 const MAX_INVALID_KINDS = 100;
 const MAX_CREATED_IDS = 10_000;
-const MAX_REMEMBERED_QUERIES = 256;
-const MAX_REMEMBERED_QUERY = 128;
 
 interface Counter {
   count: number;
@@ -163,17 +162,12 @@ export function createCoverage(options: CoverageOptions = {}): Coverage {
   }
   // Their counters, remembered per query text (a client asks the same few listings over and over), bounded in
   // count and length; emptied with the counters.
-  const variationsByQuery = new Map<string, readonly { count: number }[]>();
+  const variationsByQuery = queryMemo<readonly { count: number }[]>();
 
   function listVariations(context: RequestContext, response: ApiResponse): void {
-    let counters = variationsByQuery.get(context.query);
-    if (counters === undefined) {
-      counters = queryVariations(context.query).map(tally);
-      if (context.query.length <= MAX_REMEMBERED_QUERY) {
-        if (variationsByQuery.size >= MAX_REMEMBERED_QUERIES) variationsByQuery.clear();
-        variationsByQuery.set(context.query, counters);
-      }
-    }
+    const counters =
+      variationsByQuery.get(context.query) ??
+      variationsByQuery.keep(context.query, queryVariations(context.query).map(tally));
     for (const counter of counters) counter.count++;
     if (response.status === 200 && (response.body === '[]' || String(response.body) === '[]'))
       tally('listPets empty listing').count++;

@@ -7,6 +7,7 @@
 import type { OperationInfo } from '../../spec/index.ts';
 import { type OperationMatcher, operationMatcher, type RouteMatch } from '../../spec/match.ts';
 import type { AnswerHandler } from './handler.ts';
+import { queryMemo, type TextMemo } from './memo.ts';
 import type { ApiRequest, ApiResponse, Fault } from './responses.ts';
 
 /** A response forced on one request, by a scenario, a `Prefer` header or chaos. */
@@ -100,18 +101,14 @@ export function compose(layers: readonly Layer[], inner: AnswerHandler, basePath
   }
   const matcher = operationMatcher(basePath);
   const under = `${basePath}/`;
-  const queries: KnownQueries = { last: '', all: new Map() };
+  const queries: KnownQueries = { last: '', all: queryMemo() };
   return (request) => chain(createContext(request, basePath, under, matcher, queries));
 }
-
-/** Distinct query texts {@link createContext} keeps as one string each, and the longest it keeps. */
-const MAX_QUERIES = 256;
-const MAX_QUERY_LENGTH = 128;
 
 /** The query texts seen, each as the string first seen; the last one apart, compared before any is hashed. */
 interface KnownQueries {
   last: string;
-  all: Map<string, string>;
+  all: TextMemo<string>;
 }
 
 function createContext(
@@ -128,13 +125,8 @@ function createContext(
   // of their own (the listing's checks, coverage, the Pact recorder), which then find it by identity, its text read
   // once per request, here, not once per map.
   if (query === queries.last) query = queries.last;
-  else if (query !== '' && query.length <= MAX_QUERY_LENGTH) {
-    const known = queries.all.get(query);
-    if (known !== undefined) query = known;
-    else {
-      if (queries.all.size >= MAX_QUERIES) queries.all.clear();
-      queries.all.set(query, query);
-    }
+  else if (query !== '') {
+    query = queries.all.get(query) ?? queries.all.keep(query, query);
     queries.last = query;
   }
   const route = path.length > basePath.length ? matcher.route(path) : undefined;

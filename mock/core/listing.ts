@@ -5,15 +5,12 @@
  * encoded as UTF-8 by the store until it next changes. Nothing here can be
  * stale: the store is asked for its listing on every request.
  */
+import { queryMemo } from './memo.ts';
 import { isResponse, type ListingParams, listQuery } from './operations.ts';
 import { parseQuery } from './query.ts';
 import type { ApiResponse } from './responses.ts';
 import type { PetStore } from './store.ts';
 
-/** Distinct query texts remembered; beyond that the memory starts again. */
-const MAX_QUERIES = 256;
-/** Longer query texts are checked every time, not remembered: what is kept stays small. */
-const MAX_QUERY_LENGTH = 128;
 const JSON_TYPE = 'application/json';
 
 /** Answers `GET /pets` with this raw query (without `?`) from `store`. */
@@ -21,18 +18,14 @@ export type ListingResponder = (query: string) => ApiResponse;
 
 /** A listing responder for one store. */
 export function listingResponder(store: PetStore): ListingResponder {
-  const known = new Map<string, ListingParams>();
+  const known = queryMemo<ListingParams>();
   return (query) => {
     let entry = known.get(query);
     if (entry === undefined) {
       const params = listQuery(parseQuery(query));
       // A refusal is made again each time: a bad query is rare, and its answer is never shared.
       if (isResponse(params)) return params;
-      entry = { limit: params.limit, status: params.status };
-      if (query.length <= MAX_QUERY_LENGTH) {
-        if (known.size >= MAX_QUERIES) known.clear();
-        known.set(query, entry);
-      }
+      entry = known.keep(query, { limit: params.limit, status: params.status });
     }
     const listing = store.listing(entry.limit, entry.status);
     return { status: 200, headers: { 'content-type': JSON_TYPE }, body: listing.json, bytes: listing.bytes };

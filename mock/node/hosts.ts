@@ -9,6 +9,7 @@
  */
 import { isIP } from 'node:net';
 import { badOption } from '../core/errors.ts';
+import { TextMemo } from '../core/memo.ts';
 import { type ApiResponse, ErrorCode, errorResponse } from '../core/responses.ts';
 
 /** Decides, per `Host` header, whether the mock answers. */
@@ -38,7 +39,7 @@ export function hostCheck(allowed: readonly string[] | true | undefined, boundHo
   }
   if (boundHost !== undefined && isIP(boundHost) === 0) exact.add(boundHost.toLowerCase());
   // The few Host values a client sends are remembered, so the check is one lookup per request.
-  const seen = new Map<string, boolean>();
+  const seen = new TextMemo<boolean>(256, 1024);
   // And the last one compared first: the same client sends the same Host, and comparing it costs less than hashing it.
   let lastHost: string | undefined;
   let lastOk = false;
@@ -59,8 +60,7 @@ export function hostCheck(allowed: readonly string[] | true | undefined, boundHo
         isIP(name.startsWith('[') ? name.slice(1, -1) : name) !== 0 ||
         exact.has(name) ||
         suffixes.some((suffix) => name.endsWith(suffix)));
-    if (seen.size < 256) seen.set(host, ok);
-    return ok;
+    return seen.keep(host, ok);
   };
 }
 

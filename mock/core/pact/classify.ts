@@ -6,6 +6,7 @@
  * @see ../../../docs/mock.md "Consumer contracts (Pact)"
  */
 import { headerValue, type RequestContext } from '../layers.ts';
+import { TextMemo } from '../memo.ts';
 import type { ApiResponse } from '../responses.ts';
 
 /** Who forced an answer: what the `include` option of a pact names. */
@@ -41,8 +42,8 @@ export function forcedBy(context: RequestContext): ForcedSource | undefined {
   return undefined;
 }
 
-/** Shapes of the raw queries seen last: a client sends the same few again and again (bounded, emptied when full). */
-const shapes = new Map<string, string>();
+/** Shapes of the raw queries seen last: a client sends the same few again and again. */
+const shapes = new TextMemo<string>(1000, 1024);
 
 /** The query parameter names sent, sorted, with listPets' status value (it decides the provider state). */
 function queryShape(raw: string): string {
@@ -51,9 +52,7 @@ function queryShape(raw: string): string {
   const query = new URLSearchParams(raw);
   const names = [...new Set(query.keys())].sort();
   const shape = names.map((n) => (n === 'status' ? `status=${query.get('status')}` : n)).join('&');
-  if (shapes.size >= 1000) shapes.clear();
-  if (raw.length <= 1024) shapes.set(raw, shape);
-  return shape;
+  return shapes.keep(raw, shape);
 }
 
 /** NewPet's fields, each a bit of a body's shape, and the shape of each set of them: made once, not per request. */
