@@ -10,14 +10,14 @@
  */
 import { listOperations, listPetsLimit, petStatuses, sunsetOf } from '../../spec/index.ts';
 import { SERVICE_FAILURES } from './forced.ts';
-import type { RequestContext } from './layers.ts';
+import { FORCED_SOURCES, type ForcedSource, forcedBy, type RequestContext } from './layers.ts';
 import { queryMemo } from './memo.ts';
 import type { ApiResponse } from './responses.ts';
 
 /** Who shaped an answer: the request as the client sent it, or what forced it. */
-export type CoverageSource = 'client' | 'scenario' | 'prefer' | 'chaos' | 'rateLimit';
+export type CoverageSource = 'client' | ForcedSource;
 
-const SOURCES: readonly CoverageSource[] = ['client', 'scenario', 'prefer', 'chaos', 'rateLimit'];
+const SOURCES: readonly CoverageSource[] = ['client', ...FORCED_SOURCES];
 
 /** One operation's answer with one status (or fault) and how often the client received it, by source. */
 export interface ResponseCoverage {
@@ -95,12 +95,7 @@ function counter(): Counter {
 }
 
 function sourceOf(context: RequestContext): CoverageSource {
-  const { applied, override } = context;
-  if (applied.rateLimited) return 'rateLimit';
-  if (applied.scenario !== undefined) return 'scenario';
-  if (applied.chaos !== undefined) return 'chaos';
-  if (override && (override.status !== undefined || override.fault !== undefined)) return 'prefer';
-  return 'client';
+  return forcedBy(context) ?? 'client';
 }
 
 /** A refusal's kind: its message without the value the client sent (`..., got "0"`), so one rule is one kind. */

@@ -31,6 +31,22 @@ export interface Applied {
   rateLimited?: boolean;
 }
 
+/** Who forced an answer (a pact's `include` names them; coverage counts by them). */
+export type ForcedSource = 'scenario' | 'prefer' | 'chaos' | 'rateLimit';
+
+/** Every {@link ForcedSource}, for checks and docs. */
+export const FORCED_SOURCES: readonly ForcedSource[] = ['scenario', 'prefer', 'chaos', 'rateLimit'];
+
+/** Who forced the answer, or undefined when the client's request alone shaped it: coverage and the Pact recorder read this one. */
+export function forcedBy(context: RequestContext): ForcedSource | undefined {
+  const { applied, override } = context;
+  if (applied.rateLimited) return 'rateLimit';
+  if (applied.scenario !== undefined) return 'scenario';
+  if (applied.chaos !== undefined) return 'chaos';
+  if (override && (override.status !== undefined || override.fault !== undefined)) return 'prefer';
+  return undefined;
+}
+
 /** One request on its way through the layers. */
 export interface RequestContext {
   readonly request: ApiRequest;

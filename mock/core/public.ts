@@ -20,9 +20,9 @@ export {
 } from './coverage-report.ts';
 export { PetstoreMockError, type PetstoreMockErrorCode } from './errors.ts';
 export type { JournalEntry, JournalFilter } from './journal.ts';
+export type { ForcedSource } from './layers.ts';
 export { DEFAULT_API_KEY, type MockOptions } from './mock.ts';
 export type { Latency } from './options.ts';
-export type { ForcedSource } from './pact/classify.ts';
 export type { PactFile, PactOptions } from './pact/document.ts';
 export type { PactBody, PactInteraction } from './pact/interaction.ts';
 export type { ProviderState, ProviderStateChange } from './pact/provider-states.ts';

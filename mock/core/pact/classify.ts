@@ -5,15 +5,9 @@
  * the key is made from the request's shape, the rest only for a new kind.
  * @see ../../../docs/mock.md "Consumer contracts (Pact)"
  */
-import { headerValue, type RequestContext } from '../layers.ts';
+import { type ForcedSource, forcedBy, headerValue, type RequestContext } from '../layers.ts';
 import { TextMemo } from '../memo.ts';
 import type { ApiResponse } from '../responses.ts';
-
-/** Who forced an answer: what the `include` option of a pact names. */
-export type ForcedSource = 'scenario' | 'prefer' | 'chaos' | 'rateLimit';
-
-/** Every {@link ForcedSource}, for checks and docs. */
-export const FORCED_SOURCES: readonly ForcedSource[] = ['scenario', 'prefer', 'chaos', 'rateLimit'];
 
 /** The largest request body a pact keeps (64 KiB); a larger one is left out and named. */
 export const MAX_PACT_BODY = 64 * 1024;
@@ -31,16 +25,6 @@ export type PactClass =
   | { kind: 'interaction'; parts: KindParts; forced?: ForcedSource }
   | { kind: 'skipped'; key: string; reason: string }
   | { kind: 'ignored' };
-
-/** Who forced the answer, or undefined when the client's request alone shaped it. */
-export function forcedBy(context: RequestContext): ForcedSource | undefined {
-  const { applied, override } = context;
-  if (applied.rateLimited) return 'rateLimit';
-  if (applied.scenario !== undefined) return 'scenario';
-  if (applied.chaos !== undefined) return 'chaos';
-  if (override && (override.status !== undefined || override.fault !== undefined)) return 'prefer';
-  return undefined;
-}
 
 /** Shapes of the raw queries seen last: a client sends the same few again and again. */
 const shapes = new TextMemo<string>(1000, 1024);

@@ -8,8 +8,8 @@
  * @see ../../../docs/mock.md "Consumer contracts (Pact)"
  */
 import { badOption } from '../errors.ts';
+import { FORCED_SOURCES, type ForcedSource } from '../layers.ts';
 import { redactKeys } from '../redact.ts';
-import { FORCED_SOURCES, type ForcedSource } from './classify.ts';
 import type { PactInteraction } from './interaction.ts';
 import { MAX_PACT_KINDS, type PactRecorder, type SkippedKind } from './recorder.ts';
 

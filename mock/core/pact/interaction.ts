@@ -5,9 +5,9 @@
  * to the contract's schema with matching rules from it.
  * @see ../../../docs/mock.md "Consumer contracts (Pact)"
  */
-import { headerValue, type RequestContext } from '../layers.ts';
+import { type ForcedSource, headerValue, type RequestContext } from '../layers.ts';
 import type { ApiResponse } from '../responses.ts';
-import { type ForcedSource, requestJson } from './classify.ts';
+import { requestJson } from './classify.ts';
 import { type ProviderState, states } from './provider-states.ts';
 import {
   componentSchema,

@@ -5,9 +5,9 @@
  * {@link MAX_PACT_KINDS} kinds are kept, so memory stays flat however long the
  * run; `reset()` leaves it, so that it spans a whole test run, as coverage does.
  */
-import type { RequestContext } from '../layers.ts';
+import type { ForcedSource, RequestContext } from '../layers.ts';
 import type { ApiResponse } from '../responses.ts';
-import { classify, type ForcedSource, type KindParts } from './classify.ts';
+import { classify, type KindParts } from './classify.ts';
 import { buildInteraction, type PactInteraction } from './interaction.ts';
 
 /** The most kinds of interaction (and, apart, of requests left out) one mock keeps. */
