@@ -25,17 +25,14 @@ import { type LoadName, MIXED_ROUTES, ROUTE_REQUESTS, resetMock } from './server
 
 /**
  * Requests counted: after the warm-up, `windows` windows of `window` requests each, counted apart; the figure is the
- * least window's count over `window`. (Results of older runs hold `n1` and `n2`: the count after n2 requests minus
- * the count after n1, over n2 - n1.)
+ * least window's count over `window`.
  */
 export interface InstructionCounts {
   warmup: number;
-  window?: number;
+  window: number;
   /** Windows counted at least; more, up to `maxWindows`, while a window still counts 1 % less than every one before. */
-  windows?: number;
-  maxWindows?: number;
-  n1?: number;
-  n2?: number;
+  windows: number;
+  maxWindows: number;
 }
 
 /** The counts every run uses; the mixed load rounds each to whole cycles of its nine requests. */
@@ -163,7 +160,7 @@ async function countLoads(
   loads: readonly LoadName[],
   o: InstructionOptions,
 ): Promise<Map<LoadName, number>> {
-  const { warmup, window = 500, windows = 3, maxWindows = windows } = o.requests ?? INSTRUCTION_COUNTS;
+  const { warmup, window, windows, maxWindows } = o.requests ?? INSTRUCTION_COUNTS;
   const agent = new Agent({ keepAlive: true, maxSockets: 1 });
   const result = new Map<LoadName, number>();
   try {

@@ -103,11 +103,7 @@ export function instructionTable(r: BenchResults): string {
   ].join('\n');
 }
 
-/** How a run counted: windows counted apart (the least one), or, in older results, the difference of two counts. */
+/** How a run counted: windows counted apart, the least one taken. */
 function countingMethod(i: InstructionCounts): string {
-  if (i.window !== undefined && i.windows !== undefined)
-    return i.maxWindows !== undefined && i.maxWindows > i.windows
-      ? `the least of ${i.windows} to ${i.maxWindows} windows of ${num(i.window)} requests (more while the count still falls by 1 %), each counted apart, over ${num(i.window)},`
-      : `the least of ${i.windows} windows of ${num(i.window)} requests, each counted apart, over ${num(i.window)},`;
-  return `(count after ${num(i.n2 ?? 0)} requests - count after ${num(i.n1 ?? 0)}) / ${num((i.n2 ?? 0) - (i.n1 ?? 0))}, both`;
+  return `the least of ${i.windows} to ${i.maxWindows} windows of ${num(i.window)} requests (more while the count still falls by 1 %), each counted apart, over ${num(i.window)},`;
 }

@@ -62,8 +62,9 @@ function fullRun(): Omit<BenchResults, 'targets'> {
     },
     instructions: {
       warmup: 3000,
-      n1: 200,
-      n2: 1200,
+      window: 500,
+      windows: 3,
+      maxWindows: 8,
       rungs: [{ name: 'key check', with: 'minimal+key', over: 'minimal' }],
       figures: [
         { server: 'minimal', load: 'list', perRequest: 60_000 },
