@@ -22,7 +22,8 @@ export { type ReportTarget, writeReports } from './report/write.ts';
 export { parseBaseline } from './run/baseline.ts';
 export { matchesPattern } from './run/select.ts';
 export type { ConformanceOptions } from './run/settings.ts';
-export { judgeTraffic, type TrafficOptions } from './traffic/judge-traffic.ts';
+export { judgeTraffic } from './traffic/judge-traffic.ts';
+export type { TrafficOptions } from './traffic/options.ts';
 export type * from './types.ts';
 
 /**

@@ -19,7 +19,7 @@ import type {
   TrafficSummary,
 } from '../types.ts';
 import type { RecordedEntry } from './entry.ts';
-import type { TrafficOptions } from './judge-traffic.ts';
+import type { TrafficOptions } from './options.ts';
 import { entryLabel } from './results.ts';
 
 /** What the reading counted: the summary's counts (one definition, in types.ts), and what the report is built from. */

@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import openapiTS, { astToString } from 'openapi-typescript';
 import { parse as parseYaml } from 'yaml';
 import { SPEC_PATH } from '../files.ts';
-import type { OpenApiDocument } from '../index.ts';
+import type { OpenApiDocument } from '../openapi-document.ts';
 import { renderContract } from './contract.ts';
 import { applyMockOverlay } from './profile.ts';
 import { standaloneValidatorsSource } from './validators.ts';
@@ -30,12 +30,12 @@ export async function renderArtifacts(): Promise<Record<string, string>> {
   const types = astToString(await openapiTS(new URL(`file://${SPEC_PATH}`)));
   return {
     'spec/generated/document.ts':
-      `${BANNER}import type { OpenApiDocument } from '../index.ts';\n\n` +
+      `${BANNER}import type { OpenApiDocument } from '../openapi-document.ts';\n\n` +
       `/** The OpenAPI document, parsed. */\nexport const document: OpenApiDocument = ${JSON.stringify(doc, null, 2)};\n`,
     'spec/generated/validators.ts': `${BANNER}// @ts-nocheck\n${standaloneValidatorsSource(doc)}`,
     'spec/generated/types.ts': `${BANNER}${types}`,
     'spec/generated/profile.ts':
-      `${BANNER.replace('.yaml.', '.yaml and spec/mock.overlay.yaml.')}import type { OpenApiDocument } from '../index.ts';\n\n` +
+      `${BANNER.replace('.yaml.', '.yaml and spec/mock.overlay.yaml.')}import type { OpenApiDocument } from '../openapi-document.ts';\n\n` +
       `/** The mock's profile: the contract with spec/mock.overlay.yaml applied. */\n` +
       `export const profile: OpenApiDocument = ${JSON.stringify(await applyMockOverlay(structuredClone(doc)), null, 2)};\n`,
     'docs/contract.md': renderContract(doc),
