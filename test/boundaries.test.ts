@@ -1,16 +1,16 @@
 /**
  * Data flows one way, checked over every TypeScript file of every folder
  * (tests and test helpers included, no folder exempt): mock/core imports no
- * `node:` module and nothing outside itself but spec/ and its packages; the
+ * `node:` module and nothing outside itself but spec/, guard/ and its packages; the
  * adapters import mock/core, never the reverse; mock/ and conformance/ import
- * spec/, never each other; spec/ imports neither.
+ * spec/ and guard/ (what both share), never each other; spec/ and guard/ import neither.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ROOT } from './support/processes.ts';
 
-const FOLDERS = ['spec', 'mock', 'conformance', 'prism', 'fixtures', 'test', 'bench', 'examples'];
+const FOLDERS = ['spec', 'guard', 'mock', 'conformance', 'prism', 'fixtures', 'test', 'bench', 'examples'];
 
 /** Every TypeScript file under a folder. */
 function sources(folder: string): string[] {
@@ -67,21 +67,30 @@ describe('import boundaries', () => {
     expect(withTs.sort()).toEqual([...FOLDERS].sort());
   });
 
-  it('mock/core imports no node: module, and nothing of the repository but itself and spec/', () => {
+  it('mock/core imports no node: module, and nothing of the repository but itself, spec/ and guard/', () => {
     const bad = offending('mock/core', (spec, to) => {
       if (spec.startsWith('node:')) return true;
       if (!spec.startsWith('.')) return false;
       return !(
         to.startsWith('mock/core/') ||
+        to.startsWith('guard/') ||
         (to.startsWith('spec/') && !to.startsWith('spec/build/') && to !== 'spec/files.ts')
       );
     });
     expect(bad).toEqual([]);
   });
 
+  it('guard/, which the mock core loads in browsers too, imports no node: module and nothing of the repository but itself', () => {
+    const bad = offending('guard', (spec, to) => {
+      if (spec.startsWith('node:')) return !/\.test\.ts$/.test(to);
+      return spec.startsWith('.') && !to.startsWith('guard/');
+    });
+    expect(bad).toEqual([]);
+  });
+
   it('spec/ as the mock core loads it (index and generated) imports no node: module', () => {
     const runtime = sources('spec').filter((f) => /spec\/(index|generated\/[^/]+)\.ts$/.test(f));
-    expect(runtime.length).toBe(5);
+    expect(runtime.length).toBe(6);
     const bad = runtime.flatMap((file) =>
       importsOf(file)
         .filter((s) => s.startsWith('node:'))
@@ -91,7 +100,8 @@ describe('import boundaries', () => {
   });
 
   it.each([
-    ['spec', ['mock/', 'conformance/', 'prism/', 'test/', 'bench/']],
+    ['spec', ['guard/', 'mock/', 'conformance/', 'prism/', 'test/', 'bench/']],
+    ['guard', ['spec/', 'mock/', 'conformance/', 'prism/', 'test/', 'bench/']],
     ['mock', ['conformance/', 'prism/', 'bench/']],
     ['conformance', ['mock/', 'prism/', 'bench/']],
     ['prism', ['mock/', 'conformance/', 'bench/']],
@@ -128,7 +138,7 @@ describe('import boundaries', () => {
 
   it('no import cycle outside mock/: types two modules share live below both', () => {
     // mock/'s own cycles are being taken apart on their own (issue 46); every other folder holds none.
-    const files = ['spec', 'conformance', 'bench', 'prism', 'fixtures'].flatMap(sources);
+    const files = ['spec', 'guard', 'conformance', 'bench', 'prism', 'fixtures'].flatMap(sources);
     const graph = new Map(
       files.map((file) => [
         relative(ROOT, file),

@@ -7,7 +7,7 @@
  * nothing is refused, naming the closest name that would, and so is a
  * selection that keeps nothing.
  */
-import { closestName } from '../../spec/closest.ts';
+import { closestName } from '../../guard/closest.ts';
 import { listOperations } from '../../spec/index.ts';
 import { allCases } from '../cases/index.ts';
 import { ConformanceError } from '../errors.ts';

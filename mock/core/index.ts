@@ -14,6 +14,6 @@ export { createMock, type MockAdapter } from './mock.ts';
 export type { MockCore } from './petstore-mock.ts';
 // What every adapter's entry exports (the control interface, its member types, the coverage gates, the errors).
 export * from './public.ts';
-export { createKeyRedactor } from './redact.ts';
+export { createKeyRedactor } from '../../guard/redact.ts';
 export type { ApiRequest, ApiResponse } from './responses.ts';
 export { createPetStore } from './store.ts';
