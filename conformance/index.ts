@@ -16,7 +16,7 @@ export {
   EXCHANGE_ERROR_CODES,
   type ExchangeErrorCode,
 } from './errors.ts';
-export { DEFAULT_GENERATION_SEED, generatedChecks } from './generate/index.ts';
+export { DEFAULT_GENERATION_SEED, generatedProperties } from './generate/index.ts';
 export { REPORTERS, type Reporter, type ReporterName, render as renderReport } from './report/index.ts';
 export { type ReportTarget, writeReports } from './report/write.ts';
 export { parseBaseline } from './run/baseline.ts';
