@@ -5,7 +5,13 @@
  */
 import { describe, expect, it } from 'vitest';
 import { petStatuses } from '../../spec/index.ts';
-import { type CaseResult, type ConformanceOptions, generatedProperties, type Report, runConformance } from '../index.ts';
+import {
+  type CaseResult,
+  type ConformanceOptions,
+  generatedProperties,
+  type Report,
+  runConformance,
+} from '../index.ts';
 import { renderPretty } from '../report/index.ts';
 import { type FakePetstore, type FakePetstoreOptions, type GeneratedBug, startFakePetstore } from './fake-petstore.ts';
 

@@ -5,10 +5,10 @@
  * @see ../../docs/mock.md "Request journal"
  */
 
+import { REDACTED, redactKeys } from '../../guard/redact.ts';
 import { canonicalPath, matchesTemplate } from '../../spec/match.ts';
 import { badOption } from './errors.ts';
 import { type Applied, type Layer, originForm, type RequestContext, splitTarget } from './layers.ts';
-import { REDACTED, redactKeys } from '../../guard/redact.ts';
 import type { ApiRequest, ApiResponse, Fault } from './responses.ts';
 
 /** How many requests the journal keeps unless told otherwise. */
