@@ -17,18 +17,19 @@ import {
   type Report,
   runConformance,
 } from '../index.ts';
-import { REPORTER_TABLE, REPORTERS, type ReporterName, render, reporter, shouldColor } from '../report/index.ts';
-import { writeReportFile } from '../report/write.ts';
+import { shouldColor } from '../report/index.ts';
+import {
+  needsExchangeLog,
+  notWrittenLine,
+  parseReportTargets,
+  type ReportTarget,
+  reporterUsage,
+  writeReports,
+} from '../report/targets.ts';
 import { select } from '../run/select.ts';
 import { judgeMain } from './judge.ts';
 import { renderList } from './list.ts';
 import { createProgressLine } from './progress.ts';
-
-/** The reporters' lines of --help, from the reporter table. */
-function reporterHelp(): string {
-  const width = Math.max(...REPORTERS.map((name) => name.length));
-  return REPORTERS.map((name) => `${' '.repeat(24)}${name.padEnd(width)}  ${REPORTER_TABLE[name].help}`).join('\n');
-}
 
 const HELP = `Usage: npx petstore-conformance [options]
        npx petstore-conformance judge FILE.har [FILE.har …] --base-url URL (recorded traffic; judge --help)
@@ -80,8 +81,7 @@ Generated requests (for a disposable server, not production):
   --prefix-names        generated names carry the run prefix, and the empty name is
                         skipped (implied by --env)
 Reports:
-  --reporter R[=FILE]   one of these; repeatable; without =FILE to stdout (default: pretty)
-${reporterHelp()}
+${reporterUsage(24)}
   --baseline FILE       known failures (JSON array of ids, or a JSON report): exit 0
                         while only those fail; the report names the ones now fixed
   -h, --help            show this help
@@ -127,26 +127,12 @@ function told(error: ConformanceError): string {
   return flag !== undefined && error.problem !== undefined ? `${flag} ${error.problem}` : error.message;
 }
 
-interface ReporterTarget {
-  name: ReporterName;
-  file?: string;
-}
-
 /** A number as runConformance takes it; its range is runConformance's to check. Text that is not one is refused here. */
 function number(option: string, text: string, integer = true): number {
   const value = (integer ? /^\d{1,15}$/ : /^\d{1,15}(\.\d+)?$/).test(text.trim()) ? Number(text) : Number.NaN;
   if (Number.isNaN(value))
     throw badOptions(option, `must be ${integer ? 'a whole number' : 'a number'}, got ${JSON.stringify(text)}`);
   return value;
-}
-
-function parseReporter(spec: string): ReporterTarget {
-  const [name, ...rest] = spec.split('=');
-  if (name === undefined || reporter(name) === undefined)
-    throw usage('--reporter', `unknown reporter ${JSON.stringify(name)} (${REPORTERS.join(', ')})`);
-  const file = rest.join('=');
-  if (rest.length > 0 && file === '') throw usage('--reporter', `--reporter ${name}= needs a file name`);
-  return file ? { name: name as ReporterName, file } : { name: name as ReporterName };
 }
 
 function list(values: string[] | undefined): string[] {
@@ -195,7 +181,7 @@ export interface CliPlan {
   /** `--list`: print the cases (as JSON with `--json`) and run nothing. */
   list?: { json: boolean };
   options: ConformanceOptions;
-  reporters: ReporterTarget[];
+  reporters: ReportTarget[];
 }
 
 function resolveBaseUrl(values: { 'base-url'?: string; env?: string }, env: NodeJS.ProcessEnv): string {
@@ -257,8 +243,8 @@ export function planFromArgs(args: string[], env: NodeJS.ProcessEnv): CliPlan {
   if (v['prefix-names'] || v.env !== undefined) options.prefixNames = true;
   if (v.baseline !== undefined) options.baseline = readBaseline(v.baseline);
   Object.assign(options, networkOptions(v, env));
-  const reporters = (v.reporter ?? ['pretty']).map(parseReporter);
-  if (reporters.some((r) => reporter(r.name)?.needsExchangeLog)) options.exchangeLog = true;
+  const reporters = parseReportTargets(v.reporter);
+  if (needsExchangeLog(reporters)) options.exchangeLog = true;
   return { help: false, options, reporters };
 }
 
@@ -336,7 +322,7 @@ export async function main(
     }
     const report = await runConformance({ ...plan.options, onProgress: (p) => progress.update(p) });
     progress.clear();
-    writeReports(report, plan.reporters, out, err, env);
+    writeRunReports(report, plan.reporters, out, err, env);
     if (report.ok) return 0;
     const unexpected = report.baseline ? report.baseline.unexpected.length : report.summary.failed;
     if (unexpected === 0 && report.incomplete) {
@@ -348,7 +334,7 @@ export async function main(
   } catch (e) {
     progress.clear();
     // A run that started and ended early still writes every report, with what it judged and why it ended.
-    if (e instanceof ConformanceError && e.report && plan) writeReports(e.report, plan.reporters, out, err, env);
+    if (e instanceof ConformanceError && e.report && plan) writeRunReports(e.report, plan.reporters, out, err, env);
     const reason = e instanceof ConformanceError ? told(e) : `unexpected error: ${(e as Error)?.message ?? String(e)}`;
     const usageError = e instanceof ConformanceError && e.code === 'PETSTORE_CONFORMANCE_BAD_OPTIONS' && !e.report;
     // runConformance hides every secret in its errors and reports; the command's own lines quote none.
@@ -359,30 +345,19 @@ export async function main(
 
 /**
  * Writes every report; one that cannot be written is a line on stderr and the others are still written, and the
- * exit code stays the run's own. A file is replaced only when it is a regular file (never through a symlink, never
- * a directory), and atomically: written beside it, then renamed over it.
+ * exit code stays the run's own.
  */
-function writeReports(
+function writeRunReports(
   report: Report,
-  targets: ReporterTarget[],
+  targets: ReportTarget[],
   out: NodeJS.WriteStream,
   err: NodeJS.WriteStream,
   env: NodeJS.ProcessEnv,
 ): void {
-  for (const target of targets) {
-    // A run that ended before any case (the first request showed it cannot test the server) says why in its one
-    // stderr line; the terminal gets no empty report beside it. Files, and JSON or JUnit on stdout, still come.
-    if (!target.file && target.name === 'pretty' && report.ended && report.cases.length === 0) continue;
-    const text = render(target.name, report, { color: !target.file && shouldColor(out, env) });
-    if (!target.file) out.write(text);
-    else
-      try {
-        writeReportFile(target.file, text);
-      } catch (error) {
-        const e = error as NodeJS.ErrnoException;
-        err.write(
-          `petstore-conformance: the ${target.name} report was not written to ${target.file}: ${e.code ?? e.message} (the exit code is still the run's)\n`,
-        );
-      }
-  }
+  // A run that ended before any case (the first request showed it cannot test the server) says why in its one
+  // stderr line; the terminal gets no empty report beside it. Files, and JSON or JUnit on stdout, still come.
+  const quiet = report.ended && report.cases.length === 0;
+  const wanted = targets.filter((t) => !(quiet && t.file === undefined && t.reporter === 'pretty'));
+  for (const failure of writeReports(report, wanted, { out, color: shouldColor(out, env) }))
+    err.write(notWrittenLine('petstore-conformance', failure));
 }
