@@ -27,18 +27,26 @@ import {
   writeReports,
 } from '../report/targets.ts';
 import { select } from '../run/select.ts';
+import { parseShard, shardSelection } from '../run/shard.ts';
+import { exitOf } from './exit.ts';
 import { judgeMain } from './judge.ts';
 import { renderList } from './list.ts';
+import { mergeMain } from './merge.ts';
 import { createProgressLine } from './progress.ts';
 
 const HELP = `Usage: npx petstore-conformance [options]
        npx petstore-conformance judge FILE.har [FILE.har …] --base-url URL (recorded traffic; judge --help)
+       npx petstore-conformance merge FILE.json [FILE.json …] (the shards of a split run; merge --help)
        (outside a project with petstore-toolkit installed: npx -p petstore-toolkit petstore-conformance [options])
 
 Runs the Petstore conformance suite against a server.
 
 Target:
   --base-url URL        base URL ending in /v1 (or PETSTORE_BASE_URL)
+  --start CMD           start the server under test with this shell command first (its own
+                        process group, its output kept); refused when something already
+                        answers at the base URL; waited for (--wait-for, default 60s); the
+                        whole group stopped at the end, on Ctrl-C and SIGTERM too
   --api-key KEY         bearer API key (or PETSTORE_API_KEY; prefer the variable)
   --env NAME            production or staging: the base URL comes from
                         PETSTORE_PRODUCTION_URL or PETSTORE_STAGING_URL
@@ -71,6 +79,9 @@ Run:
   --allow-writes        allow creating animals with --env production or staging
   --strict              advice becomes failure; Pets may carry no extra fields
   --run-id ID           name created animals conformance-ID-... (default: random)
+  --shard I/N           run part I of N of the selected cases (one job of a CI matrix): each case
+                        in exactly one part, the same for the same seed on every machine, the
+                        generated checks as one; then merge the JSON reports (merge --help)
   --list                print every case id and generated check id with its level,
                         operation and section (after --only/--skip), and run nothing;
                         --json for JSON
@@ -119,6 +130,7 @@ const FLAGS: Record<string, string> = {
   cert: '--cert',
   key: '--cert-key',
   baseline: '--baseline',
+  shard: '--shard',
 };
 
 /** An error as the command prints it: a bad option under its flag's name when it reads as the name then a problem. */
@@ -170,6 +182,8 @@ const OPTIONS = {
   ca: { type: 'string' },
   cert: { type: 'string' },
   'cert-key': { type: 'string' },
+  shard: { type: 'string' },
+  start: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean' },
 } as const;
@@ -213,7 +227,10 @@ export function planFromArgs(args: string[], env: NodeJS.ProcessEnv): CliPlan {
   if (v.version) return { help: false, version: true, options: { baseUrl: '', apiKey: '' }, reporters: [] };
   if (v.json && !v.list) throw usage('--json', '--json goes with --list (for a JSON report: --reporter json)');
   if (v.list) {
-    const options = { baseUrl: '', apiKey: '', only: list(v.only), skip: list(v.skip) };
+    const options: ConformanceOptions = { baseUrl: '', apiKey: '', only: list(v.only), skip: list(v.skip) };
+    if (v.shard !== undefined) options.shard = parseShard(v.shard);
+    if (v.generate !== undefined) options.generate = number('generate', v.generate);
+    if (v.seed !== undefined) options.seed = number('seed', v.seed);
     return { help: false, list: { json: v.json === true }, options, reporters: [] };
   }
   const baseUrl = resolveBaseUrl(v, env);
@@ -242,6 +259,7 @@ export function planFromArgs(args: string[], env: NodeJS.ProcessEnv): CliPlan {
   if (v.seed !== undefined) options.seed = number('seed', v.seed);
   if (v['prefix-names'] || v.env !== undefined) options.prefixNames = true;
   if (v.baseline !== undefined) options.baseline = readBaseline(v.baseline);
+  if (v.shard !== undefined) options.shard = parseShard(v.shard);
   Object.assign(options, networkOptions(v, env));
   const reporters = parseReportTargets(v.reporter);
   if (needsExchangeLog(reporters)) options.exchangeLog = true;
@@ -304,6 +322,7 @@ export async function main(
   err: NodeJS.WriteStream = process.stderr,
 ): Promise<number> {
   if (args[0] === 'judge') return judgeMain(args.slice(1), env, out, err);
+  if (args[0] === 'merge') return mergeMain(args.slice(1), env, out, err);
   const progress = createProgressLine(err, env);
   let plan: ReturnType<typeof planFromArgs> | undefined;
   try {
@@ -317,20 +336,20 @@ export async function main(
       return 0;
     }
     if (plan.list) {
-      out.write(renderList(select(plan.options), plan.list.json));
+      const { shard, seed, generate } = plan.options;
+      const whole = select(plan.options);
+      const shown = shard
+        ? shardSelection(whole, shard, seed ?? DEFAULT_GENERATION_SEED, generate ?? 0).selection
+        : whole;
+      out.write(renderList(shown, plan.list.json));
       return 0;
     }
     const report = await runConformance({ ...plan.options, onProgress: (p) => progress.update(p) });
     progress.clear();
     writeRunReports(report, plan.reporters, out, err, env);
-    if (report.ok) return 0;
-    const unexpected = report.baseline ? report.baseline.unexpected.length : report.summary.failed;
-    if (unexpected === 0 && report.incomplete) {
-      // Nothing failed, but not all of it could be judged: "could not test all of it", never the server's failure.
-      err.write(`petstore-conformance: ${report.incomplete}\n`);
-      return 2;
-    }
-    return 1;
+    const exit = exitOf(report);
+    if (exit.line) err.write(`petstore-conformance: ${exit.line}\n`);
+    return exit.code;
   } catch (e) {
     progress.clear();
     // A run that started and ended early still writes every report, with what it judged and why it ended.
