@@ -18,6 +18,7 @@ import {
   runConformance,
 } from '../index.ts';
 import { shouldColor } from '../report/index.ts';
+import { outputRedactors } from '../report/redact-report.ts';
 import {
   needsExchangeLog,
   notWrittenLine,
@@ -27,12 +28,14 @@ import {
   writeReports,
 } from '../report/targets.ts';
 import { select } from '../run/select.ts';
+import { secretsOf } from '../run/settings.ts';
 import { parseShard, shardSelection } from '../run/shard.ts';
 import { exitOf } from './exit.ts';
 import { judgeMain } from './judge.ts';
 import { renderList } from './list.ts';
 import { mergeMain } from './merge.ts';
 import { createProgressLine } from './progress.ts';
+import { type StartedServer, startServer } from './start.ts';
 
 const HELP = `Usage: npx petstore-conformance [options]
        npx petstore-conformance judge FILE.har [FILE.har …] --base-url URL (recorded traffic; judge --help)
@@ -196,6 +199,8 @@ export interface CliPlan {
   list?: { json: boolean };
   options: ConformanceOptions;
   reporters: ReportTarget[];
+  /** `--start CMD`: the server under test, started and stopped by the command. */
+  start?: string;
 }
 
 function resolveBaseUrl(values: { 'base-url'?: string; env?: string }, env: NodeJS.ProcessEnv): string {
@@ -260,10 +265,11 @@ export function planFromArgs(args: string[], env: NodeJS.ProcessEnv): CliPlan {
   if (v['prefix-names'] || v.env !== undefined) options.prefixNames = true;
   if (v.baseline !== undefined) options.baseline = readBaseline(v.baseline);
   if (v.shard !== undefined) options.shard = parseShard(v.shard);
+  if (v.start !== undefined && v.start.trim() === '') throw usage('--start', '--start needs a command');
   Object.assign(options, networkOptions(v, env));
   const reporters = parseReportTargets(v.reporter);
   if (needsExchangeLog(reporters)) options.exchangeLog = true;
-  return { help: false, options, reporters };
+  return { help: false, options, reporters, ...(v.start === undefined ? {} : { start: v.start }) };
 }
 
 /** `Name: value` into its two parts; the value may hold colons. */
@@ -344,13 +350,24 @@ export async function main(
       out.write(renderList(shown, plan.list.json));
       return 0;
     }
+    if (plan.start !== undefined) return await withStartedServer(plan, plan.start, env, err, () => runPlan(plan!));
+    return await runPlan(plan);
+  } catch (e) {
+    return failed(e, plan);
+  }
+
+  /** Runs the plan and writes its reports; the exit code. */
+  async function runPlan(plan: CliPlan): Promise<number> {
     const report = await runConformance({ ...plan.options, onProgress: (p) => progress.update(p) });
     progress.clear();
     writeRunReports(report, plan.reporters, out, err, env);
     const exit = exitOf(report);
     if (exit.line) err.write(`petstore-conformance: ${exit.line}\n`);
     return exit.code;
-  } catch (e) {
+  }
+
+  /** A run that could not happen or ended early: its reports, when it had started, and one line; exit 2. */
+  function failed(e: unknown, plan: CliPlan | undefined): number {
     progress.clear();
     // A run that started and ended early still writes every report, with what it judged and why it ended.
     if (e instanceof ConformanceError && e.report && plan) writeRunReports(e.report, plan.reporters, out, err, env);
@@ -359,6 +376,66 @@ export async function main(
     // runConformance hides every secret in its errors and reports; the command's own lines quote none.
     err.write(`petstore-conformance: ${reason.split('\n')[0]}${usageError ? ' (see --help)' : ''}\n`);
     return 2;
+  }
+}
+
+/** How long `--start` waits for its server to answer when `--wait-for` does not say. */
+const DEFAULT_START_WAIT_MS = 60_000;
+
+/**
+ * `--start CMD`: starts the server (refused when something already answers), runs, and stops the command's whole
+ * process group at the end: after exit 0, 1 or 2, on SIGINT and SIGTERM (then exit 2: the run could not finish),
+ * and, as a last resort, with SIGKILL when the process exits some other way.
+ */
+async function withStartedServer(
+  plan: CliPlan,
+  command: string,
+  env: NodeJS.ProcessEnv,
+  err: NodeJS.WriteStream,
+  run: () => Promise<number>,
+): Promise<number> {
+  const waitForMs = plan.options.waitForMs ?? DEFAULT_START_WAIT_MS;
+  // The server now answers TCP; the run still waits, within the same bound, for it to answer HTTP.
+  plan.options.waitForMs = waitForMs;
+  let server: StartedServer | undefined;
+  let stopping = false;
+  const killOnExit = () => {
+    if (!stopping) server?.kill();
+  };
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (stopping) return;
+    stopping = true;
+    err.write(`petstore-conformance: ${signal}: the run stops here, and the --start server with it\n`);
+    void (server?.stop() ?? Promise.resolve()).finally(() => process.exit(2));
+  };
+  process.on('exit', killOnExit);
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  try {
+    try {
+      server = await startServer({
+        command,
+        baseUrl: plan.options.baseUrl,
+        waitForMs,
+        hide: outputRedactors(secretsOf(plan.options)).text,
+        env,
+        onSpawn: (spawned) => {
+          server = spawned;
+        },
+      });
+    } catch (e) {
+      if (!(e instanceof ConformanceError)) throw e;
+      // The command's last lines follow the reason: why a server died at start is in them.
+      err.write(`petstore-conformance: ${e.message}\n`);
+      return 2;
+    }
+    return await run();
+  } finally {
+    if (!stopping) await server?.stop();
+    stopping = true;
+    process.off('exit', killOnExit);
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
   }
 }
 
