@@ -138,7 +138,7 @@ describe('two shards merged equal the unsharded run', () => {
       [[file('absent.json')], `${file('absent.json')}: cannot be read (ENOENT)`],
       [
         [file('s1.json'), file('s2.json'), '--reporter', 'pretty', '--reporter', 'junit'],
-        '--reporter: pretty and junit would both write to standard output',
+        '--reporter pretty and --reporter junit would all write to standard output',
       ],
     ];
     for (const [args, line] of refused) {

@@ -75,11 +75,11 @@ describe('planFromArgs', () => {
     [['--env', 'staging', '--reporter', 'xml'], /unknown reporter/],
     [
       ['--env', 'staging', '--reporter', 'pretty', '--reporter', 'junit'],
-      /^petstore-conformance: --reporter: pretty and junit would both write to standard output: give all but one a file \(--reporter junit=FILE\) \(see --help\)\n$/,
+      /^petstore-conformance: --reporter pretty and --reporter junit would all write to standard output, one after the other: give all but one a file \(--reporter junit=FILE\) \(see --help\)\n$/,
     ],
     [
       ['--env', 'staging', '--reporter', 'json=r.json', '--reporter', 'junit=./r.json'],
-      /json and junit would both write/,
+      /--reporter json and --reporter junit would both write/,
     ],
     [['--env', 'staging', '--timeout', 'soon'], /--timeout must look like 500ms/],
     [['--env', 'staging', '--timeout', '5'], /--timeout needs a unit: 5s or 5ms/],

@@ -29,8 +29,7 @@ function bad(message: string): ConformanceError {
 /** Reads one `--reporter NAME[=FILE]`; throws a ConformanceError naming the reporters for an unknown one. */
 export function parseReportTarget(spec: string): ReportTarget {
   const [name = '', ...rest] = spec.split('=');
-  if (reporter(name) === undefined)
-    throw bad(`--reporter: unknown reporter ${JSON.stringify(name)} (${REPORTERS.join(', ')})`);
+  if (reporter(name) === undefined) throw bad(`unknown reporter ${JSON.stringify(name)} (${REPORTERS.join(', ')})`);
   const file = rest.join('=');
   if (rest.length > 0 && file === '') throw bad(`--reporter ${name}= needs a file name`);
   return file ? { reporter: name as ReporterName, file } : { reporter: name as ReporterName };
@@ -44,7 +43,7 @@ export function checkReportTargets(targets: readonly ReportTarget[]): void {
   const toStream = targets.filter((t) => t.file === undefined);
   if (toStream.length > 1)
     throw bad(
-      `--reporter: ${toStream.map((t) => t.reporter).join(' and ')} would both write to standard output: give all but one a file (--reporter ${toStream[1]!.reporter}=FILE)`,
+      `${toStream.map((t) => `--reporter ${t.reporter}`).join(' and ')} would all write to standard output, one after the other: give all but one a file (--reporter ${toStream[1]!.reporter}=FILE)`,
     );
   const seen = new Map<string, ReporterName>();
   for (const t of targets) {
@@ -52,7 +51,7 @@ export function checkReportTargets(targets: readonly ReportTarget[]): void {
     const path = resolve(t.file);
     const before = seen.get(path);
     if (before !== undefined)
-      throw bad(`--reporter: ${before} and ${t.reporter} would both write ${t.file}: give each its own file`);
+      throw bad(`--reporter ${before} and --reporter ${t.reporter} would both write ${t.file}: give each its own file`);
     seen.set(path, t.reporter);
   }
 }
