@@ -13,7 +13,7 @@ import type { Report } from '../types.ts';
 import { exitOf } from './exit.ts';
 
 /** The help of `merge`. */
-export const MERGE_HELP = `Usage: npx petstore-conformance merge FILE.json [FILE.json …] [options]
+const MERGE_HELP = `Usage: npx petstore-conformance merge FILE.json [FILE.json …] [options]
 
 Merges the JSON reports of a split run (each shard run with --shard i/n --reporter json=FILE) into
 the whole run's reports and exit code: every case once, counts, causes and the status table over
@@ -28,7 +28,7 @@ a shard ended early, or the files are not every shard of one run (one line says 
 `;
 
 /** Bytes one shard's JSON report may hold: a report is kilobytes to megabytes; past this it is refused unread. */
-export const MAX_REPORT_BYTES = 256 * 1024 * 1024;
+const MAX_REPORT_BYTES = 256 * 1024 * 1024;
 
 const OPTIONS = {
   reporter: { type: 'string', multiple: true },
@@ -53,7 +53,7 @@ const REQUIRED: [string, (r: Record<string, unknown>) => boolean][] = [
 ];
 
 /** Reads one shard's JSON report; a file that is not one is a ConformanceError naming it and what it lacks. */
-export function readShardReport(file: string): ShardReport {
+function readShardReport(file: string): ShardReport {
   let size: number;
   try {
     size = statSync(file).size;

@@ -16,7 +16,7 @@ const SHOWN_LINES = 20;
 const KEPT_BYTES = 64 * 1024;
 
 /** How long the group has to stop after SIGTERM before it gets SIGKILL. */
-export const STOP_GRACE_MS = 5000;
+const STOP_GRACE_MS = 5000;
 
 /** Options of {@link startServer}. */
 export interface StartOptions {
@@ -55,7 +55,7 @@ function endpoint(baseUrl: string): { host: string; port: number } {
 }
 
 /** Whether something accepts a connection at the base URL's host and port (within `timeoutMs`). */
-export function answersAt(baseUrl: string, timeoutMs = 1000): Promise<boolean> {
+function answersAt(baseUrl: string, timeoutMs = 1000): Promise<boolean> {
   const { host, port } = endpoint(baseUrl);
   return new Promise((resolve) => {
     const socket = connect({ host, port });
@@ -73,7 +73,7 @@ export function answersAt(baseUrl: string, timeoutMs = 1000): Promise<boolean> {
  * Whether a process of group `pgid` is still running (a zombie, dead but not yet reaped by an init that may never
  * reap it, is not). Reads /proc where there is one; elsewhere asks the kernel, which counts zombies too.
  */
-export function groupAlive(pgid: number): boolean {
+function groupAlive(pgid: number): boolean {
   try {
     process.kill(-pgid, 0);
   } catch {

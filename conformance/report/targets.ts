@@ -39,7 +39,7 @@ export function parseReportTarget(spec: string): ReportTarget {
  * Refuses targets that would spoil each other: two on the one output stream (the text and then the XML in one
  * stream, which no reader can take apart), or two writing the same file (the second replaces the first).
  */
-export function checkReportTargets(targets: readonly ReportTarget[]): void {
+function checkReportTargets(targets: readonly ReportTarget[]): void {
   const toStream = targets.filter((t) => t.file === undefined);
   if (toStream.length > 1)
     throw bad(
@@ -119,7 +119,7 @@ export function notWrittenLine(command: string, failure: ReportNotWritten): stri
 }
 
 /** Writes `text` to `file` as {@link writeReports} does; throws when it cannot. */
-export function writeReportFile(file: string, text: string): void {
+function writeReportFile(file: string, text: string): void {
   let existing: Stats | undefined;
   try {
     existing = lstatSync(file);

@@ -10,7 +10,7 @@ import type { Shard, ShardInfo } from '../types.ts';
 import type { Selection } from './select.ts';
 
 /** At most this many shards: more would leave most jobs with nothing to run. */
-export const MAX_SHARDS = 1000;
+const MAX_SHARDS = 1000;
 
 /** Reads `i/n` (`2/4`), as `--shard` takes it. */
 export function parseShard(text: string): Shard {
