@@ -26,7 +26,7 @@ import { isLoopback, startMockServer } from './start.ts';
 import { hidePassword } from './stores/common.ts';
 
 const HELP = `Usage: npx petstore-mock [options]
-       (outside a project with petstore-toolkit installed: npx -p petstore-toolkit petstore-mock [options])
+       (outside a project with petstore-toolkit installed: npx --yes -p petstore-toolkit@0 petstore-mock [options])
 
 Serves the Petstore interface at http://HOST:PORT/v1, from memory (or a database, --store), seeded with faker data.
 
