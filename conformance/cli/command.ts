@@ -40,7 +40,7 @@ import { type StartedServer, startServer } from './start.ts';
 const HELP = `Usage: npx petstore-conformance [options]
        npx petstore-conformance judge FILE.har [FILE.har …] --base-url URL (recorded traffic; judge --help)
        npx petstore-conformance merge FILE.json [FILE.json …] (the shards of a split run; merge --help)
-       (outside a project with petstore-toolkit installed: npx -p petstore-toolkit petstore-conformance [options])
+       (outside a project with petstore-toolkit installed: npx --yes -p petstore-toolkit@0 petstore-conformance [options])
 
 Runs the Petstore conformance suite against a server.
 
