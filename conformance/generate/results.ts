@@ -81,7 +81,8 @@ export function generatedResults(checks: readonly GeneratedCheck[], s: SearchRes
       const { result } = example.finding;
       return {
         ...base,
-        outcome: o.strict ? 'failed' : 'warned',
+        // Information is never a failure, --strict included; advice fails only under --strict.
+        outcome: c.level === 'info' ? 'info' : o.strict ? 'failed' : 'warned',
         reason: `${result.name}: ${result.variation ? `${result.variation}: ` : ''}${result.message} (${failed} of ${failed + held} generated requests; seed ${o.seed})`,
         checks: [result],
         exchanges: example.exchanges,

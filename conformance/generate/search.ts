@@ -54,7 +54,7 @@ export interface SearchOptions {
 /** What the search found and spent. */
 export interface SearchResult {
   failures: Map<string, Failure>;
-  /** The first example of each advice check not followed. */
+  /** The first example of each advice or information check not followed. */
   advice: Map<string, { finding: Finding; exchanges: Exchange[] }>;
   /** How many times each check held, and failed, while searching. */
   held: Map<string, number>;
@@ -220,7 +220,7 @@ function noteSearchFindings(r: SearchResult, exec: Execution): void {
     if (f.result.ok) bump(r.held, f.id);
     else {
       bump(r.failedCount, f.id);
-      if (f.level === 'advice' && !r.advice.has(f.id))
+      if (f.level !== 'required' && !r.advice.has(f.id))
         // The request that did not follow the advice, not the whole sequence that led to it.
         r.advice.set(f.id, { finding: f, exchanges: f.exchange ? [f.exchange] : [...exec.exchanges] });
     }

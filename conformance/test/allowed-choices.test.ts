@@ -12,7 +12,12 @@ import { allCases, ConformanceError, type Report, runConformance } from '../inde
 import { REPORTER_TABLE, renderJson, renderJunit, renderPretty } from '../report/index.ts';
 import { EVERY_ALLOWED_CHOICE, type FakePetstoreOptions, startFakePetstore } from './fake-petstore.ts';
 
-const ADVICE = ['getPet.deprecationHeaders', 'auth.wwwAuthenticate', 'auth.bearerLowercase'];
+const ADVICE = [
+  'getPet.deprecationHeaders',
+  'auth.wwwAuthenticate',
+  'auth.bearerLowercase',
+  'createPet.invalid.nonJsonContentType',
+];
 /** Preferences no RFC or contract text backs: noted as information, never warned, never failed. */
 const INFO = [
   'listPets.limit.invalid.rejected',
