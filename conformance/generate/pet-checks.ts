@@ -79,10 +79,13 @@ export function readBackFindings(
   return out;
 }
 
-/** The checks of a generated create with an invalid body; `variation` says in words what is wrong with it. */
-export function invalidFindings(ex: Exchange, variation: string): Finding[] {
+/**
+ * The checks of a generated create with an invalid body; `variation` says in words what is wrong with it, `rule`
+ * which rule it breaks (its failures are told apart by it).
+ */
+export function invalidFindings(ex: Exchange, variation: string, rule: string): Finding[] {
   return basics('createPet', ex, { statuses: { 400: 'Error' } }, 'invalidRefused').map((f) =>
-    f.id.endsWith('.invalidRefused') ? { ...f, result: { ...f.result, variation } } : f,
+    f.id.endsWith('.invalidRefused') ? { ...f, result: { ...f.result, variation, rule } } : f,
   );
 }
 

@@ -135,7 +135,11 @@ function isNewPet(s: FakeState, b: Record<string, unknown>): boolean {
     categoryOk &&
     (b.status === undefined ||
       looseStatusAccepted(s, b.status) ||
-      STATUSES.includes(s.bugs.has('statusCaseInsensitive') ? String(b.status).toLowerCase() : (b.status as string)))
+      STATUSES.includes(
+        s.bugs.has('statusCaseInsensitive') && typeof b.status === 'string'
+          ? b.status.toLowerCase()
+          : (b.status as string),
+      ))
   );
 }
 

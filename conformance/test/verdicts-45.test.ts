@@ -67,3 +67,30 @@ describe('each cause explained right', () => {
     expect(statements.join('\n')).not.toMatch(/`Pet` must be array/);
   });
 });
+
+describe('every distinct failure is reported', () => {
+  it('a generated property reports each rule a server accepted, each shrunk on its own and a cause of its own', async () => {
+    // Two bugs behind one check: `status: true` passes a loose comparison, a categoryId beyond int64 saturates.
+    const report = await runOn(
+      { violations: ['looseEnumStatus', 'saturatingIds'], count: 20 },
+      { generate: 150, seed: 7, only: ['generated.createPet.invalidRefused'] },
+    );
+    const failed = report.cases.filter((c) => c.outcome === 'failed');
+    const rules = failed.map((c) => c.checks[0]?.rule).sort();
+    expect(rules).toEqual(['categoryId is beyond int64', 'status is a boolean']);
+    expect(failed.map((c) => c.id).sort()).toEqual([
+      'generated.createPet.invalidRefused',
+      'generated.createPet.invalidRefused.2',
+    ]);
+    for (const c of failed) {
+      // Shrunk on its own: the last request of each is the create that broke its own rule.
+      const body = c.exchanges.at(-1)!.request.body ?? '';
+      expect(body).toMatch(c.checks[0]!.rule === 'status is a boolean' ? /"status":true/ : /"categoryId":\d{19,}/);
+    }
+    const causes = (report.causes ?? []).map((c) => c.statement).sort();
+    expect(causes).toEqual([
+      'POST /v1/pets answers 201 where the contract requires 400 when categoryId is beyond int64',
+      'POST /v1/pets answers 201 where the contract requires 400 when status is a boolean',
+    ]);
+  }, 120_000);
+});
