@@ -3,8 +3,7 @@
  * integer parsers of other stacks read what the contract forbids. Each is a hook the operations call; without its
  * violation it changes nothing.
  */
-import type { FakeRequest, FakeResult } from './fake-handler.ts';
-import { error, type FakeState } from './fake-operations.ts';
+import { error, type FakeRequest, type FakeResult, type FakeState } from './fake-model.ts';
 
 const INT64_MAX = 2n ** 63n - 1n;
 
