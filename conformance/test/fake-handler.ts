@@ -6,6 +6,7 @@
  * operations themselves are in fake-operations.ts.
  */
 import { type Pet, petStatuses } from '../../spec/index.ts';
+import { queryParserResponse, routerPage } from './fake-decoders.ts';
 import {
   error,
   type FakeChoices,
@@ -15,7 +16,6 @@ import {
   type GeneratedBug,
   type Violation,
 } from './fake-model.ts';
-import { queryParserResponse, routerPage } from './fake-decoders.ts';
 import { createPet, getPet, invalidBeforeAuth, listPets } from './fake-operations.ts';
 
 export type { FakeChoices, FakeRequest, FakeResult, GeneratedBug, Violation } from './fake-model.ts';
