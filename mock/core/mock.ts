@@ -9,6 +9,7 @@
  * until they are made, requests wait and `ready` is pending.
  */
 import { listOperations, loadProfile, type Pet, sunsetOf } from '../../spec/index.ts';
+import { API_PATH } from './adapter.ts';
 import { controlLayer } from './control.ts';
 import { corsLayer, corsPolicy } from './cors.ts';
 import { type Coverage, createCoverage } from './coverage.ts';
@@ -30,7 +31,7 @@ import {
   checkStoreBytes,
   type Latency,
 } from './options.ts';
-import { answerLayer, chaosLayer, preferLayer, scenarioLayer } from './overrides.ts';
+import { chaosLayer, fetchLayer, preferLayer, scenarioLayer } from './overrides.ts';
 import { buildPact } from './pact/document.ts';
 import { applyProviderState } from './pact/provider-states.ts';
 import { createPactRecorder, type PactRecorder } from './pact/recorder.ts';
@@ -43,8 +44,6 @@ import { createPetStore, type Later, type PetStore, StoreFullError } from './sto
 
 /** The development key used when no key is configured. Printed at start; never use it outside a local mock. */
 export const DEFAULT_API_KEY = 'petstore-dev-key';
-
-const BASE_PATH = '/v1';
 
 /** Options for {@link createMock}. */
 export interface MockOptions {
@@ -138,7 +137,8 @@ export interface MockAdapter {
 /** Builds a mock: its user's {@link PetstoreMock}, with what its adapter calls. */
 export function createMock(options: MockOptions = {}, adapter: MockAdapter = {}): MockCore {
   const checked = checkOptions(options, adapter);
-  const urlBase = `${adapter.prefix ?? ''}${BASE_PATH}`;
+  // Where the API is mounted (`/api/v1`): the URLs the mock writes start with it; the core routes under API_PATH.
+  const basePath = `${adapter.prefix ?? ''}${API_PATH}`;
   const apiKeys = options.apiKeys && options.apiKeys.length > 0 ? [...options.apiKeys] : [DEFAULT_API_KEY];
   const { store, ready, isReady } = openPets(options, adapter, checked.storeBytes);
   const scenarios = createScenarioStore();
@@ -151,7 +151,7 @@ export function createMock(options: MockOptions = {}, adapter: MockAdapter = {})
 
   const mock: PetstoreMock = {
     get url() {
-      return adapter.url?.() ?? urlBase;
+      return adapter.url?.() ?? basePath;
     },
     apiKeys,
     pets: petsView(store),
@@ -179,8 +179,8 @@ export function createMock(options: MockOptions = {}, adapter: MockAdapter = {})
     close: adapter.close ?? (async () => {}),
   };
 
-  const layers = layersOf(options, checked, { mock, store, scenarios, journal, coverage, recorder, urlBase });
-  const layered = compose(layers, createHandler({ store, apiKeys, urlBase, removed }), BASE_PATH);
+  const layers = layersOf(options, checked, { mock, store, scenarios, journal, coverage, recorder, basePath });
+  const layered = compose(layers, createHandler({ store, apiKeys, basePath, removed }), API_PATH);
   const fetch: Fetch = (request) => (isReady() ? layered(request) : ready.then(() => layered(request)));
   // The adapter's hook is not enumerable: the object reads as the controls it is.
   return Object.defineProperties(mock, { fetch: { value: fetch } }) as MockCore;
@@ -262,18 +262,18 @@ interface LayerParts {
   journal: Journal;
   coverage: Coverage;
   recorder: PactRecorder;
-  urlBase: string;
+  basePath: string;
 }
 
 /** The layers around the handler, outermost first: each one the options switch on. */
 function layersOf(options: MockOptions, checked: ReturnType<typeof checkOptions>, parts: LayerParts): Layer[] {
-  const { mock, store, scenarios, journal, coverage, recorder, urlBase } = parts;
+  const { mock, store, scenarios, journal, coverage, recorder, basePath } = parts;
   const failed = (error: unknown) => storeFailure(error, store.where);
   // The served profile names this mock's own base path, relative to where it is read from (any host, any port),
   // not the default address the profile document carries.
   const profile = JSON.stringify({
     ...loadProfile(),
-    servers: [{ url: urlBase, description: 'This mock, where this document was read from.' }],
+    servers: [{ url: basePath, description: 'This mock, where this document was read from.' }],
   });
   const { latency, seed } = checked;
   const latencyRandom = seededRandom(seed);
@@ -309,7 +309,7 @@ function layersOf(options: MockOptions, checked: ReturnType<typeof checkOptions>
     scenarioLayer(scenarios),
     preferLayer(),
     ...(options.chaos ? [chaosLayer({ rate: options.chaos, random: seededRandom(seed ^ 0x5eed) })] : []),
-    answerLayer({ latency: latency.max === 0 ? () => 0 : draw }),
+    fetchLayer({ latency: latency.max === 0 ? () => 0 : draw }),
   ];
 }
 

@@ -80,9 +80,9 @@ export function listQuery(query: QueryParams): ApiResponse | ListingParams {
   return { limit, status: rawStatus as PetStatus | undefined };
 }
 
-/** The `Link` to getPet's successor under `urlBase` (made once per handler, not per request). */
-export function successorLink(urlBase: string): string {
-  return `<${urlBase}/pets>; rel="successor-version"`;
+/** The `Link` to getPet's successor under `basePath` (made once per handler, not per request). */
+export function successorLink(basePath: string): string {
+  return `<${basePath}/pets>; rel="successor-version"`;
 }
 
 /** The id `rawId` names (NaN for one beyond 2^53, which no pet has), or the 400 Error when it is not an int64. */
@@ -190,17 +190,17 @@ export function idsExhausted(): ApiResponse {
   );
 }
 
-/** The 201 for a stored pet, with its `Location` under `urlBase`. */
-export function created(entry: StoredPet, urlBase: string): ApiResponse {
+/** The 201 for a stored pet, with its `Location` under `basePath`. */
+export function created(entry: StoredPet, basePath: string): ApiResponse {
   return {
     status: 201,
-    headers: { 'content-type': JSON_TYPE, location: `${urlBase}/pets/${entry.id}` },
+    headers: { 'content-type': JSON_TYPE, location: `${basePath}/pets/${entry.id}` },
     body: entry.json,
   };
 }
 
 /** `POST /pets`: 201 with the stored Pet; 400, 413 or 415 with an Error naming what is wrong; 507 when the store is full. */
-export function createPet(store: PetStore, request: ApiRequest, urlBase: string): Later<ApiResponse> {
+export function createPet(store: PetStore, request: ApiRequest, basePath: string): Later<ApiResponse> {
   const input = newPetOf(request);
   if (isResponse(input)) return input;
   let entry: Later<StoredPet>;
@@ -212,10 +212,10 @@ export function createPet(store: PetStore, request: ApiRequest, urlBase: string)
   }
   return entry instanceof Promise
     ? entry.then(
-        (stored) => created(stored, urlBase),
+        (stored) => created(stored, basePath),
         (error) => storeFailure(error, store.where),
       )
-    : created(entry, urlBase);
+    : created(entry, basePath);
 }
 
 /** Seconds a client is asked to wait when the database cannot be reached. */
