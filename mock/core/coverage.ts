@@ -69,7 +69,7 @@ export interface CoverageReport {
 }
 
 /** Options of {@link createCoverage}. */
-export interface CoverageOptions {
+interface CoverageOptions {
   /** getPet is gone (`asOf` on or after its sunset): its calls count as calls to a removed operation. */
   removed?: ReadonlySet<string>;
 }

@@ -15,7 +15,7 @@ import { type ApiRequest, type ApiResponse, ErrorCode, errorResponse } from './r
 import type { PetStore } from './store.ts';
 
 /** Options for {@link createHandler}. */
-export interface HandlerOptions {
+interface HandlerOptions {
   store: PetStore;
   /** Keys accepted as `Authorization: Bearer <key>`. */
   apiKeys: readonly string[];

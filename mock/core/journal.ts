@@ -23,8 +23,6 @@ export const MAX_JOURNAL_BYTES = 1024 * 1024 * 1024;
 const ENTRY_OVERHEAD = 256;
 /** Characters of a request body kept; the rest is dropped and `bodyTruncated` set. */
 export const JOURNAL_BODY_LIMIT = 64 * 1024;
-export { REDACTED } from '../../guard/redact.ts';
-
 /** One API request as recorded. */
 export interface JournalEntry {
   /** Sequence number since the mock started (never reused, even after a clear). */
@@ -94,7 +92,7 @@ export interface Journal {
 }
 
 /** Options for {@link createJournal}. */
-export interface JournalOptions {
+interface JournalOptions {
   /** Entries kept, oldest dropped first (0 keeps none). */
   capacity?: number;
   /** Bytes kept, oldest dropped first (default {@link DEFAULT_JOURNAL_BYTES}). */
@@ -339,12 +337,12 @@ function headersLength(headers: ApiRequest['headers']): number {
 }
 
 /** Replaces every key in `text` with {@link REDACTED}, in every form the one redaction knows (guard/redact.ts). */
-export function redactText(text: string, keys: readonly string[]): string {
+function redactText(text: string, keys: readonly string[]): string {
   return redactKeys(text, keys);
 }
 
 /** The headers to keep: Authorization always redacted, and every key redacted wherever it appears. */
-export function redactHeaders(
+function redactHeaders(
   headers: Record<string, string | string[] | undefined>,
   keys: readonly string[],
 ): Record<string, string | string[]> {
@@ -359,7 +357,7 @@ export function redactHeaders(
 }
 
 /** Decoded query parameters, keys redacted in names and values. */
-export function redactQuery(query: string, keys: readonly string[]): Record<string, string | string[]> {
+function redactQuery(query: string, keys: readonly string[]): Record<string, string | string[]> {
   const out = new Map<string, string | string[]>();
   // The raw query first: decoding turns a key's `+` into a space, which the decoded pass would no longer match.
   for (const [rawName, rawValue] of new URLSearchParams(redactText(query, keys))) {

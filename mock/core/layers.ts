@@ -153,7 +153,7 @@ function createContext(
 }
 
 /** A request target split: the path, and the raw query without `?` (empty when none). */
-export interface Target {
+interface Target {
   path: string;
   query: string;
 }

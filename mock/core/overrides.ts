@@ -57,7 +57,7 @@ export function preferLayer(): Layer {
 }
 
 /** Options of {@link chaosLayer}. */
-export interface ChaosOptions {
+interface ChaosOptions {
   /** Share of API requests that fail, 0 to 1. */
   rate: number;
   /** Seeded numbers in [0, 1). */
@@ -78,7 +78,7 @@ export function chaosLayer({ rate, random }: ChaosOptions): Layer {
 }
 
 /** Options of {@link fetchLayer}. */
-export interface FetchLayerOptions {
+interface FetchLayerOptions {
   /** The mock's latency for one API request, in ms (0 when none). */
   latency: () => number;
 }

@@ -25,7 +25,7 @@ export interface ProviderStateChange {
 }
 
 /** The state names, as templates (`{id}` stands for the param of that name): what a server team writes handlers for. */
-export const PROVIDER_STATE_NAMES = [
+const PROVIDER_STATE_NAMES = [
   'a pet with id {id} exists',
   'no pet with id {id}',
   'no pets',
@@ -97,7 +97,7 @@ function parse(change: unknown): { template: string; params: Record<string, unkn
  * What a provider state acts on: a mock's pets and scenarios. A PetstoreMock is one; the type lives here, below
  * petstore-mock.ts (which names this module's types), so that the two do not import each other.
  */
-export interface StateHolder {
+interface StateHolder {
   readonly pets: { all(): Pet[] | Promise<Pet[]> };
   readonly scenarios: { add(input: { status: number }): { id: string }; remove(id: string): boolean };
   replacePets(pets: readonly Pet[]): void | Promise<void>;
