@@ -376,6 +376,13 @@ export const TARGETS: Target[] = [
         why: 'json.loads(bytes) decodes UTF-8 first and raises UnicodeDecodeError, a ValueError but not the json.JSONDecodeError the handler catches: the exception ends the handler and socketserver closes the connection without an answer to a body that is not UTF-8',
       },
     ],
+    // The same statement would be a client's stale keep-alive socket elsewhere; here it must be the body's own case.
+    expect: (r) => {
+      const closed = r.causes?.find((c) => /no usable answer/.test(c.statement));
+      return closed?.cases.includes('createPet.invalid.notUtf8')
+        ? []
+        : [`the connection closed without an answer must be createPet.invalid.notUtf8's, got ${closed?.cases}`];
+    },
   },
   {
     id: 'mock-chaos',
