@@ -11,7 +11,7 @@
 import { listOperations, loadProfile, type Pet, sunsetOf } from '../../spec/index.ts';
 import { controlLayer } from './control.ts';
 import { corsLayer, corsPolicy } from './cors.ts';
-import { createCoverage } from './coverage.ts';
+import { type Coverage, createCoverage } from './coverage.ts';
 import { DEFAULT_SEED, loadSeededPets, shippedPets } from './default-pets.ts';
 import { badOption, PetstoreMockError } from './errors.ts';
 import { createHandler } from './handler.ts';
@@ -26,6 +26,7 @@ import {
   checkLatency,
   checkMockOptions,
   checkRateLimit,
+  checkSessions,
   checkStoreBytes,
   type Latency,
 } from './options.ts';
@@ -37,8 +38,9 @@ import type { MockCore, PetstoreMock } from './petstore-mock.ts';
 import { seededRandom } from './random.ts';
 import { rateLimitLayer } from './rate-limit.ts';
 import { validatePets } from './replace-pets.ts';
-import type { ApiRequest } from './responses.ts';
+import { type ApiRequest, ErrorCode } from './responses.ts';
 import { createScenarioStore } from './scenarios.ts';
+import { createSessions, type SessionCore, SessionError, type SessionOptions, sessionLayer } from './sessions.ts';
 import { sharedControls } from './shared-controls.ts';
 import { type SharedStore, storeFailure } from './shared-store.ts';
 import { createPetStore, StoreFullError } from './store.ts';
@@ -99,6 +101,12 @@ export interface MockOptions {
    * sunset on (getPet's, 5 December 2030), it is removed and answers as an unknown route does (404 Error).
    */
   asOf?: Date | string;
+  /**
+   * Sessions, mocks of their own on the same port ({@link PetstoreMock.session}, `POST /__control/sessions`): at most
+   * `max` live (default 100), each ended after `idleMs` without a request (default 15 minutes; 0: never). Their pets
+   * share `storeBytes`: each may take `storeBytes / max`.
+   */
+  sessions?: SessionOptions;
 }
 
 /** Every name of {@link MockOptions}: a key of the options outside it is a typo, refused (the type keeps the two equal). */
@@ -119,6 +127,7 @@ const MOCK_OPTION_NAMES: Record<keyof MockOptions, true> = {
   now: true,
   asOf: true,
   controlKey: true,
+  sessions: true,
 };
 
 /** What an adapter tells {@link createMock}: where it mounts the mock, how its user reaches and closes it. */
@@ -137,8 +146,15 @@ export interface MockAdapter {
   loadPets?: () => Promise<readonly Pet[]>;
 }
 
+/** What a session's mock is made with besides its holder's options and adapter (createMock's own use). */
+interface SessionOf {
+  name: string;
+  /** The holder's coverage: a session's requests count there too, so the holder's gate sees every session. */
+  holderCoverage: Coverage;
+}
+
 /** Builds a mock: its user's {@link PetstoreMock}, with what its adapter calls. */
-export function createMock(options: MockOptions = {}, adapter: MockAdapter = {}): MockCore {
+export function createMock(options: MockOptions = {}, adapter: MockAdapter = {}, within?: SessionOf): MockCore {
   checkMockOptions(options);
   checkKnownOptions(options, Object.keys(MOCK_OPTION_NAMES), adapter.optionNames);
   const latency = checkLatency(options.latency);
@@ -147,6 +163,7 @@ export function createMock(options: MockOptions = {}, adapter: MockAdapter = {})
   checkJournalSize(options.journalSize);
   checkJournalBytes(options.journalBytes);
   const storeBytes = checkStoreBytes(options.storeBytes);
+  const sessionOptions = checkSessions(options.sessions);
   const prefix = adapter.prefix ?? '';
   const cors = corsPolicy(options.corsOrigins ?? adapter.corsOrigins ?? ['*']);
   const seed = options.seed ?? DEFAULT_SEED;
@@ -169,6 +186,8 @@ export function createMock(options: MockOptions = {}, adapter: MockAdapter = {})
   const recorder = createPactRecorder(removed);
 
   let seeded = now !== undefined && !onShared;
+  // What a session starts from: these same pets (the seed's, or those given), never the ones replaced since.
+  let sessionPets: readonly Pet[] | undefined = now;
   let replaced = false;
   const ready: Promise<void> = onShared
     ? onShared.ready.then(() => {
@@ -179,6 +198,7 @@ export function createMock(options: MockOptions = {}, adapter: MockAdapter = {})
       : (adapter.loadPets?.() ?? import('./seed.ts').then(({ seedPets }) => seedPets(seeding))).then((pets) => {
           // Pets replaced meanwhile stay; the seeded ones become what reset returns to.
           withinBudget(() => store.reseed(pets, replaced), 'storeBytes');
+          sessionPets = pets;
           seeded = true;
         });
   // Whoever waits on `ready` sees a failure; nobody waiting is no unhandled rejection.
@@ -218,32 +238,100 @@ export function createMock(options: MockOptions = {}, adapter: MockAdapter = {})
     pact: (pactOptions) => buildPact(recorder, pactOptions, apiKeys),
     clearPact: () => recorder.clear(),
     setProviderState: (change) => applyProviderState(mock, change),
+    session: (name) => {
+      if (!sessions)
+        throw new SessionError(
+          400,
+          ErrorCode.invalidSessionName,
+          'sessions do not nest: call session() on the mock, not on a session',
+        );
+      return sessions.create(name);
+    },
     close: adapter.close ?? (async () => {}),
   };
+  if (within) Object.defineProperty(mock, 'name', { value: within.name, enumerable: true });
+
+  const sessions =
+    within === undefined
+      ? createSessions(
+          {
+            now: options.now ?? Date.now,
+            unsupported:
+              shared &&
+              `sessions need the memory store: on ${shared.where} every mock shares the pets, so a session's would not be its own; start a mock without a store for sessions`,
+            make: (name, end) => {
+              if (!seeded || sessionPets === undefined)
+                throw new SessionError(
+                  409,
+                  ErrorCode.sessionsUnsupported,
+                  'the mock is still loading its pets: await mock.ready first',
+                );
+              const share = Math.floor(storeBytes / sessionOptions.max);
+              const base = () => mock.url.slice(0, -BASE_PATH.length);
+              try {
+                return createMock(
+                  // One CORS answer, the holder's: the session's own layers start inside it.
+                  { ...options, pets: sessionPets, cors: false, storeBytes: share },
+                  {
+                    ...adapter,
+                    loadPets: undefined,
+                    prefix,
+                    url: () => `${base()}/sessions/${name}${BASE_PATH}`,
+                    close: end,
+                  },
+                  { name, holderCoverage: coverage },
+                ) as SessionCore;
+              } catch (error) {
+                if (error instanceof PetstoreMockError && error.option === 'storeBytes')
+                  throw new SessionError(
+                    507,
+                    ErrorCode.storeFull,
+                    `a session's pets take more than its share of the store's budget, storeBytes / sessions.max = ${share} bytes: raise storeBytes or lower sessions.max`,
+                  );
+                throw error;
+              }
+            },
+          },
+          sessionOptions,
+        )
+      : undefined;
 
   // The served profile names this mock's own base path, relative to where it is read from (any host, any port),
   // not the default address the profile document carries.
-  const profile = JSON.stringify({
-    ...loadProfile(),
-    servers: [{ url: `${prefix}${BASE_PATH}`, description: 'This mock, where this document was read from.' }],
-  });
+  // Made when first read: a thousand sessions need not hold a thousand copies.
+  let profile: string | undefined;
+  const profileText = () =>
+    (profile ??= JSON.stringify({
+      ...loadProfile(),
+      servers: [{ url: `${prefix}${BASE_PATH}`, description: 'This mock, where this document was read from.' }],
+    }));
   const latencyRandom = seededRandom(seed);
   const draw = () => latency.min + Math.floor(latencyRandom() * (latency.max - latency.min + 1));
   const layers: Layer[] = [
     ...(options.cors === false ? [] : [corsLayer(cors)]),
+    ...(sessions ? [sessionLayer(sessions, prefix)] : []),
     controlLayer(mock, {
       petsJson: () => (onShared ? onShared.petsJson() : store.allJson()),
       journal,
-      profile: () => profile,
+      profile: profileText,
+      ...(sessions ? { sessions } : {}),
       storeFailure: shared && ((error) => storeFailure(error, shared.where)),
       ...(options.controlKey === undefined ? {} : { controlKey: options.controlKey }),
     }),
     journalLayer(journal),
     // Coverage and the Pact recorder watch every API answer as sent, from one layer: one step fewer per request.
-    observingLayer((context, response) => {
-      coverage.record(context, response);
-      recorder.record(context, response);
-    }),
+    observingLayer(
+      within
+        ? (context, response) => {
+            coverage.record(context, response);
+            recorder.record(context, response);
+            within.holderCoverage.record(context, response);
+          }
+        : (context, response) => {
+            coverage.record(context, response);
+            recorder.record(context, response);
+          },
+    ),
     ...(options.rateLimit === undefined
       ? []
       : [
