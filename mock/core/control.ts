@@ -107,7 +107,8 @@ function routes(t: PetstoreMock, x: ControlExtras): Record<string, Record<string
 function sessionRoutes(sessions: Sessions): Record<string, Run> {
   const create = (name: unknown) => {
     const session = sessions.create(name);
-    return ok({ name: session.name, url: session.url, header: { 'Petstore-Session': session.name } }, 201);
+    const control = `${session.url.slice(0, -'/v1'.length)}/__control`;
+    return ok({ name: session.name, url: session.url, control, header: { 'Petstore-Session': session.name } }, 201);
   };
   return {
     GET: () => ok(sessions.list()),

@@ -81,7 +81,12 @@ describe('sessions: each a mock of its own on the same mock', () => {
     const { mock, call } = setupMock();
     const made = await call('POST', '/__control/sessions', CONTROL_JSON, '{"name":"w1"}');
     expect(made.status).toBe(201);
-    expect(json(made)).toEqual({ name: 'w1', url: '/sessions/w1/v1', header: { 'Petstore-Session': 'w1' } });
+    expect(json(made)).toEqual({
+      name: 'w1',
+      url: '/sessions/w1/v1',
+      control: '/sessions/w1/__control',
+      header: { 'Petstore-Session': 'w1' },
+    });
     const generated = json(await call('POST', '/__control/sessions', {}));
     expect(generated.name).toMatch(/^[A-Za-z0-9_-]{1,64}$/);
     expect(json(await call('GET', '/__control/sessions', {})).map((s: { name: string }) => s.name)).toEqual([
