@@ -16,14 +16,14 @@ afterAll(() => {
   for (const dir of made) rmSync(dir, { recursive: true, force: true });
 });
 
-/** A fresh project holding the example, with the package (this checkout's build) and vitest installed. */
-function project(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'sessions-vitest-'));
+/** A fresh project holding the example, with the package (this checkout's build) and the runner installed. */
+function project(runner: 'vitest' | 'jest' = 'vitest'): string {
+  const dir = mkdtempSync(join(tmpdir(), `sessions-${runner}-`));
   made.push(dir);
-  cpSync(join(ROOT, 'examples', 'sessions', 'vitest'), dir, { recursive: true });
+  cpSync(join(ROOT, 'examples', 'sessions', runner), dir, { recursive: true });
   mkdirSync(join(dir, 'node_modules'));
   symlinkSync(ROOT, join(dir, 'node_modules', 'petstore-toolkit'));
-  symlinkSync(join(ROOT, 'node_modules', 'vitest'), join(dir, 'node_modules', 'vitest'));
+  symlinkSync(join(ROOT, 'node_modules', runner), join(dir, 'node_modules', runner));
   return dir;
 }
 
@@ -39,7 +39,11 @@ async function run(dir: string): Promise<Outcome> {
   const result = join(dir, 'result.json');
   const vitest = join(dir, 'node_modules', 'vitest', 'vitest.mjs');
   const args = [process.execPath, vitest, 'run', '--root', dir, '--reporter=json', `--outputFile=${result}`];
-  const done = await runProcess(args, { cwd: dir, env: { ...process.env, NO_COLOR: '1', CI: '1' } });
+  const done = await runProcess(args, {
+    cwd: dir,
+    env: { ...process.env, NO_COLOR: '1', CI: '1' },
+    timeoutMs: 170_000,
+  });
   const json = JSON.parse(readFileSync(result, 'utf8')) as {
     numPassedTests: number;
     numFailedTests: number;
@@ -76,3 +80,17 @@ it('fails the same tests without sessions: the files see each other through the 
   // Each failure is one the issue saw: another file's pets, reset or forced status, never a crash of the run.
   for (const message of outcome.messages) expect(message).toMatch(/AssertionError|expected|503|: [0-9]{3} /);
 }, 180_000);
+
+it("passes Jest's recipe too: two files on two workers, a session per test, one gate in globalTeardown", async () => {
+  const dir = project('jest');
+  const jest = join(dir, 'node_modules', 'jest', 'bin', 'jest.js');
+  const done = await runProcess([process.execPath, jest, '--rootDir', dir, '--ci', '--json'], {
+    cwd: dir,
+    env: { ...process.env, NO_COLOR: '1', CI: '1' },
+    timeoutMs: 170_000,
+  });
+  const json = JSON.parse(done.stdout) as { numPassedTests: number; numFailedTests: number };
+  expect(json).toMatchObject({ numPassedTests: 6, numFailedTests: 0 });
+  expect(done.code, done.stderr).toBe(0);
+  expect(done.stderr).not.toContain('petstore coverage gate');
+}, 200_000);

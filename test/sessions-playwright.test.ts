@@ -47,7 +47,7 @@ async function run(dir: string): Promise<{ code: number | null; output: string; 
   const done = await runProcess([process.execPath, cli, 'test', '--reporter=json'], {
     cwd: dir,
     env: { ...process.env, NO_COLOR: '1', CI: '1' },
-    timeoutMs: 170_000,
+    timeoutMs: 280_000,
   });
   const report = JSON.parse(done.stdout) as { suites: Suite[] };
   const results: Result[] = [];
@@ -81,7 +81,7 @@ it('keeps each worker in its own session by header: one forces 503s, the other, 
   expect(a.workerIndex).not.toBe(b.workerIndex);
   // They overlapped: the calm worker's requests came while the other's 503s were forced.
   expect(a.start < b.end && b.start < a.end).toBe(true);
-}, 200_000);
+}, 300_000);
 
 it('fails the calm worker when the contexts send no session header', async () => {
   const dir = project();
@@ -92,4 +92,4 @@ it('fails the calm worker when the contexts send no session header', async () =>
   const { code, results } = await run(dir);
   expect(code).toBe(1);
   expect(results.find((r) => r.title.startsWith('lists the pets'))?.status).toBe('failed');
-}, 200_000);
+}, 300_000);

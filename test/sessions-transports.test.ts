@@ -34,7 +34,7 @@ const TRANSPORTS: [string, () => Promise<Reach>][] = [
     async () => {
       const petstore = createMswHandlers({ ...MOCK, baseUrl: 'https://api.example.test/api/v1' });
       const server = setupServer(...petstore.handlers);
-      server.listen({ onUnhandledRequest: 'error' });
+      server.listen();
       return { mock: petstore, dispatcher: createFetchDispatcher(), fetch, stop: () => server.close() };
     },
   ],
