@@ -200,6 +200,20 @@ describe('sessions: bad input is a clear Error, and nothing is lost elsewhere', 
     );
   });
 
+  it('refuses bad session options, naming the option', () => {
+    for (const [sessions, option] of [
+      [{ max: 0 }, 'sessions.max'],
+      [{ max: 10_001 }, 'sessions.max'],
+      [{ idleMs: -1 }, 'sessions.idleMs'],
+      [{ idleMs: 1.5 }, 'sessions.idleMs'],
+      [{ most: 3 }, 'most'],
+      [[], 'sessions'],
+    ] as const)
+      expect(() => setupMock({ sessions: sessions as never })).toThrow(
+        expect.objectContaining({ code: 'PETSTORE_MOCK_BAD_OPTION', option }),
+      );
+  });
+
   it('does not nest: a session holds no sessions', () => {
     const { mock } = setupMock();
     expect(() => mock.session('outer').session('inner')).toThrow(/do not nest/);
