@@ -4,7 +4,8 @@
  * sixteenth, after a warm-up the least of 3 to 8 windows of 500 requests per request. Three servers on 50 pets:
  * a build of another tree (`--before DIR`, say main's, with no sessions), this tree outside any session, and this
  * tree inside one (by URL, and by header). Then the memory of 1,000 live sessions of 50 pets each (heap after a
- * full collection, in process). `npx tsx bench/sessions.ts --before DIR [--out FILE]`; both trees built (dist/).
+ * full collection, in process). `npx tsx bench/sessions.ts --before DIR [--only PARTS]
+ * [--out FILE]`; both trees built (dist/).
  */
 import { execFile } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -145,20 +146,27 @@ process.stdout.write(JSON.stringify({ sessions: held.length, heapBytes: after - 
     maxBuffer: 1 << 20,
   });
   const parsed = JSON.parse(stdout) as { sessions: number; heapBytes: number };
+  console.error(`memory: ${JSON.stringify(parsed)}`);
   return { ...parsed, perSession: Math.round(parsed.heapBytes / parsed.sessions) };
 }
 
-const { values } = parseArgs({ options: { before: { type: 'string' }, out: { type: 'string' } } });
+const { values } = parseArgs({
+  options: { before: { type: 'string' }, out: { type: 'string' }, only: { type: 'string' } },
+});
+/** The parts to run (`--only memory,before,outside,byUrl,byHeader`; default all). */
+const only = new Set(values.only?.split(',') ?? ['memory', 'before', 'outside', 'byUrl', 'byHeader']);
 if (values.before === undefined) throw new Error('--before DIR: a built tree to compare with (its dist/)');
 const here = resolve(import.meta.dirname, '..', 'dist');
 const before = resolve(values.before, 'dist');
 const root = (url: string) => url.slice(0, -'/v1'.length);
 const result = {
-  memory: await sessionMemory(here),
-  before: await count('before', before, false, (u) => u, {}),
-  outside: await count('outside', here, true, (u) => u, {}),
-  byUrl: await count('byUrl', here, true, (u) => `${root(u)}/sessions/bench/v1`, {}),
-  byHeader: await count('byHeader', here, true, (u) => u, { 'petstore-session': 'bench' }),
+  memory: only.has('memory') ? await sessionMemory(here) : undefined,
+  before: only.has('before') ? await count('before', before, false, (u) => u, {}) : undefined,
+  outside: only.has('outside') ? await count('outside', here, true, (u) => u, {}) : undefined,
+  byUrl: only.has('byUrl') ? await count('byUrl', here, true, (u) => `${root(u)}/sessions/bench/v1`, {}) : undefined,
+  byHeader: only.has('byHeader')
+    ? await count('byHeader', here, true, (u) => u, { 'petstore-session': 'bench' })
+    : undefined,
 };
 const text = JSON.stringify(result, null, 2);
 if (values.out) writeFileSync(values.out, `${text}\n`);
