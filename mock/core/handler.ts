@@ -8,12 +8,10 @@ import type { OperationInfo } from '../../spec/index.ts';
 import { operationMatcher, type RouteMatch } from '../../spec/match.ts';
 import { type Authenticator, createAuthenticator, describeAuthFailure } from './auth.ts';
 import { type Answer, originForm, splitTarget, type Target } from './layers.ts';
-import { listingResponder } from './listing.ts';
+import { listPetsOf } from './listing.ts';
 import { createPet, getPet, successorLink } from './operations.ts';
-import { parseQuery } from './query.ts';
 import { type ApiRequest, type ApiResponse, ErrorCode, errorResponse } from './responses.ts';
-import { type SharedStore, sharedOperations } from './shared-store.ts';
-import type { PetStore } from './store.ts';
+import type { MemoryPetStore, PetStore } from './store.ts';
 
 /** Options for {@link createHandler}. */
 export interface HandlerOptions {
@@ -26,8 +24,6 @@ export interface HandlerOptions {
   urlBase?: string;
   /** Operations past their sunset (`asOf`): not routed, so they answer as an unknown route does. */
   removed?: ReadonlySet<string>;
-  /** A database store: the operations act on it (asynchronously) instead of `store`. */
-  shared?: SharedStore;
 }
 
 /** Where a request goes: its URL split, and its route when the caller has matched it already (the layers have). */
@@ -38,25 +34,23 @@ export interface Routed extends Target {
 /** Handles one request, synchronously; `routed` is its URL already split and matched, when the caller has done so. */
 export type Handler = (request: ApiRequest, routed?: Routed) => ApiResponse;
 
-/** A handler whose answer may be a promise (on a database store). */
+/** A handler whose answer may be a promise (on a store in a database). */
 export type AnswerHandler = (request: ApiRequest, routed?: Routed) => Answer;
 
-/** Builds the handler for one store and set of keys. */
-export function createHandler(options: HandlerOptions & { shared: SharedStore }): AnswerHandler;
-export function createHandler(options: HandlerOptions): Handler;
+/** Builds the handler for one store and set of keys: answering at once on a store in memory. */
+export function createHandler(options: HandlerOptions & { store: MemoryPetStore }): Handler;
+export function createHandler(options: HandlerOptions): AnswerHandler;
 export function createHandler({
   store,
   apiKeys,
   basePath = '/v1',
   urlBase = basePath,
   removed,
-  shared,
 }: HandlerOptions): AnswerHandler {
-  const onShared = shared && sharedOperations(shared);
   const authenticate = createAuthenticator(apiKeys);
   const link = successorLink(urlBase);
   const matcher = operationMatcher(basePath);
-  const listPets = listingResponder(store);
+  const listPets = listPetsOf(store);
   const gone = (op: OperationInfo) => removed?.has(op.operationId) === true;
   // Whether a route still serves an operation (one past its sunset is not routed), decided once per template.
   const servedTemplates = new Map<string, boolean>();
@@ -90,11 +84,11 @@ export function createHandler({
     if (refused) return refused;
     switch (operation.operationId) {
       case 'listPets':
-        return onShared ? onShared.listPets(parseQuery(query)) : listPets(query);
+        return listPets(query);
       case 'createPet':
-        return onShared ? onShared.createPet(request, urlBase) : createPet(store, request, urlBase);
+        return createPet(store, request, urlBase);
       case 'getPet':
-        return onShared ? onShared.getPet(served.params.petId!, link) : getPet(store, served.params.petId!, link);
+        return getPet(store, served.params.petId!, link);
       default:
         return errorResponse(404, ErrorCode.routeNotFound, `no route for ${request.method} ${rawPath}`);
     }

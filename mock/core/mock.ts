@@ -15,8 +15,9 @@ import { type Coverage, createCoverage } from './coverage.ts';
 import { DEFAULT_SEED, loadSeededPets, shippedPets } from './default-pets.ts';
 import { badOption, PetstoreMockError } from './errors.ts';
 import { createHandler } from './handler.ts';
-import { createJournal, type JournalFilter, journalLayer } from './journal.ts';
+import { createJournal, type Journal, type JournalFilter, journalLayer } from './journal.ts';
 import { compose, type Layer, observingLayer } from './layers.ts';
+import { storeFailure } from './operations.ts';
 import {
   asOfDate,
   checkChaos,
@@ -33,17 +34,22 @@ import {
 import { answerLayer, chaosLayer, preferLayer, scenarioLayer } from './overrides.ts';
 import { buildPact } from './pact/document.ts';
 import { applyProviderState } from './pact/provider-states.ts';
-import { createPactRecorder } from './pact/recorder.ts';
-import type { MockCore, PetstoreMock } from './petstore-mock.ts';
+import { createPactRecorder, type PactRecorder } from './pact/recorder.ts';
+import type { MockCore, PetstoreMock, PetsView } from './petstore-mock.ts';
 import { seededRandom } from './random.ts';
 import { rateLimitLayer } from './rate-limit.ts';
 import { validatePets } from './replace-pets.ts';
 import { type ApiRequest, ErrorCode } from './responses.ts';
-import { createScenarioStore } from './scenarios.ts';
-import { createSessions, type SessionCore, SessionError, type SessionOptions, sessionLayer } from './sessions.ts';
-import { sharedControls } from './shared-controls.ts';
-import { type SharedStore, storeFailure } from './shared-store.ts';
-import { createPetStore, StoreFullError } from './store.ts';
+import { createScenarioStore, type ScenarioStore } from './scenarios.ts';
+import {
+  createSessions,
+  type SessionCore,
+  SessionError,
+  type SessionOptions,
+  type Sessions,
+  sessionLayer,
+} from './sessions.ts';
+import { createPetStore, type Later, type PetStore, StoreFullError } from './store.ts';
 
 /** The development key used when no key is configured. Printed at start; never use it outside a local mock. */
 export const DEFAULT_API_KEY = 'petstore-dev-key';
@@ -83,11 +89,11 @@ export interface MockOptions {
    */
   storeBytes?: number;
   /**
-   * Keep the pets in this database store instead of memory (the node adapter opens one from `store`): pets, ids
-   * and the byte budget are shared with every mock on it; scenarios, the journal, coverage and the rate limit stay
-   * this mock's own. An empty store is seeded once; one holding pets is served as it is.
+   * Keep the pets in this store instead of a new one in memory (the node adapter opens a database one from
+   * `store`): on a database, pets, ids and the byte budget are every mock's on it; scenarios, the journal and
+   * coverage stay this mock's own. An empty store is seeded once; one holding pets is served as it is.
    */
-  sharedStore?: SharedStore;
+  sharedStore?: PetStore;
   /** The rate limit's clock in ms (default Date.now), for tests. */
   now?: () => number;
   /**
@@ -155,28 +161,10 @@ interface SessionOf {
 
 /** Builds a mock: its user's {@link PetstoreMock}, with what its adapter calls. */
 export function createMock(options: MockOptions = {}, adapter: MockAdapter = {}, within?: SessionOf): MockCore {
-  checkMockOptions(options);
-  checkKnownOptions(options, Object.keys(MOCK_OPTION_NAMES), adapter.optionNames);
-  const latency = checkLatency(options.latency);
-  checkRateLimit(options.rateLimit);
-  checkChaos(options.chaos);
-  checkJournalSize(options.journalSize);
-  checkJournalBytes(options.journalBytes);
-  const storeBytes = checkStoreBytes(options.storeBytes);
-  const sessionOptions = checkSessions(options.sessions);
-  const prefix = adapter.prefix ?? '';
-  const cors = corsPolicy(options.corsOrigins ?? adapter.corsOrigins ?? ['*']);
-  const seed = options.seed ?? DEFAULT_SEED;
-  const seeding = { seed: options.seed, count: options.count };
+  const checked = checkOptions(options, adapter);
+  const urlBase = `${adapter.prefix ?? ''}${BASE_PATH}`;
   const apiKeys = options.apiKeys && options.apiKeys.length > 0 ? [...options.apiKeys] : [DEFAULT_API_KEY];
-  // Given pets are checked as replacePets checks them: a bad one is named, not a TypeError from deep inside.
-  const given = options.pets === undefined ? undefined : validatePets(options.pets);
-  const shared = options.sharedStore;
-  const onShared =
-    shared &&
-    sharedControls(shared, async () => given ?? (await adapter.loadPets?.()) ?? (await loadSeededPets(seeding)));
-  const now = shared ? [] : (given ?? (adapter.loadPets ? undefined : shippedPets(seeding)));
-  const store = withinBudget(() => createPetStore(now ?? [], storeBytes), 'storeBytes');
+  const { store, ready, isReady, startingPets } = openPets(options, adapter, checked.storeBytes);
   const scenarios = createScenarioStore();
   // The control key is a secret like the API keys: hidden wherever they are.
   const secrets = options.controlKey === undefined ? apiKeys : [...apiKeys, options.controlKey];
@@ -185,52 +173,26 @@ export function createMock(options: MockOptions = {}, adapter: MockAdapter = {},
   const coverage = createCoverage({ removed });
   const recorder = createPactRecorder(removed);
 
-  let seeded = now !== undefined && !onShared;
-  // What a session starts from: these same pets (the seed's, or those given), never the ones replaced since.
-  let sessionPets: readonly Pet[] | undefined = now;
-  let replaced = false;
-  const ready: Promise<void> = onShared
-    ? onShared.ready.then(() => {
-        seeded = true;
-      })
-    : seeded
-      ? Promise.resolve()
-      : (adapter.loadPets?.() ?? import('./seed.ts').then(({ seedPets }) => seedPets(seeding))).then((pets) => {
-          // Pets replaced meanwhile stay; the seeded ones become what reset returns to.
-          withinBudget(() => store.reseed(pets, replaced), 'storeBytes');
-          sessionPets = pets;
-          seeded = true;
-        });
-  // Whoever waits on `ready` sees a failure; nobody waiting is no unhandled rejection.
-  ready.catch(() => {});
-
   const mock: PetstoreMock = {
     get url() {
-      return adapter.url?.() ?? `${prefix}${BASE_PATH}`;
+      return adapter.url?.() ?? urlBase;
     },
     apiKeys,
-    pets: onShared?.pets ?? {
-      get size() {
-        return store.size;
-      },
-      get: (id) => store.get(id)?.pet,
-      all: () => store.all(),
-    },
+    pets: petsView(store),
     scenarios: { add: scenarios.add, remove: scenarios.remove, clear: scenarios.clear, list: scenarios.list },
     requests: (filter) => journal.list(checkFilter(filter)),
     clearRequests: () => journal.clear(),
     replacePets: (pets) => {
       const valid = validatePets(pets);
-      if (onShared) return onShared.replace(valid);
-      withinBudget(() => store.replace(valid));
-      replaced = true;
+      return whenStored(
+        () => store.replace(valid),
+        (error) => storeFullError(error),
+      );
     },
     reset: () => {
       scenarios.clear();
       journal.clear();
-      replaced = false;
-      if (onShared) return onShared.reset();
-      store.reset();
+      return store.reset();
     },
     ready,
     coverage: coverage.report,
@@ -250,82 +212,158 @@ export function createMock(options: MockOptions = {}, adapter: MockAdapter = {},
     close: adapter.close ?? (async () => {}),
   };
   if (within) Object.defineProperty(mock, 'name', { value: within.name, enumerable: true });
-
   const sessions =
     within === undefined
-      ? createSessions(
-          {
-            now: options.now ?? Date.now,
-            unsupported:
-              shared &&
-              `sessions need the memory store: on ${shared.where} every mock shares the pets, so a session's would not be its own; start a mock without a store for sessions`,
-            make: (name, end) => {
-              if (!seeded || sessionPets === undefined)
-                throw new SessionError(
-                  409,
-                  ErrorCode.sessionsUnsupported,
-                  'the mock is still loading its pets: await mock.ready first',
-                );
-              const share = Math.floor(storeBytes / sessionOptions.max);
-              const base = () => mock.url.slice(0, -BASE_PATH.length);
-              try {
-                return createMock(
-                  // One CORS answer, the holder's: the session's own layers start inside it.
-                  { ...options, pets: sessionPets, cors: false, storeBytes: share },
-                  {
-                    ...adapter,
-                    loadPets: undefined,
-                    prefix,
-                    url: () => `${base()}/sessions/${name}${BASE_PATH}`,
-                    close: end,
-                  },
-                  { name, holderCoverage: coverage },
-                ) as SessionCore;
-              } catch (error) {
-                if (error instanceof PetstoreMockError && error.option === 'storeBytes')
-                  throw new SessionError(
-                    507,
-                    ErrorCode.storeFull,
-                    `a session's pets take more than its share of the store's budget, storeBytes / sessions.max = ${share} bytes: raise storeBytes or lower sessions.max`,
-                  );
-                throw error;
-              }
-            },
-          },
-          sessionOptions,
-        )
+      ? holdSessions(options, adapter, { mock, store, coverage, storeBytes: checked.storeBytes, isReady, startingPets })
       : undefined;
 
+  const layers = layersOf(options, checked, {
+    mock,
+    store,
+    scenarios,
+    journal,
+    coverage,
+    recorder,
+    urlBase,
+    sessions,
+    holderCoverage: within?.holderCoverage,
+  });
+  const handler = createHandler({ store, apiKeys, basePath: BASE_PATH, urlBase, removed });
+  const layered = compose(layers, handler, BASE_PATH);
+  const respond: MockCore['respond'] = (request) => (isReady() ? layered(request) : ready.then(() => layered(request)));
+  // The adapter's hooks are not enumerable: the object reads as the controls it is.
+  return Object.defineProperties(mock, {
+    respond: { value: respond },
+    handle: { value: async (request: ApiRequest) => respond({ ...request, headers: copyHeaders(request.headers) }) },
+    store: { value: store },
+  }) as MockCore;
+}
+
+/** The options as createMock uses them, each checked once: a PetstoreMockError names the first bad one. */
+function checkOptions(options: MockOptions, adapter: MockAdapter) {
+  checkMockOptions(options);
+  checkKnownOptions(options, Object.keys(MOCK_OPTION_NAMES), adapter.optionNames);
+  const latency = checkLatency(options.latency);
+  checkRateLimit(options.rateLimit);
+  checkChaos(options.chaos);
+  checkJournalSize(options.journalSize);
+  checkJournalBytes(options.journalBytes);
+  const storeBytes = checkStoreBytes(options.storeBytes);
+  const sessions = checkSessions(options.sessions);
+  const cors = corsPolicy(options.corsOrigins ?? adapter.corsOrigins ?? ['*']);
+  return { latency, storeBytes, sessions, cors, seed: options.seed ?? DEFAULT_SEED };
+}
+
+/**
+ * The store (the database one given, else one in memory) and its opening: the pets to start with are the given
+ * ones, else the adapter's, else the seed's. Pets that ship as data are held at once; others load (faker, a file)
+ * while `ready` is pending, and `isReady()` says when they are in.
+ */
+function openPets(options: MockOptions, adapter: MockAdapter, storeBytes: number) {
+  const seeding = { seed: options.seed, count: options.count };
+  // Given pets are checked as replacePets checks them: a bad one is named, not a TypeError from deep inside.
+  const given = options.pets === undefined ? undefined : validatePets(options.pets);
+  const now = given ?? (adapter.loadPets ? undefined : shippedPets(seeding));
+  const store: PetStore = options.sharedStore ?? withinBudget(() => createPetStore(now, storeBytes), 'storeBytes');
+  let seeded = false;
+  // What a session starts from: the pets this mock started from (never those replaced since).
+  let starting: readonly Pet[] | undefined = now;
+  const load = () => {
+    const loading = adapter.loadPets?.() ?? loadSeededPets(seeding);
+    return loading instanceof Promise ? loading.then((pets) => (starting = pets)) : (starting = loading);
+  };
+  let opening: Later<number>;
+  try {
+    opening = store.open(() => now ?? load());
+  } catch (error) {
+    throw budgetError(error, 'storeBytes');
+  }
+  const ready: Promise<void> =
+    opening instanceof Promise
+      ? opening.then(
+          () => {
+            seeded = true;
+          },
+          (error) => {
+            throw budgetError(error, 'storeBytes');
+          },
+        )
+      : Promise.resolve();
+  if (!(opening instanceof Promise)) seeded = true;
+  // Whoever waits on `ready` sees a failure; nobody waiting is no unhandled rejection.
+  ready.catch(() => {});
+  return { store, ready, isReady: () => seeded, startingPets: () => starting };
+}
+
+/** The in-process view of the pets, on any store: each read answers now in memory, later from a database. */
+function petsView(store: PetStore): PetsView {
+  const petOf = (json: string | undefined) => (json === undefined ? undefined : Object.freeze(JSON.parse(json) as Pet));
+  const petsOf = (json: string) => (JSON.parse(json) as Pet[]).map((pet) => Object.freeze(pet));
+  return {
+    get size() {
+      return store.size;
+    },
+    get: (id) => {
+      const json = store.getJson(id);
+      return json instanceof Promise ? json.then(petOf) : petOf(json);
+    },
+    all: () => {
+      const json = store.allJson();
+      return json instanceof Promise ? json.then(petsOf) : petsOf(json);
+    },
+  };
+}
+
+/** What the layers act on besides the options. */
+interface LayerParts {
+  mock: PetstoreMock;
+  store: PetStore;
+  scenarios: ScenarioStore;
+  journal: Journal;
+  coverage: Coverage;
+  recorder: PactRecorder;
+  urlBase: string;
+  /** The mock's sessions; none in a session. */
+  sessions: Sessions | undefined;
+  /** In a session, the coverage of the mock that holds it, which counts the session's requests too. */
+  holderCoverage: Coverage | undefined;
+}
+
+/** The layers around the handler, outermost first: each one the options switch on. */
+function layersOf(options: MockOptions, checked: ReturnType<typeof checkOptions>, parts: LayerParts): Layer[] {
+  const { mock, store, scenarios, journal, coverage, recorder, urlBase, sessions, holderCoverage } = parts;
+  const failed = (error: unknown) => storeFailure(error, store.where);
   // The served profile names this mock's own base path, relative to where it is read from (any host, any port),
-  // not the default address the profile document carries.
-  // Made when first read: a thousand sessions need not hold a thousand copies.
+  // not the default address the profile document carries. Made when first read: a thousand sessions need not
+  // hold a thousand copies.
   let profile: string | undefined;
   const profileText = () =>
     (profile ??= JSON.stringify({
       ...loadProfile(),
-      servers: [{ url: `${prefix}${BASE_PATH}`, description: 'This mock, where this document was read from.' }],
+      servers: [{ url: urlBase, description: 'This mock, where this document was read from.' }],
     }));
+  const { latency, seed } = checked;
   const latencyRandom = seededRandom(seed);
   const draw = () => latency.min + Math.floor(latencyRandom() * (latency.max - latency.min + 1));
-  const layers: Layer[] = [
-    ...(options.cors === false ? [] : [corsLayer(cors)]),
-    ...(sessions ? [sessionLayer(sessions, prefix)] : []),
+  return [
+    ...(options.cors === false ? [] : [corsLayer(checked.cors)]),
+    ...(sessions ? [sessionLayer(sessions, urlBase.slice(0, -BASE_PATH.length))] : []),
     controlLayer(mock, {
-      petsJson: () => (onShared ? onShared.petsJson() : store.allJson()),
+      petsJson: () => store.allJson(),
       journal,
       profile: profileText,
       ...(sessions ? { sessions } : {}),
-      storeFailure: shared && ((error) => storeFailure(error, shared.where)),
+      storeFailure: failed,
       ...(options.controlKey === undefined ? {} : { controlKey: options.controlKey }),
     }),
     journalLayer(journal),
     // Coverage and the Pact recorder watch every API answer as sent, from one layer: one step fewer per request.
     observingLayer(
-      within
+      holderCoverage
         ? (context, response) => {
             coverage.record(context, response);
             recorder.record(context, response);
-            within.holderCoverage.record(context, response);
+            holderCoverage.record(context, response);
           }
         : (context, response) => {
             coverage.record(context, response);
@@ -339,9 +377,9 @@ export function createMock(options: MockOptions = {}, adapter: MockAdapter = {},
             perSecond: options.rateLimit,
             now: options.now,
             // On a database store the buckets are every mock's: a key's limit holds across them.
-            shared: shared && {
-              count: (bucket, window) => shared.countRequest(bucket, window),
-              failed: (error) => storeFailure(error, shared.where),
+            counter: store.countRequest && {
+              count: (bucket, window) => store.countRequest!(bucket, window),
+              failed,
             },
           }),
         ]),
@@ -350,33 +388,106 @@ export function createMock(options: MockOptions = {}, adapter: MockAdapter = {},
     ...(options.chaos ? [chaosLayer({ rate: options.chaos, random: seededRandom(seed ^ 0x5eed) })] : []),
     answerLayer({ latency: latency.max === 0 ? () => 0 : draw }),
   ];
-  const urlBase = `${prefix}${BASE_PATH}`;
-  const handler = createHandler({ store, apiKeys, basePath: BASE_PATH, urlBase, removed, shared });
-  const layered = compose(layers, handler, BASE_PATH);
-  const respond: MockCore['respond'] = (request) => (seeded ? layered(request) : ready.then(() => layered(request)));
-  // The adapter's hooks are not enumerable: the object reads as the controls it is.
-  return Object.defineProperties(mock, {
-    respond: { value: respond },
-    handle: { value: async (request: ApiRequest) => respond({ ...request, headers: copyHeaders(request.headers) }) },
-    store: { value: store },
-  }) as MockCore;
+}
+
+/** What {@link holdSessions} makes sessions from. */
+interface SessionParts {
+  mock: PetstoreMock;
+  store: PetStore;
+  coverage: Coverage;
+  storeBytes: number;
+  isReady: () => boolean;
+  startingPets: () => readonly Pet[] | undefined;
 }
 
 /**
- * `run`'s result; a StoreFullError becomes a PetstoreMockError: about the option `option` (seeded pets beyond the
- * budget are a bad start), or `PETSTORE_MOCK_STORE_FULL` (pets replaced beyond it).
+ * The sessions of a mock: each made by createMock with the same options and adapter, starting from the same pets,
+ * behind the holder's CORS answer, its store a share of the budget; none on a database store, whose pets every mock
+ * on it shares.
  */
-function withinBudget<T>(run: () => T, option?: string): T {
+function holdSessions(options: MockOptions, adapter: MockAdapter, parts: SessionParts): Sessions {
+  const { mock, store, coverage, storeBytes, isReady, startingPets } = parts;
+  const limits = checkSessions(options.sessions);
+  const share = Math.floor(storeBytes / limits.max);
+  const prefix = adapter.prefix ?? '';
+  return createSessions(
+    {
+      now: options.now ?? Date.now,
+      unsupported:
+        options.sharedStore &&
+        `sessions need the memory store: on ${store.where} every mock shares the pets, so a session's would not be its own; start a mock without a store for sessions`,
+      make: (name, end) => {
+        const pets = startingPets();
+        if (!isReady() || pets === undefined)
+          throw new SessionError(
+            409,
+            ErrorCode.sessionsUnsupported,
+            'the mock is still loading its pets: await mock.ready first',
+          );
+        const base = () => mock.url.slice(0, -BASE_PATH.length);
+        try {
+          return createMock(
+            // One CORS answer, the holder's: the session's own layers start inside it.
+            { ...options, pets, cors: false, storeBytes: share },
+            {
+              ...adapter,
+              loadPets: undefined,
+              prefix,
+              url: () => `${base()}/sessions/${name}${BASE_PATH}`,
+              close: end,
+            },
+            { name, holderCoverage: coverage },
+          ) as SessionCore;
+        } catch (error) {
+          if (error instanceof PetstoreMockError && error.option === 'storeBytes')
+            throw new SessionError(
+              507,
+              ErrorCode.storeFull,
+              `a session's pets take more than its share of the store's budget, storeBytes / sessions.max = ${share} bytes: raise storeBytes or lower sessions.max`,
+            );
+          throw error;
+        }
+      },
+    },
+    limits,
+  );
+}
+
+/** A StoreFullError as a PetstoreMockError: about the option `option` (seeded pets beyond the budget are a bad start). */
+function budgetError(error: unknown, option: string): unknown {
+  if (!(error instanceof StoreFullError)) return error;
+  return badOption(
+    option,
+    `is ${error.budget} bytes: the pets to start with take more than that (at least ${error.needed}); raise it`,
+  );
+}
+
+/** `run`'s result, now or later; a StoreFullError from it is a PetstoreMockError (`PETSTORE_MOCK_STORE_FULL`). */
+function whenStored<T>(run: () => Later<T>, map: (error: unknown) => unknown): Later<T> {
+  let result: Later<T>;
+  try {
+    result = run();
+  } catch (error) {
+    throw map(error);
+  }
+  return result instanceof Promise
+    ? result.catch((error) => {
+        throw map(error);
+      })
+    : result;
+}
+
+/** Pets replaced beyond the budget: `PETSTORE_MOCK_STORE_FULL`. */
+function storeFullError(error: unknown): unknown {
+  return error instanceof StoreFullError ? new PetstoreMockError('PETSTORE_MOCK_STORE_FULL', error.message) : error;
+}
+
+/** `run`'s result; a StoreFullError from it is about the option `option`. */
+function withinBudget<T>(run: () => T, option: string): T {
   try {
     return run();
   } catch (error) {
-    if (!(error instanceof StoreFullError)) throw error;
-    if (option !== undefined)
-      throw badOption(
-        option,
-        `is ${error.budget} bytes: the pets to start with take more than that (at least ${error.needed}); raise it`,
-      );
-    throw new PetstoreMockError('PETSTORE_MOCK_STORE_FULL', error.message);
+    throw budgetError(error, option);
   }
 }
 

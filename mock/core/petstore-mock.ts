@@ -12,18 +12,21 @@ import type { CoverageReport } from './coverage.ts';
 import type { JournalEntry, JournalFilter } from './journal.ts';
 import type { AsyncHandler, Responder } from './layers.ts';
 import type { PactFile, PactOptions } from './pact/document.ts';
-import type { ProviderStateChange } from './pact/provider-states.ts';
+import type { ProviderStateChange, StateApplied } from './pact/provider-states.ts';
 import type { Scenario, ScenarioInput } from './scenarios.ts';
 import type { PetStore } from './store.ts';
 
-/** The mock's pets, read-only: what `GET /__control/pets` returns. */
+/**
+ * The mock's pets, read-only: what `GET /__control/pets` returns. Each read answers at once in memory and as a
+ * promise on a database store: `await` it and the same code runs on both.
+ */
 export interface PetsView {
-  /** Number of pets held. */
+  /** Number of pets held (on a database: as this mock last saw it; other mocks on it change it too). */
   readonly size: number;
   /** The pet with this id (a frozen object), or undefined. */
-  get(id: number): Readonly<Pet> | undefined;
+  get(id: number): Readonly<Pet> | undefined | Promise<Readonly<Pet> | undefined>;
   /** Every pet, in ascending id order (a fresh array of fresh objects). */
-  all(): Pet[];
+  all(): Pet[] | Promise<Pet[]>;
 }
 
 /** The scenarios of a mock, in process: the same as `/__control/scenarios`. */
@@ -72,9 +75,10 @@ export interface PetstoreMock {
   clearPact(): void;
   /**
    * Makes a Pact provider state hold (`POST /__control/provider-states`): sets the pets, or forces an answer;
-   * throws a PetstoreMockError (`PETSTORE_MOCK_UNKNOWN_STATE`) listing the known states for another name.
+   * throws a PetstoreMockError (`PETSTORE_MOCK_UNKNOWN_STATE`) listing the known states for another name. On a
+   * database store a state that sets the pets answers once they are set, as a promise.
    */
-  setProviderState(change: ProviderStateChange): { state: string; action: string };
+  setProviderState(change: ProviderStateChange): StateApplied | Promise<StateApplied>;
   /**
    * A new session: a mock of its own on the same port (or handlers, or dispatcher), with the same pets and these
    * same members, reached at its `url` (`…/sessions/{name}/v1`) or with the `Petstore-Session: {name}` header; its

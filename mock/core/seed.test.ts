@@ -70,16 +70,16 @@ describe('createMock with pets that do not ship as data', () => {
     const answer = await mock.handle({ method: 'GET', url: '/v1/pets', headers: { authorization: 'Bearer k' } });
     expect(JSON.parse(answer.body)).toEqual(seedPets({ seed: 7, count: 3 }));
     await mock.ready;
-    expect(mock.store.all()).toEqual(seedPets({ seed: 7, count: 3 }));
+    expect(await mock.pets.all()).toEqual(seedPets({ seed: 7, count: 3 }));
   });
 
   it('keeps pets replaced before faker loaded, and reset then returns to the seeded pets', async () => {
     const mock = createMock({ seed: 7, count: 3 });
     mock.replacePets([{ id: 9, name: 'Only', categoryId: 1 }]);
     await mock.ready;
-    expect(mock.store.all()).toEqual([{ id: 9, name: 'Only', categoryId: 1 }]);
+    expect(await mock.pets.all()).toEqual([{ id: 9, name: 'Only', categoryId: 1 }]);
     mock.reset();
-    expect(mock.store.all()).toEqual(seedPets({ seed: 7, count: 3 }));
+    expect(await mock.pets.all()).toEqual(seedPets({ seed: 7, count: 3 }));
   });
 
   it('is ready at once for the pets that ship', async () => {

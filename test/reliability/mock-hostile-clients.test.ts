@@ -111,7 +111,7 @@ describe('slow and idle clients', () => {
     expect(slowest).toBeLessThan(PROMPT_MS);
     expect(written).toBeLessThan(body.length);
     expect(performance.now() - started).toBeLessThan(TIMEOUTS.requestMs + 1_000);
-    expect(mock.pets.all().some((p) => p.name === 'slowpoke')).toBe(false);
+    expect((await mock.pets.all()).some((p) => p.name === 'slowpoke')).toBe(false);
   });
 
   it('hundreds of idle connections that never read do not stop others being served, and the server lets go of them all', async () => {

@@ -219,7 +219,7 @@ describe('POST /__control/provider-states', () => {
     await post(call, { state: 'pets exist' });
     expect(mock.pets.size).toBe(1);
     await post(call, { state: 'a pet with status pending exists', params: { status: 'pending' } });
-    expect(mock.pets.all().some((p) => p.status === 'pending')).toBe(true);
+    expect((await mock.pets.all()).some((p) => p.status === 'pending')).toBe(true);
     await post(call, { state: 'the service answers 503', params: { status: 503 } });
     expect((await call('GET', '/v1/pets')).status).toBe(503);
     await post(call, { state: 'the service answers 503', params: { status: 503 }, action: 'teardown' });
