@@ -7,6 +7,9 @@ export default defineConfig({
   workers: 2,
   fullyParallel: true,
   globalSetup: './global-setup.mjs',
+  // Generous: a loaded CI machine starts Chromium slowly.
+  timeout: 120_000,
+  expect: { timeout: 20_000 },
   use: {
     baseURL: process.env.APP_URL,
     launchOptions: {
