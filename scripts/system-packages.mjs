@@ -52,9 +52,12 @@ if (!canInstall) {
 }
 process.stderr.write(`Installing: ${command}\n`);
 const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+// Another install (a fresh machine's unattended upgrades, a second npm test) may hold the package manager's lock:
+// wait for it, up to ten minutes, rather than fail at once.
+const WAIT_FOR_LOCK = ['-o', 'DPkg::Lock::Timeout=600'];
 for (const args of [
-  ['update', '-qq'],
-  ['install', '-y', '-qq', '--reinstall', ...names],
+  ['update', '-qq', ...WAIT_FOR_LOCK],
+  ['install', '-y', '-qq', ...WAIT_FOR_LOCK, '--reinstall', ...names],
 ]) {
   const run = spawnSync('apt-get', args, { stdio: ['ignore', 'ignore', 'inherit'], env });
   if (run.status !== 0) {

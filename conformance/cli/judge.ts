@@ -7,7 +7,8 @@ import { parseArgs } from 'node:util';
 import { ConformanceError } from '../errors.ts';
 import { REPORTERS, type ReporterName, render, reporter, shouldColor } from '../report/index.ts';
 import { writeReportFile } from '../report/write.ts';
-import { judgeTraffic, type TrafficOptions } from '../traffic/judge-traffic.ts';
+import { judgeTraffic } from '../traffic/judge-traffic.ts';
+import type { TrafficOptions } from '../traffic/options.ts';
 
 /** The help of `judge`. */
 export const JUDGE_HELP = `Usage: npx petstore-conformance judge FILE.har [FILE.har …] --base-url URL [options]

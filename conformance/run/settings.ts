@@ -6,14 +6,14 @@
 
 import { randomBytes } from 'node:crypto';
 import type { Dispatcher } from 'undici';
-import { didYouMean } from '../../spec/closest.ts';
-import { urlUserInfo } from '../../spec/redact.ts';
+import { unknownOptions } from '../../guard/options.ts';
+import { urlUserInfo } from '../../guard/redact.ts';
 import { allCases } from '../cases/index.ts';
 import type { ClientOptions, TlsOptions } from '../client/client.ts';
 import { chooseProxy, type ProxyChoice, proxySecrets, shownProxy } from '../client/proxy.ts';
 import { canRequest, undici } from '../client/undici.ts';
 import { badOptions } from '../errors.ts';
-import { generatedChecks } from '../generate/catalog.ts';
+import { generatedProperties } from '../generate/catalog.ts';
 import { DEFAULT_GENERATION_SEED, type GenerationSettings } from '../generate/index.ts';
 import type { Case, Progress, Report } from '../types.ts';
 import { namePrefix } from './context.ts';
@@ -123,11 +123,8 @@ const OPTION_NAMES: Record<keyof ConformanceOptions, true> = {
 function checkKnown(options: ConformanceOptions): void {
   if (options === null || typeof options !== 'object' || Array.isArray(options))
     throw badOptions('options', 'must be an object ({ baseUrl, apiKey, ... })');
-  const known = Object.keys(OPTION_NAMES);
-  const unknown = Object.keys(options).filter((name) => !Object.hasOwn(OPTION_NAMES, name));
-  if (unknown.length === 0) return;
-  const said = unknown.map((name) => `${name}: not an option${didYouMean(name, known)}`);
-  throw badOptions(unknown[0]!, '', said.length === 1 ? said[0] : `${said[0]} (also ${said.slice(1).join(', ')})`);
+  const unknown = unknownOptions(options, Object.keys(OPTION_NAMES));
+  if (unknown) throw badOptions(unknown.option, '', unknown.message);
 }
 
 /** Everything a run reads, checked and with its defaults: what each stage needs, and nothing raw. */
@@ -359,7 +356,7 @@ export function checkOptions(options: ConformanceOptions): Settings {
   const requests = options.generate ?? 0;
   const selection = select(
     { only: options.only ?? [], skip: options.skip ?? [] },
-    { cases: checkCases(options.cases), generated: generatedChecks() },
+    { cases: checkCases(options.cases), generated: generatedProperties() },
   );
   if (requests === 0 && selection.cases.length === 0)
     throw badOptions(
@@ -409,7 +406,7 @@ export function checkOptions(options: ConformanceOptions): Settings {
             strict: reported.strict,
             readOnly: reported.readOnly,
             prefix: options.prefixNames ? namePrefix(runId) : undefined,
-            checks: selection.generated,
+            properties: selection.generated,
           }
         : undefined,
     seed,

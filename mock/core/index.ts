@@ -5,6 +5,8 @@
  * interface and how to build it, and the error family. Users of the mock take
  * an adapter's entry instead (`/mock`, `/msw`, `/undici`).
  */
+
+export { createKeyRedactor } from '../../guard/redact.ts';
 export { answer, BODY_LIMIT, bodyless, DEFAULT_BASE_URL, type Mount, mounted, mountOf } from './adapter.ts';
 export { createAuthenticator } from './auth.ts';
 export { loadSeededPets } from './default-pets.ts';
@@ -14,6 +16,5 @@ export { createMock, type MockAdapter } from './mock.ts';
 export type { MockCore } from './petstore-mock.ts';
 // What every adapter's entry exports (the control interface, its member types, the coverage gates, the errors).
 export * from './public.ts';
-export { createKeyRedactor } from './redact.ts';
 export type { ApiRequest, ApiResponse } from './responses.ts';
 export { createPetStore } from './store.ts';

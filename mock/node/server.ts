@@ -6,9 +6,9 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
+import { redactKeys } from '../../guard/redact.ts';
 import { BODY_LIMIT } from '../core/adapter.ts';
 import type { Answer, Responder } from '../core/layers.ts';
-import { redactKeys } from '../core/redact.ts';
 import { type ApiRequest, type ApiResponse, ErrorCode, errorResponse } from '../core/responses.ts';
 import { type HostCheck, hostRefusal } from './hosts.ts';
 

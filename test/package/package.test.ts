@@ -111,6 +111,10 @@ describe('the tarball', () => {
       'dist/conformance/cli.js',
       'dist/conformance/index.d.ts',
       'dist/spec/generated/validators.js',
+      // guard/, what the mock and the suite share: their declarations import it.
+      'dist/guard/redact.js',
+      'dist/guard/errors.d.ts',
+      'dist/cjs/guard/errors.d.cts',
     ]) {
       expect(tarballFiles).toContain(file);
     }
@@ -187,7 +191,7 @@ const EXPORTS = {
     'REPORTERS',
     'allCases',
     'formatDuration',
-    'generatedChecks',
+    'generatedProperties',
     'judgeTraffic',
     'matchesPattern',
     'parseBaseline',

@@ -7,9 +7,10 @@
  * configured key is redacted from the whole file, in every encoding.
  * @see ../../../docs/mock.md "Consumer contracts (Pact)"
  */
+
+import { redactDeep, redactKeys } from '../../../guard/redact.ts';
 import { badOption } from '../errors.ts';
 import { FORCED_SOURCES, type ForcedSource } from '../layers.ts';
-import { redactKeys } from '../redact.ts';
 import type { PactInteraction } from './interaction.ts';
 import { MAX_PACT_KINDS, type PactRecorder, type SkippedKind } from './recorder.ts';
 
@@ -106,7 +107,7 @@ export function buildPact(recorder: PactRecorder, options: PactOptions, keys: re
       petstoreMock: { warnings, skipped: skipped.map((s) => ({ ...s })) },
     },
   };
-  return redactDeep(file, keys) as PactFile;
+  return redactDeep(file, (text) => redactKeys(text, keys));
 }
 
 /** The interaction without getPet's `Deprecation` and `Sunset` headers and their rules. */
@@ -118,13 +119,4 @@ function withoutDeprecation(interaction: PactInteraction): PactInteraction {
   const response = { ...interaction.response, headers: drop(headers) };
   if (matchingRules?.header) response.matchingRules = { ...matchingRules, header: drop(matchingRules.header) };
   return { ...interaction, response };
-}
-
-/** A copy of `value` with every key redacted from every string in it, names included. */
-function redactDeep(value: unknown, keys: readonly string[]): unknown {
-  if (typeof value === 'string') return redactKeys(value, keys);
-  if (Array.isArray(value)) return value.map((v) => redactDeep(v, keys));
-  if (typeof value === 'object' && value !== null)
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [redactKeys(k, keys), redactDeep(v, keys)]));
-  return value;
 }
