@@ -18,7 +18,7 @@ export {
 } from './errors.ts';
 export { DEFAULT_GENERATION_SEED, generatedProperties } from './generate/index.ts';
 export { REPORTERS, type Reporter, type ReporterName, render as renderReport } from './report/index.ts';
-export { type ReportTarget, writeReports } from './report/write.ts';
+export { type ReportNotWritten, type ReportTarget, type WriteReportsOptions, writeReports } from './report/targets.ts';
 export { parseBaseline } from './run/baseline.ts';
 export { matchesPattern } from './run/select.ts';
 export type { ConformanceOptions } from './run/settings.ts';

@@ -17,6 +17,7 @@ export const NEEDED = [
   },
   { pkg: 'squid', bins: ['squid'], why: "the proxy tests (Debian's stock Squid, started by the tests)" },
   { pkg: 'curl', bins: ['curl'], why: 'the test that runs the curl lines a report prints' },
+  { pkg: 'libxml2-utils', bins: ['xmllint'], why: "the test that checks a merged run's JUnit file with xmllint" },
   { pkg: 'mitmproxy', bins: ['mitmdump'], why: "the test that judges a HAR recorded by mitmproxy's har_dump addon" },
   // initdb and pg_ctl live in /usr/lib/postgresql/VERSION/bin, off PATH; postgresql-common's pg_ctlcluster comes with them.
   {

@@ -15,9 +15,10 @@ import { canRequest, undici } from '../client/undici.ts';
 import { badOptions } from '../errors.ts';
 import { generatedProperties } from '../generate/catalog.ts';
 import { DEFAULT_GENERATION_SEED, type GenerationSettings } from '../generate/index.ts';
-import type { Case, Progress, Report } from '../types.ts';
+import type { Case, Progress, Report, Shard, ShardInfo } from '../types.ts';
 import { namePrefix } from './context.ts';
 import { type Selection, select } from './select.ts';
+import { checkShard, shardSelection } from './shard.ts';
 
 /** How long a run may take in all unless told otherwise (`maxTimeMs`, `--max-time`): ten minutes. */
 export const DEFAULT_MAX_TIME_MS = 600_000;
@@ -85,6 +86,11 @@ export interface ConformanceOptions {
   key?: string;
   /** Where the proxy variables are read (default: process.env). */
   env?: NodeJS.ProcessEnv;
+  /**
+   * Run only this part of a split run (`--shard i/n`): each selected case is in exactly one shard, the same for the
+   * same seed on every machine; the generated checks are one unit. Created animals carry the shard in their names.
+   */
+  shard?: Shard;
 }
 
 /** Every name of {@link ConformanceOptions}: a key outside it is a typo, refused (the type keeps the two equal). */
@@ -117,6 +123,7 @@ const OPTION_NAMES: Record<keyof ConformanceOptions, true> = {
   cert: true,
   key: true,
   env: true,
+  shard: true,
 };
 
 /** Refuses options that are not an object, and every key that is no option, naming the closest option (a typo is never ignored). */
@@ -160,6 +167,8 @@ export interface Settings {
   secrets: string[];
   /** The proxy the run goes through, as the report shows it (credentials hidden) and where it came from. */
   proxy: { shown: string; source: string } | undefined;
+  /** The part of a split run this is, as the report states it; undefined when the run is whole. */
+  shard: ShardInfo | undefined;
 }
 
 /** The environment variables a proxy may come from. */
@@ -354,24 +363,28 @@ export function checkOptions(options: ConformanceOptions): Settings {
       `${proxy ? `a proxy (from ${proxy.source})` : 'TLS options'} cannot apply to an injected dispatcher: configure the dispatcher instead`,
     );
   const requests = options.generate ?? 0;
-  const selection = select(
+  const shard = options.shard === undefined ? undefined : checkShard(options.shard);
+  const whole = select(
     { only: options.only ?? [], skip: options.skip ?? [] },
     { cases: checkCases(options.cases), generated: generatedProperties() },
   );
-  if (requests === 0 && selection.cases.length === 0)
+  if (requests === 0 && whole.cases.length === 0)
     throw badOptions(
       'generate',
       '',
       'no fixed case is selected, only generated checks, but generate is 0 (--generate N): nothing would be tested',
     );
-  const runId = options.runId ?? randomBytes(4).toString('hex');
+  const seed = options.seed ?? DEFAULT_GENERATION_SEED;
+  const split = shard ? shardSelection(whole, shard, seed, requests) : undefined;
+  const selection = split?.selection ?? whole;
+  // Shards of one run may share a server and a run id: each names what it creates apart.
+  const runId = `${options.runId ?? randomBytes(4).toString('hex')}${shard ? `-${shard.current}of${shard.total}` : ''}`;
   const reported = {
     strict: options.strict ?? false,
     readOnly: options.readOnly ?? false,
     concurrency: options.concurrency ?? 8,
     timeoutMs: options.timeoutMs ?? 10_000,
   };
-  const seed = options.seed ?? DEFAULT_GENERATION_SEED;
   const basePath = url.pathname.replace(/\/+$/, '');
   return {
     baseUrl: options.baseUrl,
@@ -418,5 +431,6 @@ export function checkOptions(options: ConformanceOptions): Settings {
     onProgress: options.onProgress,
     secrets: secretsOf(options),
     proxy: proxy ? { shown: shownProxy(proxy.url), source: proxy.source } : undefined,
+    shard: split?.info,
   };
 }

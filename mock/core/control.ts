@@ -94,6 +94,7 @@ function routes(t: PetstoreMock, x: ControlExtras): Record<string, Record<string
           provider: query.get('provider') ?? '',
           include: include === null || include === '' ? [] : include.split(','),
           deprecationHeaders: query.get('deprecationHeaders') === 'true',
+          ...(query.has('paths') ? { paths: query.get('paths') } : {}),
         };
         return ok(t.pact(options as never));
       },

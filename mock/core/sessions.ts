@@ -215,7 +215,7 @@ export function sessionLayer(sessions: Sessions, prefix: string): Layer {
       if (!byUrl) {
         if (Array.isArray(header))
           throw new SessionError(400, ErrorCode.invalidSessionName, 'send one Petstore-Session header, not several');
-        return sessions.use(header as string).respond(request);
+        return sessions.use(header as string).fetch(request);
       }
       const after = context.path.indexOf('/', SESSIONS_PATH.length);
       const name =
@@ -232,7 +232,7 @@ export function sessionLayer(sessions: Sessions, prefix: string): Layer {
       if (rest === '')
         return errorResponse(404, ErrorCode.routeNotFound, `no route for ${request.method} ${context.path}`);
       const url = context.query === '' ? rest : `${rest}?${context.query}`;
-      return withSegment(session.respond({ ...request, url }), apiBase, `${prefix}/sessions/${name}/v1`);
+      return withSegment(session.fetch({ ...request, url }), apiBase, `${prefix}/sessions/${name}/v1`);
     } catch (error) {
       if (error instanceof SessionError) return error.response();
       throw error;

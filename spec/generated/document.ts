@@ -13,7 +13,7 @@ export const document: OpenApiDocument = {
   "servers": [
     {
       "url": "http://127.0.0.1:4010/v1",
-      "description": "The reference mock on its default port (npx petstore-mock), first so that a generated client's default base address is one that answers. Not part of the interface."
+      "description": "The reference mock on its default port (the petstore-mock command), first so that a generated client's default base address is one that answers. Not part of the interface."
     },
     {
       "url": "https://petstore.example.com/v1",

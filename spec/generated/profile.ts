@@ -557,7 +557,7 @@ export const profile: OpenApiDocument = {
   "servers": [
     {
       "url": "http://127.0.0.1:4010/v1",
-      "description": "The reference mock (npx petstore-mock), its default port."
+      "description": "The reference mock (the petstore-mock command), its default port."
     }
   ]
 };
