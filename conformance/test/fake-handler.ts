@@ -28,6 +28,12 @@ export type Violation =
   | 'wrongKeyAccepted'
   | 'basicAccepted'
   | 'emptyTokenAccepted'
+  /** Only the token's length is compared with the key's (a constant-time compare whose loop never runs). */
+  | 'keyLengthOnly'
+  /** The token is compared with the key as far as the shorter reaches: a prefix of the key, or the key run on, passes. */
+  | 'keyPrefixCompare'
+  /** The token is compared with the key without regard to case. */
+  | 'keyCaseInsensitive'
   /** GET /pets/{petId} looks the animal up before the key: a wrong key gets 404 for an unknown id, 401 for a known one. */
   | 'lookupBeforeAuth'
   | 'create200'
@@ -192,6 +198,9 @@ function credentialsOk(s: FakeState, value: string | undefined): boolean {
   if (scheme.toLowerCase() === 'basic') return s.broken.has('basicAccepted');
   if (s.c.caseSensitiveScheme ? scheme !== 'Bearer' : scheme.toLowerCase() !== 'bearer') return false;
   if (token === '') return s.broken.has('emptyTokenAccepted');
+  if (s.broken.has('keyLengthOnly')) return token.length === s.apiKey.length;
+  if (s.broken.has('keyPrefixCompare')) return token.startsWith(s.apiKey) || s.apiKey.startsWith(token);
+  if (s.broken.has('keyCaseInsensitive')) return token.toLowerCase() === s.apiKey.toLowerCase();
   return token === s.apiKey || s.broken.has('wrongKeyAccepted');
 }
 
