@@ -37,7 +37,8 @@ export default defineConfig({
         test: {
           name: 'integration',
           include: ['**/*.test.ts'],
-          exclude: ['node_modules/**', 'dist/**', ...UNIT],
+          // .stryker-tmp: the sandboxes of a mutation run (npm run mutation) hold a copy of every test.
+          exclude: ['node_modules/**', 'dist/**', '.stryker-tmp/**', ...UNIT],
           testTimeout: 30_000,
           hookTimeout: 60_000,
         },
