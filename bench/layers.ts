@@ -14,9 +14,6 @@ export const ALL_LOADS: readonly LoadName[] = ['list', 'sold', 'get', 'create', 
 /** The loads the ladder's rungs are measured on (each rung costs a server's run per load). */
 export const LADDER_LOADS: readonly LoadName[] = ['list', 'get', 'create'];
 
-/** The store sizes both the yardstick and the mock run at; the ladder at the first only. */
-export const PET_COUNTS = [50, 1_000] as const;
-
 /** How a server of the throughput section is started. */
 export type ServerStart =
   /** One of bench/servers/cli.ts's servers. */
@@ -162,7 +159,7 @@ export const LAYERS: readonly Layer[] = [
   },
   {
     name: 'the route',
-    measuredAs: "minimal answering with mock/core's bare handler (createHandler), over minimal + key check",
+    measuredAs: "minimal answering with mock/core's pipeline, no layer switched on, over minimal + key check",
     with: HANDLER,
     over: KEY_CHECK,
     partOfMock: true,

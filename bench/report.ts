@@ -5,6 +5,7 @@
  */
 import type { BundleFigures } from './bundle.ts';
 import type { InstructionCounts, InstructionFigures } from './instructions.ts';
+import type { ScaleFigures } from './scale.ts';
 import type { LoadName } from './servers/index.ts';
 import type { StoreFigures } from './stores.ts';
 
@@ -63,21 +64,6 @@ export interface StartupFigures {
   baseline?: string;
   /** For in-process rows: medians of each phase, ms. */
   phases?: Record<string, number>;
-}
-
-/** The mock at one store size. */
-export interface ScaleFigures {
-  count: number;
-  /** Spawn to "listening" (process start plus seeding), ms. */
-  listenMs: number;
-  rssBytes: number | undefined;
-  soldP50Ms: number;
-  soldP99Ms: number;
-  /** The server's CPU time per listing, µs (median of the rounds): unlike one-connection latency, blind to wakeup delays. */
-  soldCpuUs: number;
-  allP50Ms: number;
-  allP99Ms: number;
-  allCpuUs: number;
 }
 
 /** One way of starting the suite, timed over the runs; `overBare` is its median over the bare node start's. */

@@ -4,7 +4,21 @@
  */
 import { type LoadResult, median, runLoad } from './load.ts';
 import { type ChildServer, rssBytes, spawnServer, waitForOutput } from './processes.ts';
-import type { ScaleFigures } from './report.ts';
+
+/** The mock at one store size. */
+export interface ScaleFigures {
+  count: number;
+  /** Spawn to "listening" (process start plus seeding), ms. */
+  listenMs: number;
+  rssBytes: number | undefined;
+  soldP50Ms: number;
+  soldP99Ms: number;
+  /** The server's CPU time per listing, µs (median of the rounds): unlike one-connection latency, blind to wakeup delays. */
+  soldCpuUs: number;
+  allP50Ms: number;
+  allP99Ms: number;
+  allCpuUs: number;
+}
 
 /** Options for {@link measureScale}. */
 export interface ScaleOptions {

@@ -9,4 +9,7 @@ for (const stream of [process.stdout, process.stderr])
     if (error.code !== 'EPIPE') throw error;
   });
 
-process.exitCode = await main(process.argv.slice(2));
+// No top-level await: the single-file executable bundles this file as CommonJS (scripts/build-executables.mjs).
+void main(process.argv.slice(2)).then((code) => {
+  process.exitCode = code;
+});

@@ -3,6 +3,7 @@
  * message that says what to fix; the command exits 2 with it.
  */
 
+import { CodedError } from '../guard/errors.ts';
 import type { Report } from './types.ts';
 
 /** The stable codes of {@link ConformanceError}. */
@@ -26,21 +27,11 @@ export type ConformanceErrorCode =
  * started (the settings were good), `report` is what it judged before it ended, with `ended` set: the CLI writes it
  * to every requested reporter before it exits 2.
  */
-export class ConformanceError extends Error {
-  readonly code: ConformanceErrorCode;
+export class ConformanceError extends CodedError<ConformanceErrorCode> {
   report?: Report;
-  /** The option a bad-options error concerns, as runConformance names it (`timeoutMs`, `baseUrl`), when one. */
-  readonly option?: string;
-  /** The message without the option's name (`must be ...`), when it reads as the name then this: a command prints its flag in its place. */
-  readonly problem?: string;
   constructor(code: ConformanceErrorCode, message: string, about?: { option: string; problem?: string }) {
-    super(message);
+    super(code, message, about);
     this.name = 'ConformanceError';
-    this.code = code;
-    if (about) {
-      this.option = about.option;
-      if (about.problem !== undefined) this.problem = about.problem;
-    }
   }
 }
 

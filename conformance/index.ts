@@ -16,13 +16,14 @@ export {
   EXCHANGE_ERROR_CODES,
   type ExchangeErrorCode,
 } from './errors.ts';
-export { DEFAULT_GENERATION_SEED, generatedChecks } from './generate/index.ts';
+export { DEFAULT_GENERATION_SEED, generatedProperties } from './generate/index.ts';
 export { REPORTERS, type Reporter, type ReporterName, render as renderReport } from './report/index.ts';
-export { type ReportTarget, writeReports } from './report/write.ts';
+export { type ReportNotWritten, type ReportTarget, type WriteReportsOptions, writeReports } from './report/targets.ts';
 export { parseBaseline } from './run/baseline.ts';
 export { matchesPattern } from './run/select.ts';
 export type { ConformanceOptions } from './run/settings.ts';
-export { judgeTraffic, type TrafficOptions } from './traffic/judge-traffic.ts';
+export { judgeTraffic } from './traffic/judge-traffic.ts';
+export type { TrafficOptions } from './traffic/options.ts';
 export type * from './types.ts';
 
 /**

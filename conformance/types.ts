@@ -301,6 +301,36 @@ export interface Report {
    * `maxTimeMs` passed): the error's code and line. What was judged before stands; the rest is skipped or absent.
    */
   ended?: { code: string; reason: string };
+  /** Set when the run was one part of a split run (`shard`): which part, and a digest of the whole run's selection. */
+  shard?: ShardInfo;
+  /** Set on a report merged from the shards of one run (`petstore-conformance merge`): each shard's own facts. */
+  merged?: { shards: MergedShard[] };
+}
+
+/** Which part of a split run this is: `current` of `total`, from 1. */
+export interface Shard {
+  current: number;
+  total: number;
+}
+
+/** A shard as its report states it: the split, and a digest of what the whole run selected (seed included). */
+export interface ShardInfo extends Shard {
+  /** SHA-256 (16 hex digits) of the seed, the generated requests per operation and every selected id: shards of one run share it. */
+  selection: string;
+  /** Units split across every shard: fixed cases, and the generated checks as one. */
+  units: number;
+}
+
+/** One shard of a merged report. */
+export interface MergedShard {
+  current: number;
+  total: number;
+  runId: string;
+  startedAt: string;
+  durationMs: number;
+  /** The ids of the cases this shard ran, in its order. */
+  caseIds: string[];
+  ended?: { code: string; reason: string };
 }
 
 /** What the generated requests of a run (`--generate N`) amounted to. */

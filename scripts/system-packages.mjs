@@ -17,6 +17,7 @@ export const NEEDED = [
   },
   { pkg: 'squid', bins: ['squid'], why: "the proxy tests (Debian's stock Squid, started by the tests)" },
   { pkg: 'curl', bins: ['curl'], why: 'the test that runs the curl lines a report prints' },
+  { pkg: 'libxml2-utils', bins: ['xmllint'], why: "the test that checks a merged run's JUnit file with xmllint" },
   { pkg: 'mitmproxy', bins: ['mitmdump'], why: "the test that judges a HAR recorded by mitmproxy's har_dump addon" },
   // initdb and pg_ctl live in /usr/lib/postgresql/VERSION/bin, off PATH; postgresql-common's pg_ctlcluster comes with them.
   {
@@ -52,9 +53,12 @@ if (!canInstall) {
 }
 process.stderr.write(`Installing: ${command}\n`);
 const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+// Another install (a fresh machine's unattended upgrades, a second npm test) may hold the package manager's lock:
+// wait for it, up to ten minutes, rather than fail at once.
+const WAIT_FOR_LOCK = ['-o', 'DPkg::Lock::Timeout=600'];
 for (const args of [
-  ['update', '-qq'],
-  ['install', '-y', '-qq', '--reinstall', ...names],
+  ['update', '-qq', ...WAIT_FOR_LOCK],
+  ['install', '-y', '-qq', ...WAIT_FOR_LOCK, '--reinstall', ...names],
 ]) {
   const run = spawnSync('apt-get', args, { stdio: ['ignore', 'ignore', 'inherit'], env });
   if (run.status !== 0) {

@@ -18,8 +18,12 @@ function here(): string {
 /** Absolute path of the OpenAPI document (for the ES module sources and build: Prism, Spectral, the generator). */
 export const SPEC_PATH = fileURLToPath(new URL('./petstore.openapi.yaml', here()));
 
+/** Set at build time by the single-file executables' bundle (esbuild `define`): no package.json is beside them. */
+declare const PETSTORE_TOOLKIT_VERSION: string | undefined;
+
 /** The version in the package's own package.json, found upward from this file (in the sources or in dist/). */
 export function packageVersion(): string {
+  if (typeof PETSTORE_TOOLKIT_VERSION === 'string') return PETSTORE_TOOLKIT_VERSION;
   for (let dir = new URL('./', here()); ; dir = new URL('../', dir)) {
     try {
       const pkg = JSON.parse(readFileSync(new URL('package.json', dir), 'utf8')) as { name?: string; version?: string };

@@ -9,8 +9,10 @@ import { document } from './generated/document.ts';
 import { profile } from './generated/profile.ts';
 import type { components } from './generated/types.ts';
 import { validators } from './generated/validators.ts';
+import type { OpenApiDocument } from './openapi-document.ts';
 
 export type { components, operations, paths } from './generated/types.ts';
+export type { OpenApiDocument } from './openapi-document.ts';
 
 /** A pet as returned by the service (generated from the spec). */
 export type Pet = components['schemas']['Pet'];
@@ -22,20 +24,6 @@ export type PetStatus = components['schemas']['PetStatus'];
 export type SchemaName = keyof components['schemas'];
 
 const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
-
-/** Loosely typed view of the parsed OpenAPI document. */
-export interface OpenApiDocument {
-  openapi: string;
-  info: { title: string; version: string; [key: string]: unknown };
-  servers?: {
-    url: string;
-    description?: string;
-    variables?: Record<string, { default: string; description?: string }>;
-  }[];
-  paths: Record<string, Record<string, any>>;
-  components: { schemas: Record<string, any>; [key: string]: any };
-  [key: string]: unknown;
-}
 
 /** One operation of the spec, flattened: what the suite covers and the mock routes. */
 export interface OperationInfo {

@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { canonicalPath, matchesTemplate, operationMatcher, operationOf } from './match.ts';
+import { canonicalPath, matchesTemplate, operationMatcher } from './match.ts';
+
+/** The operationId a method and path address under `basePath`, through the one matcher. */
+const operationOf = (method: string, path: string, basePath = '/v1') =>
+  operationMatcher(basePath).operation(method, path)?.operationId;
 
 describe('the operation matcher', () => {
   it('answers which operation a method and path address, HEAD as GET', () => {

@@ -173,8 +173,3 @@ export function operationMatcher(basePath = '/v1'): OperationMatcher {
   matchers.set(basePath, matcher);
   return matcher;
 }
-
-/** The operationId a method and path (origin form, below `basePath`) address, or undefined. */
-export function operationOf(method: string, path: string, basePath = '/v1'): string | undefined {
-  return operationMatcher(basePath).operation(method, path)?.operationId;
-}

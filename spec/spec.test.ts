@@ -46,6 +46,7 @@ describe('spec/petstore.openapi.yaml', () => {
       'docs/contract.md',
       'spec/generated/document.ts',
       'spec/generated/profile.ts',
+      'spec/generated/sections.ts',
       'spec/generated/types.ts',
       'spec/generated/validators.ts',
     ]);

@@ -19,9 +19,15 @@ it('the client suite writes the pact checked in', async () => {
   );
   expect(run.code, run.stderr + run.stdout).toBe(0);
   expect(readFileSync(join(dir, 'shop-web-petstore.json'), 'utf8')).toBe(readFileSync(CHECKED_IN, 'utf8'));
-  // The hand-written pact-js consumer test wrote its own pact beside it.
+  // The hand-written pact-js consumer test wrote its own pact beside it: the interactions checked in (other tests
+  // verify that file beside the mock's), its path as the client sent it.
   const handwritten = JSON.parse(readFileSync(join(dir, 'shop-web-handwritten-petstore.json'), 'utf8'));
   expect(handwritten.interactions.map((i: { description: string }) => i.description)).toEqual(['getPet for pet 7']);
+  expect(handwritten.interactions[0].request.path).toBe('/v1/pets/7');
+  const checkedIn = JSON.parse(
+    readFileSync(join(ROOT, 'examples', 'pact', 'pacts', 'shop-web-handwritten-petstore.json'), 'utf8'),
+  );
+  expect(handwritten.interactions).toEqual(checkedIn.interactions);
 }, 60_000);
 
 it('the hand-written pact-js pact passes verification against the mock, through its provider-states endpoint', async () => {

@@ -29,7 +29,7 @@ describe('scripts/system-packages.mjs', () => {
     expect(checked.stderr).toContain("npm test needs Debian's chromium: the browser tests");
     expect(checked.stderr).toContain("npm test needs Debian's curl");
     expect(checked.stderr).toMatch(
-      /sudo apt-get install -y chromium firefox-esr( squid)? curl mitmproxy( postgresql)?\n/,
+      /sudo apt-get install -y chromium firefox-esr( squid)? curl libxml2-utils mitmproxy( postgresql)?\n/,
     );
     expect(existsSync(calls)).toBe(false);
   });
@@ -39,12 +39,12 @@ describe('scripts/system-packages.mjs', () => {
     async () => {
       const installed = await run();
       expect(readFileSync(calls, 'utf8')).toMatch(
-        /^update -qq\ninstall -y -qq --reinstall chromium firefox-esr( squid)? curl mitmproxy( postgresql)?\n$/,
+        /^update -qq\ninstall -y -qq --reinstall chromium firefox-esr( squid)? curl libxml2-utils mitmproxy( postgresql)?\n$/,
       );
       // The stand-in installed nothing: the script does not pretend it did.
       expect(installed.code).toBe(1);
       expect(installed.stderr).toMatch(
-        /still missing after apt-get: chromium, firefox-esr(, squid)?, curl, mitmproxy(, postgresql)?/,
+        /still missing after apt-get: chromium, firefox-esr(, squid)?, curl, libxml2-utils, mitmproxy(, postgresql)?/,
       );
     },
   );

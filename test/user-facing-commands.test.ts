@@ -2,6 +2,9 @@
  * User-facing text names the bins (`npx petstore-mock`), never a script of this repository: `npm start` in a
  * user's project is `Missing script: "start"`. Checked in both bins' --help and in every page of docs/ (shipped
  * in the package), outside a Develop section (a heading that says Develop, and what is under it) and HTML comments.
+ * Outside a project, the package is named as `npx --yes -p petstore-toolkit@0 BIN` (without --yes npx outside a
+ * terminal exits 1; a bare `npx petstore-mock` there asks the registry for a package of that name, not this one),
+ * and a page that shows the bare form inside a project says which is which.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -67,6 +70,45 @@ describe('user-facing text names no repository script', () => {
     expect(run.code).toBe(0);
     expect(run.stdout).not.toMatch(REPOSITORY_SCRIPT);
     expect(run.stdout).toMatch(new RegExp(`^Usage: npx ${bin} \\[options\\]`));
-    expect(run.stdout).toContain(`npx -p petstore-toolkit ${bin}`);
+    expect(run.stdout).toContain(`npx --yes -p petstore-toolkit@0 ${bin}`);
+    expect(npxProblems(run.stdout)).toEqual([]);
+  });
+});
+
+/** The one way to run the package outside a project. */
+const OUTSIDE = 'npx --yes -p petstore-toolkit@0 ';
+
+/** What is wrong with a text's npx lines: a package named another way, or the bare bin with no word on which is which. */
+function npxProblems(text: string): string[] {
+  const problems = [...text.matchAll(/npx(?:\s+-{1,2}[\w-]+)*\s+-p\s+[\w@./-]+\s+[\w-]+/g)]
+    .map((m) => m[0])
+    .filter((line) => !/^npx --yes -p petstore-toolkit@0 petstore-(mock|conformance)$/.test(line))
+    .map((line) => `names the package otherwise: ${line}`);
+  const bare = /\bnpx petstore-(mock|conformance)\b/.test(text);
+  const saysWhich = text.includes(OUTSIDE) && /(project[^.]{0,80}install|install[^.]{0,80}project)/is.test(text);
+  if (bare && !saysWhich)
+    problems.push(`shows a bare npx petstore-… without saying it is for a project that installed it`);
+  return problems;
+}
+
+describe('npx outside a project', () => {
+  it('finds a package named otherwise, and a bare bin with no word on which is which', () => {
+    expect(npxProblems('npx -p petstore-toolkit petstore-mock')).toEqual([
+      'names the package otherwise: npx -p petstore-toolkit petstore-mock',
+    ]);
+    expect(npxProblems('npx --yes -p petstore-toolkit@0 petstore-conformance --base-url x')).toEqual([]);
+    expect(npxProblems('Run `npx petstore-mock`.')).toHaveLength(1);
+    expect(
+      npxProblems(`In a project with it installed, npx petstore-mock; outside one, ${OUTSIDE}petstore-mock.`),
+    ).toEqual([]);
+  });
+
+  it.each([
+    'README.md',
+    ...readdirSync(join(ROOT, 'docs'))
+      .filter((f) => f.endsWith('.md'))
+      .map((f) => `docs/${f}`),
+  ])('%s', (file) => {
+    expect(npxProblems(readFileSync(join(ROOT, file), 'utf8'))).toEqual([]);
   });
 });

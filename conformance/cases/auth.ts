@@ -6,6 +6,7 @@
  * WWW-Authenticate and scheme case.
  * @see ../../docs/contract.md "Authentication"; RFC 6750 §3; RFC 9110 §11.1
  */
+import { CONTRACT_SECTIONS } from '../../spec/generated/sections.ts';
 import { NEAR_KEY_WORDS, type NearKey } from '../client/near-key.ts';
 import { checkNo5xx, checkStatus, checkThat, checkTransport, expectResponse } from '../judge/checks.ts';
 import type { AuthMode, Case, CaseContext, CaseRequest } from '../types.ts';
@@ -13,7 +14,7 @@ import { existenceHiddenCase, routerRefusal, wrongKey } from './auth-leaks.ts';
 import { createControl, listingControl } from './controls.ts';
 import { UNKNOWN_ID } from './get-pet.ts';
 
-const SECTION = 'Authentication';
+const SECTION = CONTRACT_SECTIONS.authentication;
 
 interface Operation {
   operationId: string;

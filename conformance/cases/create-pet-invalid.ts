@@ -5,6 +5,7 @@
  */
 
 import invalidNewPets from '../../fixtures/invalid-new-pets.json' with { type: 'json' };
+import { CONTRACT_SECTIONS } from '../../spec/generated/sections.ts';
 import type { SchemaName } from '../../spec/index.ts';
 import { rawBytes } from '../client/bytes.ts';
 import { expectResponse } from '../judge/checks.ts';
@@ -34,7 +35,7 @@ function invalidCase(row: InvalidBody): Case {
     id: `createPet.invalid.${row.id}`,
     title: `${row.title} gets a ${statuses.join(' or ')} Error`,
     level: 'required',
-    section: 'Endpoints §2 Add an animal; Errors',
+    section: `${CONTRACT_SECTIONS.addAnAnimal}; ${CONTRACT_SECTIONS.errors}`,
     operationId: 'createPet',
     covers: statuses.filter((s) => s === 400),
     writes: true,
@@ -59,7 +60,10 @@ function notUtf8Case(): Case {
     contentType: 'application/json',
     body: `{"name": "{{name}}${rawBytes(0xff, 0xfe)}", "categoryId": 1}`,
   };
-  return { ...invalidCase(row), section: 'Endpoints §2 Add an animal; Errors; RFC 8259 §8.1' };
+  return {
+    ...invalidCase(row),
+    section: `${CONTRACT_SECTIONS.addAnAnimal}; ${CONTRACT_SECTIONS.errors}; RFC 8259 §8.1`,
+  };
 }
 
 /** The createPet cases for invalid bodies, one per fixture row, and one whose bytes are not UTF-8. */

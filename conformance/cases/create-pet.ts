@@ -4,12 +4,13 @@
  * never overwrites another animal. The run shares at most four creates.
  * @see ../../docs/contract.md "Endpoints §2 Add an animal", "Resources NewPet", "Resources Pet"
  */
+import { CONTRACT_SECTIONS } from '../../spec/generated/sections.ts';
 import { listPetsLimit, type Pet, petStatuses } from '../../spec/index.ts';
 import { bodyArray, checkThat, expectResponse, labelled } from '../judge/checks.ts';
 import type { Case, CaseContext, CheckResult, CreatedKind, Creation } from '../types.ts';
 import { createControl } from './controls.ts';
 
-const SECTION = 'Endpoints §2 Add an animal';
+const SECTION = CONTRACT_SECTIONS.addAnAnimal;
 
 type CreateCase = Omit<Case, 'operationId' | 'writes' | 'section' | 'level'> &
   Partial<Pick<Case, 'section' | 'level' | 'operationId'>>;
@@ -208,35 +209,35 @@ export function createPetCases(): Case[] {
     createCase({
       id: 'createPet.fetchable',
       title: 'a created animal is returned by GET /pets/{id} as created',
-      section: `${SECTION}; Endpoints §3 Get an animal (deprecated)`,
+      section: `${SECTION}; ${CONTRACT_SECTIONS.getAnAnimal}`,
       covers: [201],
       run: fetchable,
     }),
     createCase({
       id: 'createPet.listed',
       title: 'a created animal appears in a complete filtered list',
-      section: `${SECTION}; Endpoints §1 List animals`,
+      section: `${SECTION}; ${CONTRACT_SECTIONS.listAnimals}`,
       covers: [201],
       run: listed,
     }),
     createCase({
       id: 'createPet.categoryId.beyond2pow53',
       title: 'a categoryId beyond 2^53 gets a 400 Error or is kept exactly, never rounded',
-      section: 'Resources NewPet',
+      section: CONTRACT_SECTIONS.newPet,
       covers: [201, 400],
       run: bigCategory,
     }),
     createCase({
       id: 'createPet.categoryId.inexact',
       title: `a categoryId whose JSON text is not exactly an integer (${INEXACT_CATEGORIES.join(', ')}) gets a 400 Error or is kept exactly, never rounded`,
-      section: 'Resources NewPet',
+      section: CONTRACT_SECTIONS.newPet,
       covers: [201, 400],
       run: inexactCategory,
     }),
     createCase({
       id: 'createPet.clientId.noOverwrite',
       title: 'a client-sent id never overwrites an existing animal',
-      section: 'Resources Pet',
+      section: CONTRACT_SECTIONS.pet,
       covers: [201, 400],
       run: clientId,
     }),

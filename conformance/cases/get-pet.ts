@@ -3,13 +3,14 @@
  * unknown id, malformed ids, and the deprecation headers (advice).
  * @see ../../docs/contract.md "Endpoints §3 Get an animal (deprecated)", "Versioning"
  */
+import { CONTRACT_SECTIONS } from '../../spec/generated/sections.ts';
 import { sunsetOf } from '../../spec/index.ts';
 import { checkThat, expectResponse, labelled } from '../judge/checks.ts';
 import type { Case, CheckResult, Exchange } from '../types.ts';
 import { fetchControl } from './controls.ts';
 import { checkEcho } from './create-pet.ts';
 
-const SECTION = 'Endpoints §3 Get an animal (deprecated)';
+const SECTION = CONTRACT_SECTIONS.getAnAnimal;
 /** A valid int64 (and safe JavaScript integer) no real store is likely to have reached. */
 export const UNKNOWN_ID = '9007199254740991';
 /** Not an integer, beyond int64, and a segment whose percent-decoded bytes are not UTF-8 (0xFF). */
@@ -66,7 +67,7 @@ export function getPetCases(): Case[] {
     getCase({
       id: 'getPet.unknown',
       title: 'an id that does not exist gets a 404 Error',
-      section: `${SECTION}; Errors`,
+      section: `${SECTION}; ${CONTRACT_SECTIONS.errors}`,
       covers: [404],
       async run(ctx) {
         if (!(await fetchControl(ctx))) return;
@@ -89,7 +90,7 @@ export function getPetCases(): Case[] {
     getCase({
       id: 'getPet.deprecationHeaders',
       title: 'responses carry Deprecation (RFC 9745) and Sunset: Thu, 05 Dec 2030 (RFC 8594)',
-      section: 'Versioning',
+      section: CONTRACT_SECTIONS.versioning,
       level: 'advice',
       basis:
         'the contract, Endpoints §3 and Versioning: getPet is deprecated with a sunset on 2030-12-05; RFC 9745 §2 (Deprecation) and RFC 8594 §3 (Sunset) are how an answer says so',

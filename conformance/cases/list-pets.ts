@@ -3,12 +3,13 @@
  * the status filter, and the tolerated answers to invalid parameters.
  * @see ../../docs/contract.md "Endpoints §1 List animals", "Limits"
  */
+import { CONTRACT_SECTIONS } from '../../spec/generated/sections.ts';
 import { type LimitBounds, listPetsLimit, type PetStatus, petStatuses } from '../../spec/index.ts';
 import { bodyArray, checkStatus, checkThat, describeStatus, expectResponse, labelled } from '../judge/checks.ts';
 import type { Case, CaseContext, CheckResult, Exchange } from '../types.ts';
 import { listingControl, statusControl } from './controls.ts';
 
-const SECTION = 'Endpoints §1 List animals';
+const SECTION = CONTRACT_SECTIONS.listAnimals;
 const NOT_INTEGER = ['limit=abc', 'limit=1.5', 'limit='];
 
 type ListCase = Omit<Case, 'operationId' | 'writes' | 'section' | 'level'> & Partial<Pick<Case, 'section' | 'level'>>;
@@ -33,7 +34,7 @@ function limitCase(id: string, limit: number | undefined, max: number, title: st
     id,
     title,
     covers: [200],
-    section: 'Endpoints §1 List animals; Limits',
+    section: `${CONTRACT_SECTIONS.listAnimals}; ${CONTRACT_SECTIONS.limits}`,
     async run(ctx) {
       const ex = await ctx.send({ method: 'GET', path: limit === undefined ? '/pets' : `/pets?limit=${limit}` });
       ctx.check(...expectResponse(ex, { statuses: { 200: 'Pets' }, strict: ctx.strict }));
@@ -113,21 +114,21 @@ function invalidLimitCases(bounds: LimitBounds): Case[] {
     listCase({
       id: 'listPets.limit.outOfRange',
       title: `limit outside ${min}..${max} gets a 400 Error or a 200 with at most ${max} animals, never a 5xx`,
-      section: 'Limits',
+      section: CONTRACT_SECTIONS.limits,
       covers: [200],
       run: (ctx) => tolerate(ctx, listingControl, outOfRange(bounds), max),
     }),
     listCase({
       id: 'listPets.limit.nonInteger',
       title: `a limit that is not an integer (or empty) gets a 400 Error or a 200 with at most ${max} animals`,
-      section: 'Limits',
+      section: CONTRACT_SECTIONS.limits,
       covers: [200],
       run: (ctx) => tolerate(ctx, listingControl, NOT_INTEGER, max),
     }),
     listCase({
       id: 'listPets.limit.invalid.rejected',
       title: 'an invalid limit is refused with 400 rather than answered',
-      section: 'Limits',
+      section: CONTRACT_SECTIONS.limits,
       level: 'info',
       covers: [],
       run: (ctx) => preferRejected(ctx, listingControl, [...outOfRange(bounds), ...NOT_INTEGER]),

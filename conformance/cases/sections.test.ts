@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { generatedChecks } from '../generate/index.ts';
+import { generatedProperties } from '../generate/index.ts';
 import { allCases } from './index.ts';
 
 const CONTRACT = readFileSync(new URL('../../docs/contract.md', import.meta.url), 'utf8');
@@ -35,7 +35,7 @@ describe('sections cited by conformance cases', () => {
   });
 
   it('are all headings of docs/contract.md', () => {
-    const missing = [...allCases(), ...generatedChecks()].flatMap((c) =>
+    const missing = [...allCases(), ...generatedProperties()].flatMap((c) =>
       unknownParts(c.section, known).map((part) => `${c.id}: ${part}`),
     );
     expect(missing).toEqual([]);

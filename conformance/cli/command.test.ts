@@ -63,9 +63,9 @@ describe('planFromArgs', () => {
       skip: ['x'],
       strict: true,
     });
-    expect(plan.reporters).toEqual([{ name: 'junit', file: 'reports/j.xml' }, { name: 'pretty' }]);
+    expect(plan.reporters).toEqual([{ reporter: 'junit', file: 'reports/j.xml' }, { reporter: 'pretty' }]);
     expect(planFromArgs(['--env', 'staging', '--timeout', '750ms'], ENV).options.timeoutMs).toBe(750);
-    expect(planFromArgs(['--env', 'staging'], ENV).reporters).toEqual([{ name: 'pretty' }]);
+    expect(planFromArgs(['--env', 'staging'], ENV).reporters).toEqual([{ reporter: 'pretty' }]);
   });
 
   it.each([
@@ -73,6 +73,14 @@ describe('planFromArgs', () => {
     [['--env', 'staging', '--base-url', 'http://a/v1'], /either --base-url or --env/],
     [['--api-key', 'k'], /no base URL/],
     [['--env', 'staging', '--reporter', 'xml'], /unknown reporter/],
+    [
+      ['--env', 'staging', '--reporter', 'pretty', '--reporter', 'junit'],
+      /^petstore-conformance: --reporter pretty and --reporter junit would all write to standard output, one after the other: give all but one a file \(--reporter junit=FILE\) \(see --help\)\n$/,
+    ],
+    [
+      ['--env', 'staging', '--reporter', 'json=r.json', '--reporter', 'junit=./r.json'],
+      /--reporter json and --reporter junit would both write/,
+    ],
     [['--env', 'staging', '--timeout', 'soon'], /--timeout must look like 500ms/],
     [['--env', 'staging', '--timeout', '5'], /--timeout needs a unit: 5s or 5ms/],
     [['--env', 'staging', '--timeout', '0s'], /--timeout must be a whole number of milliseconds of at least 1, got 0/],
@@ -131,7 +139,7 @@ describe('planFromArgs', () => {
     expect(plan('pretty', 'json=r.json', 'junit=r.xml', 'html=r.html').options.exchangeLog).toBeUndefined();
     expect(plan('pretty', 'har=r.har')).toMatchObject({
       options: { exchangeLog: true },
-      reporters: [{ name: 'pretty' }, { name: 'har', file: 'r.har' }],
+      reporters: [{ reporter: 'pretty' }, { reporter: 'har', file: 'r.har' }],
     });
     expect(() => plan('hars')).toThrow('unknown reporter "hars" (pretty, json, junit, html, har)');
   });

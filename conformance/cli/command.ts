@@ -17,27 +17,39 @@ import {
   type Report,
   runConformance,
 } from '../index.ts';
-import { REPORTER_TABLE, REPORTERS, type ReporterName, render, reporter, shouldColor } from '../report/index.ts';
-import { writeReportFile } from '../report/write.ts';
+import { shouldColor } from '../report/index.ts';
+import { outputRedactors } from '../report/redact-report.ts';
+import {
+  needsExchangeLog,
+  notWrittenLine,
+  parseReportTargets,
+  type ReportTarget,
+  reporterUsage,
+  writeReports,
+} from '../report/targets.ts';
 import { select } from '../run/select.ts';
+import { secretsOf } from '../run/settings.ts';
+import { parseShard, shardSelection } from '../run/shard.ts';
+import { exitOf } from './exit.ts';
 import { judgeMain } from './judge.ts';
 import { renderList } from './list.ts';
+import { mergeMain } from './merge.ts';
 import { createProgressLine } from './progress.ts';
-
-/** The reporters' lines of --help, from the reporter table. */
-function reporterHelp(): string {
-  const width = Math.max(...REPORTERS.map((name) => name.length));
-  return REPORTERS.map((name) => `${' '.repeat(24)}${name.padEnd(width)}  ${REPORTER_TABLE[name].help}`).join('\n');
-}
+import { type StartedServer, startServer } from './start.ts';
 
 const HELP = `Usage: npx petstore-conformance [options]
        npx petstore-conformance judge FILE.har [FILE.har …] --base-url URL (recorded traffic; judge --help)
-       (outside a project with petstore-toolkit installed: npx -p petstore-toolkit petstore-conformance [options])
+       npx petstore-conformance merge FILE.json [FILE.json …] (the shards of a split run; merge --help)
+       (outside a project with petstore-toolkit installed: npx --yes -p petstore-toolkit@0 petstore-conformance [options])
 
 Runs the Petstore conformance suite against a server.
 
 Target:
   --base-url URL        base URL ending in /v1 (or PETSTORE_BASE_URL)
+  --start CMD           start the server under test with this shell command first (its own
+                        process group, its output kept); refused when something already
+                        answers at the base URL; waited for (--wait-for, default 60s); the
+                        whole group stopped at the end, on Ctrl-C and SIGTERM too
   --api-key KEY         bearer API key (or PETSTORE_API_KEY; prefer the variable)
   --env NAME            production or staging: the base URL comes from
                         PETSTORE_PRODUCTION_URL or PETSTORE_STAGING_URL
@@ -70,6 +82,9 @@ Run:
   --allow-writes        allow creating animals with --env production or staging
   --strict              advice becomes failure; Pets may carry no extra fields
   --run-id ID           name created animals conformance-ID-... (default: random)
+  --shard I/N           run part I of N of the selected cases (one job of a CI matrix): each case
+                        in exactly one part, the same for the same seed on every machine, the
+                        generated checks as one; then merge the JSON reports (merge --help)
   --list                print every case id and generated check id with its level,
                         operation and section (after --only/--skip), and run nothing;
                         --json for JSON
@@ -80,8 +95,7 @@ Generated requests (for a disposable server, not production):
   --prefix-names        generated names carry the run prefix, and the empty name is
                         skipped (implied by --env)
 Reports:
-  --reporter R[=FILE]   one of these; repeatable; without =FILE to stdout (default: pretty)
-${reporterHelp()}
+${reporterUsage(24)}
   --baseline FILE       known failures (JSON array of ids, or a JSON report): exit 0
                         while only those fail; the report names the ones now fixed
   -h, --help            show this help
@@ -119,6 +133,7 @@ const FLAGS: Record<string, string> = {
   cert: '--cert',
   key: '--cert-key',
   baseline: '--baseline',
+  shard: '--shard',
 };
 
 /** An error as the command prints it: a bad option under its flag's name when it reads as the name then a problem. */
@@ -127,26 +142,12 @@ function told(error: ConformanceError): string {
   return flag !== undefined && error.problem !== undefined ? `${flag} ${error.problem}` : error.message;
 }
 
-interface ReporterTarget {
-  name: ReporterName;
-  file?: string;
-}
-
 /** A number as runConformance takes it; its range is runConformance's to check. Text that is not one is refused here. */
 function number(option: string, text: string, integer = true): number {
   const value = (integer ? /^\d{1,15}$/ : /^\d{1,15}(\.\d+)?$/).test(text.trim()) ? Number(text) : Number.NaN;
   if (Number.isNaN(value))
     throw badOptions(option, `must be ${integer ? 'a whole number' : 'a number'}, got ${JSON.stringify(text)}`);
   return value;
-}
-
-function parseReporter(spec: string): ReporterTarget {
-  const [name, ...rest] = spec.split('=');
-  if (name === undefined || reporter(name) === undefined)
-    throw usage('--reporter', `unknown reporter ${JSON.stringify(name)} (${REPORTERS.join(', ')})`);
-  const file = rest.join('=');
-  if (rest.length > 0 && file === '') throw usage('--reporter', `--reporter ${name}= needs a file name`);
-  return file ? { name: name as ReporterName, file } : { name: name as ReporterName };
 }
 
 function list(values: string[] | undefined): string[] {
@@ -184,6 +185,8 @@ const OPTIONS = {
   ca: { type: 'string' },
   cert: { type: 'string' },
   'cert-key': { type: 'string' },
+  shard: { type: 'string' },
+  start: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean' },
 } as const;
@@ -195,7 +198,9 @@ export interface CliPlan {
   /** `--list`: print the cases (as JSON with `--json`) and run nothing. */
   list?: { json: boolean };
   options: ConformanceOptions;
-  reporters: ReporterTarget[];
+  reporters: ReportTarget[];
+  /** `--start CMD`: the server under test, started and stopped by the command. */
+  start?: string;
 }
 
 function resolveBaseUrl(values: { 'base-url'?: string; env?: string }, env: NodeJS.ProcessEnv): string {
@@ -227,7 +232,10 @@ export function planFromArgs(args: string[], env: NodeJS.ProcessEnv): CliPlan {
   if (v.version) return { help: false, version: true, options: { baseUrl: '', apiKey: '' }, reporters: [] };
   if (v.json && !v.list) throw usage('--json', '--json goes with --list (for a JSON report: --reporter json)');
   if (v.list) {
-    const options = { baseUrl: '', apiKey: '', only: list(v.only), skip: list(v.skip) };
+    const options: ConformanceOptions = { baseUrl: '', apiKey: '', only: list(v.only), skip: list(v.skip) };
+    if (v.shard !== undefined) options.shard = parseShard(v.shard);
+    if (v.generate !== undefined) options.generate = number('generate', v.generate);
+    if (v.seed !== undefined) options.seed = number('seed', v.seed);
     return { help: false, list: { json: v.json === true }, options, reporters: [] };
   }
   const baseUrl = resolveBaseUrl(v, env);
@@ -256,10 +264,12 @@ export function planFromArgs(args: string[], env: NodeJS.ProcessEnv): CliPlan {
   if (v.seed !== undefined) options.seed = number('seed', v.seed);
   if (v['prefix-names'] || v.env !== undefined) options.prefixNames = true;
   if (v.baseline !== undefined) options.baseline = readBaseline(v.baseline);
+  if (v.shard !== undefined) options.shard = parseShard(v.shard);
+  if (v.start !== undefined && v.start.trim() === '') throw usage('--start', '--start needs a command');
   Object.assign(options, networkOptions(v, env));
-  const reporters = (v.reporter ?? ['pretty']).map(parseReporter);
-  if (reporters.some((r) => reporter(r.name)?.needsExchangeLog)) options.exchangeLog = true;
-  return { help: false, options, reporters };
+  const reporters = parseReportTargets(v.reporter);
+  if (needsExchangeLog(reporters)) options.exchangeLog = true;
+  return { help: false, options, reporters, ...(v.start === undefined ? {} : { start: v.start }) };
 }
 
 /** `Name: value` into its two parts; the value may hold colons. */
@@ -318,6 +328,7 @@ export async function main(
   err: NodeJS.WriteStream = process.stderr,
 ): Promise<number> {
   if (args[0] === 'judge') return judgeMain(args.slice(1), env, out, err);
+  if (args[0] === 'merge') return mergeMain(args.slice(1), env, out, err);
   const progress = createProgressLine(err, env);
   let plan: ReturnType<typeof planFromArgs> | undefined;
   try {
@@ -331,24 +342,35 @@ export async function main(
       return 0;
     }
     if (plan.list) {
-      out.write(renderList(select(plan.options), plan.list.json));
+      const { shard, seed, generate } = plan.options;
+      const whole = select(plan.options);
+      const shown = shard
+        ? shardSelection(whole, shard, seed ?? DEFAULT_GENERATION_SEED, generate ?? 0).selection
+        : whole;
+      out.write(renderList(shown, plan.list.json));
       return 0;
     }
+    if (plan.start !== undefined) return await withStartedServer(plan, plan.start, env, err, () => runPlan(plan!));
+    return await runPlan(plan);
+  } catch (e) {
+    return failed(e, plan);
+  }
+
+  /** Runs the plan and writes its reports; the exit code. */
+  async function runPlan(plan: CliPlan): Promise<number> {
     const report = await runConformance({ ...plan.options, onProgress: (p) => progress.update(p) });
     progress.clear();
-    writeReports(report, plan.reporters, out, err, env);
-    if (report.ok) return 0;
-    const unexpected = report.baseline ? report.baseline.unexpected.length : report.summary.failed;
-    if (unexpected === 0 && report.incomplete) {
-      // Nothing failed, but not all of it could be judged: "could not test all of it", never the server's failure.
-      err.write(`petstore-conformance: ${report.incomplete}\n`);
-      return 2;
-    }
-    return 1;
-  } catch (e) {
+    writeRunReports(report, plan.reporters, out, err, env);
+    const exit = exitOf(report);
+    if (exit.line) err.write(`petstore-conformance: ${exit.line}\n`);
+    return exit.code;
+  }
+
+  /** A run that could not happen or ended early: its reports, when it had started, and one line; exit 2. */
+  function failed(e: unknown, plan: CliPlan | undefined): number {
     progress.clear();
     // A run that started and ended early still writes every report, with what it judged and why it ended.
-    if (e instanceof ConformanceError && e.report && plan) writeReports(e.report, plan.reporters, out, err, env);
+    if (e instanceof ConformanceError && e.report && plan) writeRunReports(e.report, plan.reporters, out, err, env);
     const reason = e instanceof ConformanceError ? told(e) : `unexpected error: ${(e as Error)?.message ?? String(e)}`;
     const usageError = e instanceof ConformanceError && e.code === 'PETSTORE_CONFORMANCE_BAD_OPTIONS' && !e.report;
     // runConformance hides every secret in its errors and reports; the command's own lines quote none.
@@ -357,32 +379,81 @@ export async function main(
   }
 }
 
+/** How long `--start` waits for its server to answer when `--wait-for` does not say. */
+const DEFAULT_START_WAIT_MS = 60_000;
+
+/**
+ * `--start CMD`: starts the server (refused when something already answers), runs, and stops the command's whole
+ * process group at the end: after exit 0, 1 or 2, on SIGINT and SIGTERM (then exit 2: the run could not finish),
+ * and, as a last resort, with SIGKILL when the process exits some other way.
+ */
+async function withStartedServer(
+  plan: CliPlan,
+  command: string,
+  env: NodeJS.ProcessEnv,
+  err: NodeJS.WriteStream,
+  run: () => Promise<number>,
+): Promise<number> {
+  const waitForMs = plan.options.waitForMs ?? DEFAULT_START_WAIT_MS;
+  // The server now answers TCP; the run still waits, within the same bound, for it to answer HTTP.
+  plan.options.waitForMs = waitForMs;
+  let server: StartedServer | undefined;
+  let stopping = false;
+  const killOnExit = () => {
+    if (!stopping) server?.kill();
+  };
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (stopping) return;
+    stopping = true;
+    err.write(`petstore-conformance: ${signal}: the run stops here, and the --start server with it\n`);
+    void (server?.stop() ?? Promise.resolve()).finally(() => process.exit(2));
+  };
+  process.on('exit', killOnExit);
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  try {
+    try {
+      server = await startServer({
+        command,
+        baseUrl: plan.options.baseUrl,
+        waitForMs,
+        hide: outputRedactors(secretsOf(plan.options)).text,
+        env,
+        onSpawn: (spawned) => {
+          server = spawned;
+        },
+      });
+    } catch (e) {
+      if (!(e instanceof ConformanceError)) throw e;
+      // The command's last lines follow the reason: why a server died at start is in them.
+      err.write(`petstore-conformance: ${e.message}\n`);
+      return 2;
+    }
+    return await run();
+  } finally {
+    if (!stopping) await server?.stop();
+    stopping = true;
+    process.off('exit', killOnExit);
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+  }
+}
+
 /**
  * Writes every report; one that cannot be written is a line on stderr and the others are still written, and the
- * exit code stays the run's own. A file is replaced only when it is a regular file (never through a symlink, never
- * a directory), and atomically: written beside it, then renamed over it.
+ * exit code stays the run's own.
  */
-function writeReports(
+function writeRunReports(
   report: Report,
-  targets: ReporterTarget[],
+  targets: ReportTarget[],
   out: NodeJS.WriteStream,
   err: NodeJS.WriteStream,
   env: NodeJS.ProcessEnv,
 ): void {
-  for (const target of targets) {
-    // A run that ended before any case (the first request showed it cannot test the server) says why in its one
-    // stderr line; the terminal gets no empty report beside it. Files, and JSON or JUnit on stdout, still come.
-    if (!target.file && target.name === 'pretty' && report.ended && report.cases.length === 0) continue;
-    const text = render(target.name, report, { color: !target.file && shouldColor(out, env) });
-    if (!target.file) out.write(text);
-    else
-      try {
-        writeReportFile(target.file, text);
-      } catch (error) {
-        const e = error as NodeJS.ErrnoException;
-        err.write(
-          `petstore-conformance: the ${target.name} report was not written to ${target.file}: ${e.code ?? e.message} (the exit code is still the run's)\n`,
-        );
-      }
-  }
+  // A run that ended before any case (the first request showed it cannot test the server) says why in its one
+  // stderr line; the terminal gets no empty report beside it. Files, and JSON or JUnit on stdout, still come.
+  const quiet = report.ended && report.cases.length === 0;
+  const wanted = targets.filter((t) => !(quiet && t.file === undefined && t.reporter === 'pretty'));
+  for (const failure of writeReports(report, wanted, { out, color: shouldColor(out, env) }))
+    err.write(notWrittenLine('petstore-conformance', failure));
 }

@@ -93,4 +93,24 @@ describe('petstore-conformance judge', () => {
       'petstore-conformance judge: --side must be both, client or server, got "neither" (see judge --help)\n',
     );
   });
+
+  it('a JSON file that is not a HAR: exit 2, one line naming the file and what is missing, nothing on stdout', async () => {
+    const path = join(dir, 'not-a-har.json');
+    writeFileSync(path, '{"log":{"version":"1.2"}}');
+    const r = await run(path, '--base-url', BASE);
+    expect(r.code).toBe(2);
+    expect(r.out).toBe('');
+    expect(r.err).toBe(
+      `petstore-conformance judge: ${path}: log: JSON that is not a HAR: log.entries is missing (a HAR 1.2 log holds version, creator and entries)\n`,
+    );
+  });
+
+  it('two reporters on standard output: exit 2 and one line, before any file is read', async () => {
+    const r = await run(join(dir, 'absent.har'), '--base-url', BASE, '--reporter', 'pretty', '--reporter', 'json');
+    expect(r.code).toBe(2);
+    expect(r.out).toBe('');
+    expect(r.err).toMatch(
+      /^petstore-conformance judge: --reporter pretty and --reporter json would all write to standard output, one after the other: give all but one a file \(--reporter json=FILE\) \(see judge --help\)\n$/,
+    );
+  });
 });

@@ -5,9 +5,16 @@
  */
 import { parseArgs } from 'node:util';
 import { ConformanceError } from '../errors.ts';
-import { REPORTERS, type ReporterName, render, reporter, shouldColor } from '../report/index.ts';
-import { writeReportFile } from '../report/write.ts';
-import { judgeTraffic, type TrafficOptions } from '../traffic/judge-traffic.ts';
+import { shouldColor } from '../report/index.ts';
+import {
+  needsExchangeLog,
+  notWrittenLine,
+  parseReportTargets,
+  reporterUsage,
+  writeReports,
+} from '../report/targets.ts';
+import { judgeTraffic } from '../traffic/judge-traffic.ts';
+import type { TrafficOptions } from '../traffic/options.ts';
 
 /** The help of `judge`. */
 export const JUDGE_HELP = `Usage: npx petstore-conformance judge FILE.har [FILE.har …] --base-url URL [options]
@@ -24,7 +31,7 @@ server's answers. Several files are judged as one run, in time order.
   --header NAME         a header whose values are secrets, hidden in every report (repeatable;
                         Authorization, cookies and keys in URLs always are)
   --strict              advice becomes failure; Pets may carry no extra fields
-  --reporter R[=FILE]   ${REPORTERS.join(', ')} (repeatable; default pretty to stdout)
+${reporterUsage(24)}
   -h, --help            show this help
 
 Exit status: 0 all judged entries conform, 1 a required failure, 2 nothing could be judged or a
@@ -43,14 +50,6 @@ const OPTIONS = {
 
 function usage(message: string): ConformanceError {
   return new ConformanceError('PETSTORE_CONFORMANCE_BAD_OPTIONS', message);
-}
-
-function parseReporter(spec: string): { name: ReporterName; file?: string } {
-  const [name = '', ...rest] = spec.split('=');
-  if (reporter(name) === undefined)
-    throw usage(`--reporter: unknown reporter ${JSON.stringify(name)} (${REPORTERS.join(', ')})`);
-  const file = rest.join('=');
-  return file ? { name: name as ReporterName, file } : { name: name as ReporterName };
 }
 
 /** Runs `judge` and returns its exit code. */
@@ -75,7 +74,7 @@ export async function judgeMain(
     const baseUrl = v['base-url'] ?? env.PETSTORE_BASE_URL;
     if (!baseUrl) throw usage('--base-url: no base URL: pass --base-url or set PETSTORE_BASE_URL');
     if (parsed.positionals.length === 0) throw usage('no HAR file given');
-    const reporters = (v.reporter ?? ['pretty']).map(parseReporter);
+    const reporters = parseReportTargets(v.reporter);
     const side = v.side ?? 'both';
     if (!['both', 'client', 'server'].includes(side))
       throw usage(`--side must be both, client or server, got ${JSON.stringify(side)}`);
@@ -85,22 +84,12 @@ export async function judgeMain(
       side: side as TrafficOptions['side'],
       strict: v.strict === true,
       secretHeaders: (v.header ?? []).map((h) => h.split(':')[0]!.trim()),
-      exchangeLog: reporters.some((r) => reporter(r.name)?.needsExchangeLog === true),
+      exchangeLog: needsExchangeLog(reporters),
       ...(v['as-of'] === undefined ? {} : { asOf: v['as-of'] }),
     };
     const report = await judgeTraffic(options);
-    for (const target of reporters) {
-      const text = render(target.name, report, { color: !target.file && shouldColor(out, env) });
-      if (!target.file) out.write(text);
-      else
-        try {
-          writeReportFile(target.file, text);
-        } catch (e) {
-          err.write(
-            `petstore-conformance: the ${target.name} report was not written to ${target.file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}\n`,
-          );
-        }
-    }
+    for (const failure of writeReports(report, reporters, { out, color: shouldColor(out, env) }))
+      err.write(notWrittenLine('petstore-conformance judge', failure));
     if (report.ok) return 0;
     if (report.summary.failed > 0) return 1;
     err.write(`petstore-conformance: ${report.incomplete ?? 'nothing could be judged'}\n`);

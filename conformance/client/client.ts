@@ -8,12 +8,13 @@
  */
 
 import type { Dispatcher } from 'undici';
+import { REDACTED } from '../../guard/redact.ts';
 import { EXCHANGE_ERROR_CODES } from '../errors.ts';
 import type { CaseRequest, Exchange, ExchangeResponse } from '../types.ts';
 import { wireBody } from './bytes.ts';
 import { NEAR_KEY_WORDS, nearKey } from './near-key.ts';
 import { PROXY_ANSWERED, type ProxyChoice, proxyOwnAnswer, shownProxy, tunnelRefusal } from './proxy.ts';
-import { BASIC_USER, REDACTED } from './redact.ts';
+import { BASIC_USER } from './redact.ts';
 import { createThrottle, RATE_LIMITED, type Throttle, type ThrottleOptions, type ThrottleStats } from './throttle.ts';
 import { undici } from './undici.ts';
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { CUT_DEEPER, createRedactor, createTextRedactor, MAX_REPORT_DEPTH, REDACTED, redactDeep } from './redact.ts';
+import { REDACTED, redactDeep } from '../../guard/redact.ts';
+import { createRedactor, createTextRedactor } from './redact.ts';
 
 describe('createRedactor', () => {
   const key = 'k3y"with/odd+chars';
@@ -25,17 +26,6 @@ describe('createRedactor', () => {
     const value = { [key]: [key, { nested: `x${key}` }], n: 1, t: true, z: null };
     expect(JSON.stringify(redactDeep(value, redact))).not.toContain('k3y');
     expect(redactDeep(value, redact).n).toBe(1);
-  });
-});
-
-describe('a "__proto__" key from a server', () => {
-  it('stays an own field of the copy and never becomes its prototype', () => {
-    const parsed = JSON.parse('[{"__proto__":{"id":1,"name":"x","categoryId":1}}]') as unknown;
-    const [copy] = redactDeep(parsed, createRedactor(['secret'])) as Record<string, unknown>[];
-    expect(Object.getPrototypeOf(copy)).toBe(Object.prototype);
-    expect(Object.keys(copy!)).toEqual(['__proto__']);
-    expect(copy!.id).toBeUndefined();
-    expect(JSON.stringify(copy)).toBe('{"__proto__":{"id":1,"name":"x","categoryId":1}}');
   });
 });
 
@@ -71,21 +61,5 @@ describe('the redactor for mixed text (the suite words and server values in one 
 
   it('leaves text alone for an empty key', () => {
     expect(createTextRedactor([''])('a t b')).toBe('a t b');
-  });
-});
-
-describe('redactDeep on JSON a server nests as deep as it likes', () => {
-  it('walks at most MAX_REPORT_DEPTH levels and cuts the rest, without a stack overflow', () => {
-    let deep: unknown = 'leaf';
-    for (let i = 0; i < 100_000; i++) deep = [deep];
-    const copy = redactDeep(deep, createRedactor(['k-123456789']));
-    let level = 0;
-    let node: unknown = copy;
-    while (Array.isArray(node)) {
-      node = node[0];
-      level++;
-    }
-    expect(level).toBe(MAX_REPORT_DEPTH);
-    expect(node).toBe(CUT_DEEPER);
   });
 });

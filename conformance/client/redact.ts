@@ -8,27 +8,16 @@
  * `t` does not turn `content-type` into `con[REDACTED]en...`).
  */
 
-import { createKeyRedactor } from '../../spec/redact.ts';
-
-/** What replaces a secret in captured data and reports. */
-export const REDACTED = '[REDACTED]';
-
-/** Replaces every known form of the secrets in a string. */
-export type Redactor = (text: string) => string;
+import { createKeyRedactor, keySpellings, REDACTED, type Redactor } from '../../guard/redact.ts';
 
 /** The user-id prefix the suite puts before the key when it tries Basic credentials. */
 export const BASIC_USER = 'conformance';
 
+/** The key's spellings (guard/redact.ts lists them), and the base64 of the suite's Basic credentials with it. */
 function variants(secret: string): string[] {
-  const forms = new Set<string>([
-    secret,
-    JSON.stringify(secret).slice(1, -1),
-    encodeURIComponent(secret),
-    Buffer.from(secret).toString('base64'),
-    Buffer.from(`${BASIC_USER}:${secret}`).toString('base64'),
-  ]);
+  const forms = new Set([...keySpellings(secret), Buffer.from(`${BASIC_USER}:${secret}`).toString('base64')]);
   // Longest first, so a form that contains another is replaced whole.
-  return [...forms].filter((f) => f.length > 0).sort((a, b) => b.length - a.length);
+  return [...forms].sort((a, b) => b.length - a.length);
 }
 
 /** A pattern for `form` in which every percent-escape matches in either case (`%2F` and `%2f`). */
@@ -55,7 +44,7 @@ function boundedPattern(form: string): RegExp {
 }
 
 /**
- * The secrets as spec/redact.ts's key redaction takes them: each secret, and the base64 of the Basic credentials
+ * The secrets as guard/redact.ts's key redaction takes them: each secret, and the base64 of the Basic credentials
  * the suite sends with it (`conformance:KEY`), which that redaction then also finds raw. Empty secrets are dropped.
  */
 function keyRedactor(secrets: readonly string[]): Redactor {
@@ -65,7 +54,7 @@ function keyRedactor(secrets: readonly string[]): Redactor {
 
 /**
  * Builds a redactor for `secrets` that replaces every occurrence, for text a server sent; empty secrets are ignored.
- * It is the mock's key redaction (spec/redact.ts, one rule written once): a secret raw, JSON-escaped,
+ * It is the mock's key redaction (guard/redact.ts, one rule written once): a secret raw, JSON-escaped,
  * percent-encoded whole or in part in either case, in base64 (standard, URL-safe, unpadded), and inside the
  * suite's Basic credentials.
  */
@@ -94,43 +83,4 @@ function replacer(patterns: RegExp[]): Redactor {
     for (const pattern of patterns) out = out.replace(pattern, REDACTED);
     return out;
   };
-}
-
-/** Options of {@link redactDeep}. */
-export interface RedactDeepOptions {
-  /** Also redact object keys (for data a server sent); off for the suite's own structures, whose keys are fixed names. */
-  keys?: boolean;
-}
-
-/**
- * Adds an own, enumerable data property, as JSON.parse does. Plain assignment would turn a server's
- * `"__proto__"` key into the copy's prototype, and ajv's `required` would then accept inherited fields.
- */
-function ownField(target: Record<string, unknown>, key: string, value: unknown): void {
-  Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
-}
-
-/** How deep {@link redactDeep} copies a server's JSON; deeper structure is replaced by {@link CUT_DEEPER}. */
-export const MAX_REPORT_DEPTH = 64;
-
-/** What stands in a report for JSON nested deeper than {@link MAX_REPORT_DEPTH} levels. */
-export const CUT_DEEPER = `[nested deeper than ${MAX_REPORT_DEPTH} levels: cut in the report]`;
-
-/**
- * Returns a deep copy of `value` with every string (and, unless `keys` is false, every object key) passed through
- * `redact`. A server controls the depth: past {@link MAX_REPORT_DEPTH} levels the copy holds {@link CUT_DEEPER}
- * instead, so neither this walk nor a report's size grows with it (the checks read the parsed value itself).
- */
-export function redactDeep<T>(value: T, redact: Redactor, options: RedactDeepOptions = {}, depth = 0): T {
-  const keys = options.keys !== false;
-  if (typeof value === 'string') return redact(value) as T;
-  if (value !== null && typeof value === 'object' && depth >= MAX_REPORT_DEPTH) return CUT_DEEPER as T;
-  if (Array.isArray(value)) return value.map((v) => redactDeep(v, redact, options, depth + 1)) as T;
-  if (value !== null && typeof value === 'object') {
-    const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(value))
-      ownField(out, keys ? redact(k) : k, redactDeep(v, redact, options, depth + 1));
-    return out as T;
-  }
-  return value;
 }

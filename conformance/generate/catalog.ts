@@ -1,35 +1,37 @@
 /**
- * The generated checks by id (`generated.<operation>.<check>`), each with its
+ * The generated properties by id (`generated.<operation>.<property>`): what every generated sequence must hold (a
+ * "check" is one assertion of a response, conformance/types.ts; a property is judged by many), each with its
  * level, title and contract section, as the report shows them. The levels
  * follow the table of choices the interface leaves open: a refused valid
  * NewPet is advice, everything else here is documented.
  * @see ../../docs/contract.md
  */
+import { CONTRACT_SECTIONS } from '../../spec/generated/sections.ts';
 import type { Level } from '../types.ts';
 
-/** One generated check as the report describes it. */
-export interface GeneratedCheck {
+/** One generated property as the report describes it. */
+export interface GeneratedProperty {
   id: string;
   operationId: 'listPets' | 'createPet' | 'getPet';
   level: Level;
   title: string;
   section: string;
-  /** What an advice check rests on. */
+  /** What an advice property rests on. */
   basis?: string;
 }
 
-const LIST = 'Endpoints §1 List animals; Limits';
-const CREATE = 'Endpoints §2 Add an animal; Resources NewPet';
-const GET = 'Endpoints §3 Get an animal (deprecated)';
+const LIST = `${CONTRACT_SECTIONS.listAnimals}; ${CONTRACT_SECTIONS.limits}`;
+const CREATE = `${CONTRACT_SECTIONS.addAnAnimal}; ${CONTRACT_SECTIONS.newPet}`;
+const GET = CONTRACT_SECTIONS.getAnAnimal;
 
-const TABLE: [GeneratedCheck['operationId'], string, Level, string, string][] = [
+const TABLE: [GeneratedProperty['operationId'], string, Level, string, string][] = [
   ['listPets', 'no5xx', 'required', 'never a 5xx, whatever limit and status are sent', LIST],
   [
     'listPets',
     'response',
     'required',
     '200 Pets for valid parameters; a 400 Error or a 200 Pets for invalid ones',
-    `${LIST}; Errors`,
+    `${LIST}; ${CONTRACT_SECTIONS.errors}`,
   ],
   [
     'listPets',
@@ -48,13 +50,19 @@ const TABLE: [GeneratedCheck['operationId'], string, Level, string, string][] = 
     LIST,
   ],
   ['createPet', 'no5xx', 'required', 'never a 5xx, whatever body is sent', CREATE],
-  ['createPet', 'response', 'required', 'a valid NewPet gets a 201 Pet or a 400 Error', `${CREATE}; Errors`],
+  [
+    'createPet',
+    'response',
+    'required',
+    'a valid NewPet gets a 201 Pet or a 400 Error',
+    `${CREATE}; ${CONTRACT_SECTIONS.errors}`,
+  ],
   [
     'createPet',
     'echo',
     'required',
     'an accepted NewPet comes back exactly as sent (every character of the name) with an integer id',
-    `${CREATE}; Resources Pet`,
+    `${CREATE}; ${CONTRACT_SECTIONS.pet}`,
   ],
   ['createPet', 'newId', 'required', 'each accepted NewPet gets an id no earlier create of the sequence got', CREATE],
   [
@@ -69,7 +77,7 @@ const TABLE: [GeneratedCheck['operationId'], string, Level, string, string][] = 
     'invalidRefused',
     'required',
     'a body that breaks the NewPet schema gets a 400 Error and creates nothing',
-    `${CREATE}; Errors`,
+    `${CREATE}; ${CONTRACT_SECTIONS.errors}`,
   ],
   [
     'createPet',
@@ -79,26 +87,32 @@ const TABLE: [GeneratedCheck['operationId'], string, Level, string, string][] = 
     CREATE,
   ],
   ['getPet', 'no5xx', 'required', 'never a 5xx, whatever petId is sent', GET],
-  ['getPet', 'response', 'required', 'a 200 Pet with the id asked for, or a 400 or 404 Error', `${GET}; Errors`],
+  [
+    'getPet',
+    'response',
+    'required',
+    'a 200 Pet with the id asked for, or a 400 or 404 Error',
+    `${GET}; ${CONTRACT_SECTIONS.errors}`,
+  ],
   [
     'getPet',
     'lost',
     'required',
     'an animal the sequence created is still returned, unchanged, after every later request',
-    `${GET}; Endpoints §2 Add an animal`,
+    `${GET}; ${CONTRACT_SECTIONS.addAnAnimal}`,
   ],
 ];
 
-/** The basis of each advice check: the contract's own text. */
+/** The basis of each advice property: the contract's own text. */
 const BASIS: Record<string, string> = {
   'generated.createPet.validRefused':
     'contract, Errors: 400 is for a body "missing required fields or containing invalid values", and a NewPet valid against the schema has neither (name has no length or character limit)',
 };
 
-/** Every generated check, in report order. */
-export function generatedChecks(): GeneratedCheck[] {
-  return TABLE.map(([operationId, check, level, title, section]) => {
-    const id = `generated.${operationId}.${check}`;
+/** Every generated property, in report order. */
+export function generatedProperties(): GeneratedProperty[] {
+  return TABLE.map(([operationId, property, level, title, section]) => {
+    const id = `generated.${operationId}.${property}`;
     return { id, operationId, level, title, section, ...(BASIS[id] ? { basis: BASIS[id] } : {}) };
   });
 }

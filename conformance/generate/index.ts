@@ -9,11 +9,11 @@ import { getValidator, listPetsLimit, type Pet } from '../../spec/index.ts';
 import type { Client } from '../client/client.ts';
 import { keepForReport } from '../run/keep.ts';
 import type { CaseResult, GenerationSummary } from '../types.ts';
-import type { GeneratedCheck } from './catalog.ts';
+import type { GeneratedProperty } from './catalog.ts';
 import type { GeneratedOperation } from './commands.ts';
 import { generatedResults } from './results.ts';
 
-export { type GeneratedCheck, generatedChecks } from './catalog.ts';
+export { type GeneratedProperty, generatedProperties } from './catalog.ts';
 
 /** The seed a run uses when none is given, so that two runs of the same command send the same requests. */
 export const DEFAULT_GENERATION_SEED = 1;
@@ -28,8 +28,8 @@ export interface GenerationSettings {
   readOnly: boolean;
   /** The run's name prefix when every generated name must carry it (shared environments); undefined otherwise. */
   prefix: string | undefined;
-  /** The generated checks to run and report (selected by `only`/`skip`). */
-  checks: readonly GeneratedCheck[];
+  /** The generated properties to run and report (selected by `only`/`skip`). */
+  properties: readonly GeneratedProperty[];
   /** True once the run has ended (`maxTimeMs`): no further sequence is run or shrunk. */
   ended?: () => boolean;
 }
@@ -51,9 +51,9 @@ async function existingIds(client: Client, statuses: Map<string, number>): Promi
 /** Runs the generated sequences against the client's server and reports each selected generated check. */
 export async function runGeneration(client: Client, o: GenerationSettings): Promise<GenerationOutcome> {
   const createdBefore = client.stats.created;
-  const selected = new Set(o.checks.map((c) => c.id));
+  const selected = new Set(o.properties.map((c) => c.id));
   const operations = new Set<GeneratedOperation>(
-    o.checks.map((c) => c.operationId).filter((op) => !(o.readOnly && op === 'createPet')),
+    o.properties.map((c) => c.operationId).filter((op) => !(o.readOnly && op === 'createPet')),
   );
   const statuses = new Map<string, number>();
   const existing = await existingIds(client, statuses);
@@ -86,7 +86,7 @@ export async function runGeneration(client: Client, o: GenerationSettings): Prom
     created: client.stats.created - createdBefore,
     readOnly: o.readOnly,
   };
-  const results = generatedResults(o.checks, s, {
+  const results = generatedResults(o.properties, s, {
     seed: o.seed,
     requests: o.requests,
     strict: o.strict,

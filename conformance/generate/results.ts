@@ -1,5 +1,5 @@
 /**
- * The search's findings as case results, one per generated check, reported
+ * The search's findings as case results, one per generated property, reported
  * like a fixed case: failed with the shrunk requests and the seed to replay
  * it, warned with a first example (advice), passed with how often it held, or
  * skipped when no generated request exercised it.
@@ -8,7 +8,7 @@ import type { JudgedCase } from '../judge/consequences.ts';
 import { THROTTLED } from '../judge/verdict.ts';
 import type { CaseResult, CheckResult } from '../types.ts';
 import { plural } from '../words.ts';
-import type { GeneratedCheck } from './catalog.ts';
+import type { GeneratedProperty } from './catalog.ts';
 import type { SearchResult } from './search.ts';
 
 /** What the results need besides the search. */
@@ -54,16 +54,20 @@ function failedResult(
   };
 }
 
-function skipReason(check: GeneratedCheck, o: ResultsOptions): string {
-  if (o.readOnly && check.operationId === 'createPet') return 'read-only: generated creates are not sent';
-  if (check.id.endsWith('.lost') || check.id.endsWith('.listed'))
+function skipReason(property: GeneratedProperty, o: ResultsOptions): string {
+  if (o.readOnly && property.operationId === 'createPet') return 'read-only: generated creates are not sent';
+  if (property.id.endsWith('.lost') || property.id.endsWith('.listed'))
     return 'no generated sequence had an animal to look for here (or no complete list)';
   return 'no generated request exercised it';
 }
 
-/** One case result per selected generated check. */
-export function generatedResults(checks: readonly GeneratedCheck[], s: SearchResult, o: ResultsOptions): CaseResult[] {
-  return checks.map((c): CaseResult => {
+/** One case result per selected generated property. */
+export function generatedResults(
+  properties: readonly GeneratedProperty[],
+  s: SearchResult,
+  o: ResultsOptions,
+): CaseResult[] {
+  return properties.map((c): CaseResult => {
     const base = {
       id: c.id,
       title: c.title,

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { getValidator, listPetsLimit, petStatuses } from '../../spec/index.ts';
-import { generatedChecks } from './catalog.ts';
+import { generatedProperties } from './catalog.ts';
 import { limitArb, listQueryArb, petRefArb, validLimit } from './params.ts';
 import { INT64, schemaProperties, toJsonText } from './schema.ts';
 import {
@@ -136,11 +136,11 @@ describe('seeding', () => {
 
 describe('the generated checks', () => {
   it('have unique ids generated.<operation>.<check>, each of an operation of the spec', () => {
-    const ids = generatedChecks().map((c) => c.id);
+    const ids = generatedProperties().map((c) => c.id);
     expect(new Set(ids).size).toBe(ids.length);
-    for (const c of generatedChecks()) expect(c.id.startsWith(`generated.${c.operationId}.`)).toBe(true);
+    for (const c of generatedProperties()) expect(c.id.startsWith(`generated.${c.operationId}.`)).toBe(true);
     expect(
-      generatedChecks()
+      generatedProperties()
         .filter((c) => c.level === 'advice')
         .map((c) => c.id),
     ).toEqual(['generated.createPet.validRefused']);

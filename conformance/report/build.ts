@@ -27,7 +27,7 @@ export interface RunFindings {
 }
 
 /** What a read-only run could not check: the operations whose cases it skipped for sending a POST, with how many. */
-function readOnlyGaps(
+export function readOnlyGaps(
   results: readonly CaseResult[],
   operations: ReturnType<typeof listOperations>,
 ): string | undefined {
@@ -69,6 +69,7 @@ export function buildReport(settings: Settings, f: RunFindings): Report {
     ...(f.exchangeLog ? { exchangeLog: f.exchangeLog } : {}),
     ok: !f.ended && runOk(summary, baseline, f.results),
     ...(f.ended ? { ended: f.ended } : {}),
+    ...(settings.shard ? { shard: settings.shard } : {}),
   };
   const incomplete = incompleteReason(f.results);
   if (incomplete) report.incomplete = incomplete;

@@ -54,17 +54,49 @@ function testcase(r: CaseResult): string {
   }
 }
 
-/** Renders the report as JUnit XML. */
-export function renderJunit(report: Report): string {
+/** One `<testsuite>`: the whole run, or one shard of a merged run. */
+interface Suite {
+  name: string;
+  cases: CaseResult[];
+  ended: Report['ended'];
+  startedAt: string;
+  durationMs: number;
+  /** Properties of this suite only (a shard's own run id). */
+  own: [string, string][];
+}
+
+/** The suites of a report: one, or one per shard of a merged report (CI lists each shard's cases apart). */
+function suitesOf(report: Report): Suite[] {
+  if (!report.merged) {
+    const { cases, ended, startedAt, durationMs } = report;
+    return [{ name: 'petstore-conformance', cases, ended, startedAt, durationMs, own: [['runId', report.runId]] }];
+  }
+  const byId = new Map(report.cases.map((c) => [c.id, c]));
+  return report.merged.shards.map((s) => ({
+    name: `petstore-conformance shard ${s.current}/${s.total}`,
+    cases: s.caseIds.flatMap((id) => byId.get(id) ?? []),
+    ended: s.ended,
+    startedAt: s.startedAt,
+    durationMs: s.durationMs,
+    own: [
+      ['shard', `${s.current}/${s.total}`],
+      ['runId', s.runId],
+    ],
+  }));
+}
+
+/** The attributes of counts: a run that ended early is one error, a testcase of its own. */
+function counts(cases: readonly CaseResult[], errors: number, ms: number): string {
+  const n = (outcome: CaseResult['outcome']) => cases.filter((c) => c.outcome === outcome).length;
+  return `tests="${cases.length + errors}" failures="${n('failed')}" errors="${errors}" skipped="${n('skipped') + n('notApplicable')}" time="${seconds(ms)}"`;
+}
+
+/** The run's facts every suite carries: where, how, what it found across every case. */
+function runProperties(report: Report): [string, string][] {
   const s = report.summary;
-  // A run that ended early is one error, a testcase of its own, so that CI shows it red whatever was judged before.
-  const errors = report.ended ? 1 : 0;
-  const attrs = `tests="${s.total + errors}" failures="${s.failed}" errors="${errors}" skipped="${s.skipped + s.notApplicable}" time="${seconds(report.durationMs)}"`;
-  const props: [string, string][] = [
-    ...(report.ended ? [['ended', endedLine(report.ended)] as [string, string]] : []),
+  return [
     ['baseUrl', report.baseUrl],
     ...(report.proxy ? [['proxy', `${report.proxy.url} (from ${report.proxy.source})`] as [string, string]] : []),
-    ['runId', report.runId],
     ['seed', String(report.seed)],
     ['created', String(report.created.count)],
     ['warnings', String(s.warned)],
@@ -81,22 +113,40 @@ export function renderJunit(report: Report): string {
       [...e.caseIds, ...(e.generated ? [`${e.generated} generated`] : [])].join(' ') || 'NOT COVERED',
     ]),
   ];
-  const out = [
-    '<?xml version="1.0" encoding="UTF-8"?>',
-    `<testsuites name="petstore-conformance" ${attrs}>`,
-    `  <testsuite name="petstore-conformance" timestamp="${escapeXml(report.startedAt.replace(/\.\d+Z$/, ''))}" ${attrs}>`,
+}
+
+function renderSuite(report: Report, suite: Suite): string[] {
+  const ended = suite.ended;
+  const props: [string, string][] = [
+    ...(ended ? [['ended', endedLine(ended)] as [string, string]] : []),
+    ...suite.own,
+    ...runProperties(report),
+  ];
+  return [
+    `  <testsuite name="${escapeXml(suite.name)}" timestamp="${escapeXml(suite.startedAt.replace(/\.\d+Z$/, ''))}" ${counts(suite.cases, ended ? 1 : 0, suite.durationMs)}>`,
     '    <properties>',
     ...props.map(([n, v]) => `      <property name="${escapeXml(n)}" value="${escapeXml(v)}"/>`),
     '    </properties>',
     // The run's end comes first: CI lists it before the cases it cut short.
-    ...(report.ended
+    ...(ended
       ? [
-          `    <testcase classname="petstore.run" name="run.ended: the run ended early" time="0">\n      <error message="${escapeXml(report.ended.reason)}" type="${escapeXml(report.ended.code)}">${escapeXml(endedLine(report.ended))}</error>\n    </testcase>`,
+          `    <testcase classname="petstore.run" name="run.ended: the run ended early" time="0">\n      <error message="${escapeXml(ended.reason)}" type="${escapeXml(ended.code)}">${escapeXml(endedLine(ended))}</error>\n    </testcase>`,
         ]
       : []),
-    ...report.cases.map(testcase),
+    ...suite.cases.map(testcase),
     `    <system-out>${escapeXml([...(report.ended ? [endedLine(report.ended), ''] : []), ...causeLines(report), ...(report.causes?.length ? [''] : []), ...statusTableLines(report), '', ...footerLines(report), summaryLine(report)].join('\n'))}</system-out>`,
     '  </testsuite>',
+  ];
+}
+
+/** Renders the report as JUnit XML: one test suite, or one per shard of a merged report. */
+export function renderJunit(report: Report): string {
+  const suites = suitesOf(report);
+  const errors = suites.filter((s) => s.ended).length;
+  const out = [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    `<testsuites name="petstore-conformance" ${counts(report.cases, errors, report.durationMs)}>`,
+    ...suites.flatMap((suite) => renderSuite(report, suite)),
     '</testsuites>',
   ];
   return `${out.join('\n')}\n`;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { REDACTED } from '../client/redact.ts';
+import { REDACTED } from '../../guard/redact.ts';
 import type { CaseResult, Report } from '../types.ts';
 import { outputRedactors, redactReport } from './redact-report.ts';
 

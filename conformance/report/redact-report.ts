@@ -7,7 +7,8 @@
  * names, the paths it requested, counts) are left as they are.
  */
 
-import { createRedactor, createTextRedactor, type Redactor, redactDeep } from '../client/redact.ts';
+import { type Redactor, redactDeep } from '../../guard/redact.ts';
+import { createRedactor, createTextRedactor } from '../client/redact.ts';
 import type { JudgedCase } from '../judge/consequences.ts';
 import type { CaseResult, CheckResult, Exchange, ExchangeResponse, Report } from '../types.ts';
 

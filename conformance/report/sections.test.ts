@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { allCases } from '../cases/index.ts';
-import { generatedChecks } from '../generate/index.ts';
+import { generatedProperties } from '../generate/index.ts';
 import { CONTRACT_PAGE, CONTRACT_TOP_HEADINGS, headingAnchor, sectionLinks } from './sections.ts';
 
 const CONTRACT = readFileSync(new URL('../../docs/contract.md', import.meta.url), 'utf8');
@@ -17,7 +17,7 @@ describe('sectionLinks', () => {
 
   it("links every part every case cites to a heading of the contract page, or to the RFC's section", () => {
     const anchors = new Set([...CONTRACT.matchAll(/^#{1,3} (.+)$/gm)].map((m) => headingAnchor(m[1]!)));
-    for (const c of [...allCases(), ...generatedChecks()])
+    for (const c of [...allCases(), ...generatedProperties()])
       for (const link of sectionLinks(c.section)) {
         expect(link.url, `${c.id}: ${link.name}`).toBeDefined();
         if (link.url!.startsWith(CONTRACT_PAGE))

@@ -2,20 +2,13 @@
  * Where a cited section is written: each part of a case's section (`Endpoints §1 List animals; Limits`) as a link
  * to its heading on the contract page (docs/contract.md, as GitHub shows it), or to the RFC's section.
  */
+import { CONTRACT_TOP_HEADINGS } from '../../spec/generated/sections.ts';
 
 /** The contract page as published with the package's sources. */
 export const CONTRACT_PAGE = 'https://github.com/petstore-toolkit/petstore-toolkit/blob/main/docs/contract.md';
 
-/** The `##` headings of docs/contract.md: a section part is one of them, or one of them and a `###` beneath it. */
-export const CONTRACT_TOP_HEADINGS = [
-  'Base addresses',
-  'Resources',
-  'Endpoints',
-  'Authentication',
-  'Errors',
-  'Limits',
-  'Versioning',
-] as const;
+/** The `##` headings of docs/contract.md (generated from it): a section part is one of them, or one and a `###` beneath. */
+export { CONTRACT_TOP_HEADINGS };
 
 /** GitHub's anchor for a heading: lower case, punctuation dropped, spaces as hyphens. */
 export function headingAnchor(heading: string): string {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { allCases } from '../cases/index.ts';
-import { generatedChecks } from '../generate/catalog.ts';
+import { generatedProperties } from '../generate/catalog.ts';
 import { matchesPattern, select } from './select.ts';
 
 describe('matchesPattern', () => {
@@ -25,7 +25,7 @@ describe('select', () => {
     expect(picked).toContain('getPet.existing');
     expect(picked).not.toContain('getPet.malformed');
     expect(picked.every((id) => id.startsWith('getPet.'))).toBe(true);
-    expect(ids(['generated'])).toEqual(generatedChecks().map((c) => c.id));
+    expect(ids(['generated'])).toEqual(generatedProperties().map((c) => c.id));
     expect(ids(['generated.listPets.limit'])).toEqual(['generated.listPets.limit']);
     expect(ids(['generated.*.no5xx'], ['generated.getPet'])).toEqual([
       'generated.listPets.no5xx',
@@ -36,10 +36,10 @@ describe('select', () => {
   it('keeps everything without patterns, and counts what it left out', () => {
     const all = select({});
     expect(all.cases.map((c) => c.id)).toEqual(allCases().map((c) => c.id));
-    expect(all.generated).toHaveLength(generatedChecks().length);
+    expect(all.generated).toHaveLength(generatedProperties().length);
     const some = select({ only: ['listPets.*'] });
     expect(some.casesLeftOut).toBe(allCases().length - some.cases.length);
-    expect(some.generatedLeftOut).toBe(generatedChecks().length);
+    expect(some.generatedLeftOut).toBe(generatedProperties().length);
   });
 
   it('selects from the cases it is given', () => {
@@ -50,7 +50,7 @@ describe('select', () => {
   });
 
   it('selects by level, by operation (its auth and generated checks too) and by the spec tag', () => {
-    const every = [...allCases(), ...generatedChecks()];
+    const every = [...allCases(), ...generatedProperties()];
     const where = (keep: (c: (typeof every)[number]) => boolean) => every.filter(keep).map((c) => c.id);
     expect(ids(['required'])).toEqual(where((c) => c.level === 'required'));
     expect(ids(['advice'])).toEqual(where((c) => c.level === 'advice'));

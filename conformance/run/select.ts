@@ -7,11 +7,11 @@
  * nothing is refused, naming the closest name that would, and so is a
  * selection that keeps nothing.
  */
-import { closestName } from '../../spec/closest.ts';
+import { closestName } from '../../guard/closest.ts';
 import { listOperations } from '../../spec/index.ts';
 import { allCases } from '../cases/index.ts';
 import { ConformanceError } from '../errors.ts';
-import { type GeneratedCheck, generatedChecks } from '../generate/catalog.ts';
+import { type GeneratedProperty, generatedProperties } from '../generate/catalog.ts';
 import type { Case, Level } from '../types.ts';
 
 /** The levels a pattern may name. */
@@ -75,7 +75,7 @@ export interface SelectOptions {
 /** What a selection picks from: the fixed cases and the generated checks. */
 export interface Selectable {
   cases: readonly Case[];
-  generated: readonly GeneratedCheck[];
+  generated: readonly GeneratedProperty[];
 }
 
 /** What `only` and `skip` kept, and how many they left out. */
@@ -84,7 +84,7 @@ export interface Selection {
   skip: readonly string[];
   cases: Case[];
   /** Generated checks kept; they run only with `generate` above 0. */
-  generated: GeneratedCheck[];
+  generated: GeneratedProperty[];
   /** Fixed cases left out. */
   casesLeftOut: number;
   /** Generated checks left out. */
@@ -106,7 +106,7 @@ export function selectIds<T extends Selectee>(items: readonly T[], options: Sele
  */
 export function select(
   options: SelectOptions,
-  from: Selectable = { cases: allCases(), generated: generatedChecks() },
+  from: Selectable = { cases: allCases(), generated: generatedProperties() },
 ): Selection {
   const only = options.only ?? [];
   const skip = options.skip ?? [];

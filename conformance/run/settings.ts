@@ -6,19 +6,20 @@
 
 import { randomBytes } from 'node:crypto';
 import type { Dispatcher } from 'undici';
-import { didYouMean } from '../../spec/closest.ts';
-import { urlUserInfo } from '../../spec/redact.ts';
+import { unknownOptions } from '../../guard/options.ts';
+import { urlUserInfo } from '../../guard/redact.ts';
 import { allCases } from '../cases/index.ts';
 import type { ClientOptions, TlsOptions } from '../client/client.ts';
 import { nearKeys } from '../client/near-key.ts';
 import { chooseProxy, type ProxyChoice, proxySecrets, shownProxy } from '../client/proxy.ts';
 import { canRequest, undici } from '../client/undici.ts';
 import { badOptions } from '../errors.ts';
-import { generatedChecks } from '../generate/catalog.ts';
+import { generatedProperties } from '../generate/catalog.ts';
 import { DEFAULT_GENERATION_SEED, type GenerationSettings } from '../generate/index.ts';
-import type { Case, Progress, Report } from '../types.ts';
+import type { Case, Progress, Report, Shard, ShardInfo } from '../types.ts';
 import { namePrefix } from './context.ts';
 import { type Selection, select } from './select.ts';
+import { checkShard, shardSelection } from './shard.ts';
 
 /** How long a run may take in all unless told otherwise (`maxTimeMs`, `--max-time`): ten minutes. */
 export const DEFAULT_MAX_TIME_MS = 600_000;
@@ -86,6 +87,11 @@ export interface ConformanceOptions {
   key?: string;
   /** Where the proxy variables are read (default: process.env). */
   env?: NodeJS.ProcessEnv;
+  /**
+   * Run only this part of a split run (`--shard i/n`): each selected case is in exactly one shard, the same for the
+   * same seed on every machine; the generated checks are one unit. Created animals carry the shard in their names.
+   */
+  shard?: Shard;
 }
 
 /** Every name of {@link ConformanceOptions}: a key outside it is a typo, refused (the type keeps the two equal). */
@@ -118,17 +124,15 @@ const OPTION_NAMES: Record<keyof ConformanceOptions, true> = {
   cert: true,
   key: true,
   env: true,
+  shard: true,
 };
 
 /** Refuses options that are not an object, and every key that is no option, naming the closest option (a typo is never ignored). */
 function checkKnown(options: ConformanceOptions): void {
   if (options === null || typeof options !== 'object' || Array.isArray(options))
     throw badOptions('options', 'must be an object ({ baseUrl, apiKey, ... })');
-  const known = Object.keys(OPTION_NAMES);
-  const unknown = Object.keys(options).filter((name) => !Object.hasOwn(OPTION_NAMES, name));
-  if (unknown.length === 0) return;
-  const said = unknown.map((name) => `${name}: not an option${didYouMean(name, known)}`);
-  throw badOptions(unknown[0]!, '', said.length === 1 ? said[0] : `${said[0]} (also ${said.slice(1).join(', ')})`);
+  const unknown = unknownOptions(options, Object.keys(OPTION_NAMES));
+  if (unknown) throw badOptions(unknown.option, '', unknown.message);
 }
 
 /** Everything a run reads, checked and with its defaults: what each stage needs, and nothing raw. */
@@ -164,6 +168,8 @@ export interface Settings {
   secrets: string[];
   /** The proxy the run goes through, as the report shows it (credentials hidden) and where it came from. */
   proxy: { shown: string; source: string } | undefined;
+  /** The part of a split run this is, as the report states it; undefined when the run is whole. */
+  shard: ShardInfo | undefined;
 }
 
 /** The environment variables a proxy may come from. */
@@ -359,24 +365,28 @@ export function checkOptions(options: ConformanceOptions): Settings {
       `${proxy ? `a proxy (from ${proxy.source})` : 'TLS options'} cannot apply to an injected dispatcher: configure the dispatcher instead`,
     );
   const requests = options.generate ?? 0;
-  const selection = select(
+  const shard = options.shard === undefined ? undefined : checkShard(options.shard);
+  const whole = select(
     { only: options.only ?? [], skip: options.skip ?? [] },
-    { cases: checkCases(options.cases), generated: generatedChecks() },
+    { cases: checkCases(options.cases), generated: generatedProperties() },
   );
-  if (requests === 0 && selection.cases.length === 0)
+  if (requests === 0 && whole.cases.length === 0)
     throw badOptions(
       'generate',
       '',
       'no fixed case is selected, only generated checks, but generate is 0 (--generate N): nothing would be tested',
     );
-  const runId = options.runId ?? randomBytes(4).toString('hex');
+  const seed = options.seed ?? DEFAULT_GENERATION_SEED;
+  const split = shard ? shardSelection(whole, shard, seed, requests) : undefined;
+  const selection = split?.selection ?? whole;
+  // Shards of one run may share a server and a run id: each names what it creates apart.
+  const runId = `${options.runId ?? randomBytes(4).toString('hex')}${shard ? `-${shard.current}of${shard.total}` : ''}`;
   const reported = {
     strict: options.strict ?? false,
     readOnly: options.readOnly ?? false,
     concurrency: options.concurrency ?? 8,
     timeoutMs: options.timeoutMs ?? 10_000,
   };
-  const seed = options.seed ?? DEFAULT_GENERATION_SEED;
   const basePath = url.pathname.replace(/\/+$/, '');
   return {
     baseUrl: options.baseUrl,
@@ -411,7 +421,7 @@ export function checkOptions(options: ConformanceOptions): Settings {
             strict: reported.strict,
             readOnly: reported.readOnly,
             prefix: options.prefixNames ? namePrefix(runId) : undefined,
-            checks: selection.generated,
+            properties: selection.generated,
           }
         : undefined,
     seed,
@@ -423,5 +433,6 @@ export function checkOptions(options: ConformanceOptions): Settings {
     onProgress: options.onProgress,
     secrets: secretsOf(options),
     proxy: proxy ? { shown: shownProxy(proxy.url), source: proxy.source } : undefined,
+    shard: split?.info,
   };
 }

@@ -4,8 +4,7 @@
  * hook the operations call; without the bug it changes nothing.
  */
 import type { Pet } from '../../spec/index.ts';
-import type { FakeResult } from './fake-handler.ts';
-import { error, type FakeState } from './fake-operations.ts';
+import { error, type FakeResult, type FakeState } from './fake-model.ts';
 
 const INT32_MAX = 2n ** 31n - 1n;
 

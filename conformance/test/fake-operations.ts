@@ -14,42 +14,13 @@ import {
   reusedId,
   storeWithBugs,
 } from './fake-bugs.ts';
-import type { FakeChoices, FakeRequest, FakeResult, GeneratedBug, Violation } from './fake-handler.ts';
 import { parseKeepingBigInts, toJson } from './fake-json.ts';
-
-/** What the fake's operations share: its key, switches and store. */
-export interface FakeState {
-  apiKey: string;
-  broken: ReadonlySet<Violation>;
-  bugs: ReadonlySet<GeneratedBug>;
-  c: FakeChoices;
-  pets: Map<number, Pet>;
-  nextId: number;
-  /** The id of the last animal created (for the evictWhenCrowded bug). */
-  lastCreated?: number;
-}
+import { error, type FakeRequest, type FakeResult, type FakeState } from './fake-model.ts';
 
 const STATUSES: readonly string[] = petStatuses();
 const LIMIT = listPetsLimit();
 const JSON_HEADERS = { 'content-type': 'application/json' };
 const INT64_MAX = 9223372036854775807n;
-
-/** An Error response (broken on purpose when a violation says so). */
-export function error(
-  s: FakeState,
-  status: number,
-  code: string,
-  message: string,
-  headers: Record<string, string> = {},
-): FakeResult {
-  const type = s.broken.has('errorsAsTextPlain') ? 'text/plain' : 'application/json';
-  const body = {
-    code: s.c.errorCode ?? code,
-    message,
-    status: s.broken.has('errorStatusMismatch') ? status + 1 : status,
-  };
-  return { status, headers: { ...headers, 'content-type': type }, body: JSON.stringify(body) };
-}
 
 function view(s: FakeState, pet: Pet): Record<string, unknown> {
   const out: Record<string, unknown> = { ...pet };

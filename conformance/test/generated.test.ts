@@ -5,7 +5,13 @@
  */
 import { describe, expect, it } from 'vitest';
 import { petStatuses } from '../../spec/index.ts';
-import { type CaseResult, type ConformanceOptions, generatedChecks, type Report, runConformance } from '../index.ts';
+import {
+  type CaseResult,
+  type ConformanceOptions,
+  generatedProperties,
+  type Report,
+  runConformance,
+} from '../index.ts';
 import { renderPretty } from '../report/index.ts';
 import { type FakePetstore, type FakePetstoreOptions, type GeneratedBug, startFakePetstore } from './fake-petstore.ts';
 
@@ -178,7 +184,7 @@ describe('generated cases find the bugs no fixed case sends', () => {
   );
 
   it('every required generated check is the one some bug above is caught by', () => {
-    const required = generatedChecks()
+    const required = generatedProperties()
       .filter((c) => c.level === 'required')
       .map((c) => c.id);
     expect([...new Set(Object.values(BUGS).map((b) => b.catches))].sort()).toEqual(required.sort());

@@ -7,7 +7,7 @@ import { promisify } from 'node:util';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { hasRawBytes, percentEncode, rawBytes, toBytes } from '../client/bytes.ts';
-import { generatedChecks } from '../generate/catalog.ts';
+import { generatedProperties } from '../generate/catalog.ts';
 import { petRefArb, statusArb } from '../generate/params.ts';
 import { invalidBodyArb, invalidBodyText, isInvalidNewPet } from '../generate/values.ts';
 import { allCases, type Report, runConformance } from '../index.ts';
@@ -78,7 +78,7 @@ describe("a refusal the same whatever the key is the router's; an answer that de
 
 describe('advice has a basis; a preference without one is information', () => {
   it('every advice case, fixed or generated, names its basis: an RFC section or the contract', () => {
-    const advice = [...allCases(), ...generatedChecks()].filter((c) => c.level === 'advice');
+    const advice = [...allCases(), ...generatedProperties()].filter((c) => c.level === 'advice');
     expect(advice.map((c) => c.id).sort()).toEqual([
       'auth.bearerLowercase',
       'auth.wwwAuthenticate',

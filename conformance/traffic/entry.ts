@@ -9,8 +9,8 @@
 import { createHash } from 'node:crypto';
 import { closeSync, openSync, readSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative } from 'node:path';
+import { REDACTED } from '../../guard/redact.ts';
 import { buildResponse } from '../client/client.ts';
-import { REDACTED } from '../client/redact.ts';
 import type { Exchange } from '../types.ts';
 import type { HarEntryRead } from './read-har.ts';
 

@@ -70,6 +70,10 @@ export class HarScanner {
   private started = false;
   /** Whether the root object ended. */
   private done = false;
+  /** Where, in the chunk being written, the skeleton not yet kept starts (-1: none of it is skeleton). */
+  private skeletonFrom = -1;
+  /** Where, in the chunk being written, the element being captured starts (-1: none is). */
+  private captureFrom = -1;
 
   constructor(
     private readonly onElement: (element: ScannedElement) => void,
@@ -83,109 +87,122 @@ export class HarScanner {
 
   /** Feeds the next chunk. Throws a ScanError for bytes that cannot be a HAR. */
   write(chunk: Buffer): void {
-    let skeletonFrom = this.splitting || this.capturing ? -1 : 0;
-    let captureFrom = this.capturing ? 0 : -1;
+    this.skeletonFrom = this.splitting || this.capturing ? -1 : 0;
+    this.captureFrom = this.capturing ? 0 : -1;
     for (let i = 0; i < chunk.length; i++) {
-      const byte = chunk[i]!;
-      const at = this.offset + i;
       if (this.capturing) {
         const end = this.scanCaptured(chunk, i);
         if (end < 0) break;
-        this.pieces.push(chunk.subarray(captureFrom, end + 1));
+        this.pieces.push(chunk.subarray(this.captureFrom, end + 1));
         this.finishElement(this.offset + end);
-        captureFrom = -1;
+        this.captureFrom = -1;
         i = end;
-        continue;
-      }
-      if (this.inString) {
-        if (this.escaped) this.escaped = false;
-        else if (byte === BACKSLASH) this.escaped = true;
-        else if (byte === QUOTE) {
-          this.inString = false;
-          if (this.stringBytes) this.lastString = Buffer.from(this.stringBytes).toString('utf8');
-          this.stringBytes = undefined;
-        } else if (this.stringBytes && this.stringBytes.length < 64) this.stringBytes.push(byte);
-        // Only the skeleton's keys are read: a short string; a long one is not a key looked for.
-        else this.stringBytes = undefined;
-        continue;
-      }
-      if (isSpace(byte)) continue;
-      if (this.done)
-        throw new ScanError(
-          `not JSON: data after the end of the HAR (${JSON.stringify(String.fromCharCode(byte))})`,
-          at,
-        );
-      if (!this.started) {
-        if (byte !== OPEN_OBJECT)
-          throw new ScanError(
-            byte === OPEN_ARRAY || byte === QUOTE || (byte >= 0x30 && byte <= 0x39)
-              ? 'JSON that is not a HAR (not an object)'
-              : 'not JSON',
-            at,
-          );
-        this.started = true;
-      }
-      if (this.splitting) {
-        if (byte === CLOSE_ARRAY && (this.expectValue === false || this.counts[this.splitting] === 0)) {
-          this.splitting = undefined;
-          this.stack.pop();
-          skeletonFrom = i;
-          continue;
-        }
-        if (this.expectValue && byte === OPEN_OBJECT) {
-          this.capturing = true;
-          this.depth = 1;
-          this.elementStart = at;
-          this.pieces = [];
-          this.piecesBytes = 0;
-          captureFrom = i;
-          this.expectValue = false;
-          continue;
-        }
-        if (!this.expectValue && byte === COMMA) {
-          this.expectValue = true;
-          continue;
-        }
-        const startsValue = /[[\]"0-9tfn-]/.test(String.fromCharCode(byte));
-        throw new ScanError(
-          this.expectValue && startsValue
-            ? `${this.splitting === 'entries' ? 'entry' : 'page'} ${this.counts[this.splitting]} is not an object`
-            : `not JSON: unexpected ${JSON.stringify(String.fromCharCode(byte))} in log.${this.splitting}`,
-          at,
-        );
-      }
-      if (byte === QUOTE) {
-        this.inString = true;
-        this.stringBytes = [];
-      } else if (byte === COLON) this.pendingKey = this.lastString;
-      else if (byte === COMMA) this.pendingKey = undefined;
-      else if (byte === OPEN_OBJECT || byte === OPEN_ARRAY) {
-        const key = this.pendingKey;
-        this.pendingKey = undefined;
-        const inLog = this.stack.length === 2 && this.stack[1]!.key === 'log' && this.stack[1]!.kind === OPEN_OBJECT;
-        this.stack.push({ kind: byte, key });
-        if (inLog && byte === OPEN_ARRAY && (key === 'entries' || key === 'pages')) {
-          this.splitting = key;
-          this.expectValue = true;
-          this.addSkeleton(chunk.subarray(skeletonFrom, i + 1), at);
-          skeletonFrom = -1;
-        }
-      } else if (byte === CLOSE_OBJECT || byte === CLOSE_ARRAY) {
-        this.stack.pop();
-        if (this.stack.length === 0) this.done = true;
-      }
+      } else if (this.inString) this.readStringByte(chunk[i]!);
+      else if (!isSpace(chunk[i]!)) this.readStructureByte(chunk, i);
     }
-    if (captureFrom >= 0 && this.capturing) {
-      this.pieces.push(chunk.subarray(captureFrom));
-      this.piecesBytes += chunk.length - captureFrom;
-      if (this.piecesBytes > this.maxElementBytes)
-        throw new ScanError(
-          `spans more than ${this.maxElementBytes} bytes: not read (the limit keeps memory bounded)`,
-          this.elementStart,
-        );
-    }
-    if (skeletonFrom >= 0) this.addSkeleton(chunk.subarray(skeletonFrom), this.offset + chunk.length);
+    this.keepUnfinishedElement(chunk);
+    if (this.skeletonFrom >= 0) this.addSkeleton(chunk.subarray(this.skeletonFrom), this.offset + chunk.length);
     this.offset += chunk.length;
+  }
+
+  /** A byte of a string outside the elements: only the skeleton's keys are read, so only a short string is kept. */
+  private readStringByte(byte: number): void {
+    if (this.escaped) this.escaped = false;
+    else if (byte === BACKSLASH) this.escaped = true;
+    else if (byte === QUOTE) {
+      this.inString = false;
+      if (this.stringBytes) this.lastString = Buffer.from(this.stringBytes).toString('utf8');
+      this.stringBytes = undefined;
+    } else if (this.stringBytes && this.stringBytes.length < 64) this.stringBytes.push(byte);
+    else this.stringBytes = undefined;
+  }
+
+  /** A byte of JSON structure outside the elements: inside log.entries or log.pages it splits, elsewhere it is skeleton. */
+  private readStructureByte(chunk: Buffer, i: number): void {
+    const byte = chunk[i]!;
+    const at = this.offset + i;
+    this.checkRoot(byte, at);
+    if (this.splitting) this.splitArray(byte, i, at);
+    else this.readSkeletonByte(chunk, i, at);
+  }
+
+  /** Refuses data after the root object, and a file whose first value is not an object. */
+  private checkRoot(byte: number, at: number): void {
+    if (this.done)
+      throw new ScanError(`not JSON: data after the end of the HAR (${JSON.stringify(String.fromCharCode(byte))})`, at);
+    if (this.started) return;
+    if (byte !== OPEN_OBJECT)
+      throw new ScanError(
+        byte === OPEN_ARRAY || byte === QUOTE || (byte >= 0x30 && byte <= 0x39)
+          ? 'JSON that is not a HAR (not an object)'
+          : 'not JSON',
+        at,
+      );
+    this.started = true;
+  }
+
+  /** Inside log.entries or log.pages: the array's end, an element's start or the comma between two; nothing else. */
+  private splitArray(byte: number, i: number, at: number): void {
+    const array = this.splitting!;
+    if (byte === CLOSE_ARRAY && (this.expectValue === false || this.counts[array] === 0)) {
+      this.splitting = undefined;
+      this.stack.pop();
+      this.skeletonFrom = i;
+    } else if (this.expectValue && byte === OPEN_OBJECT) {
+      this.capturing = true;
+      this.depth = 1;
+      this.elementStart = at;
+      this.pieces = [];
+      this.piecesBytes = 0;
+      this.captureFrom = i;
+      this.expectValue = false;
+    } else if (!this.expectValue && byte === COMMA) this.expectValue = true;
+    else {
+      const startsValue = /[[\]"0-9tfn-]/.test(String.fromCharCode(byte));
+      throw new ScanError(
+        this.expectValue && startsValue
+          ? `${array === 'entries' ? 'entry' : 'page'} ${this.counts[array]} is not an object`
+          : `not JSON: unexpected ${JSON.stringify(String.fromCharCode(byte))} in log.${array}`,
+        at,
+      );
+    }
+  }
+
+  /** Follows the skeleton's keys and nesting; at log.entries or log.pages, keeps the skeleton so far and splits. */
+  private readSkeletonByte(chunk: Buffer, i: number, at: number): void {
+    const byte = chunk[i]!;
+    if (byte === QUOTE) {
+      this.inString = true;
+      this.stringBytes = [];
+    } else if (byte === COLON) this.pendingKey = this.lastString;
+    else if (byte === COMMA) this.pendingKey = undefined;
+    else if (byte === OPEN_OBJECT || byte === OPEN_ARRAY) {
+      const key = this.pendingKey;
+      this.pendingKey = undefined;
+      const inLog = this.stack.length === 2 && this.stack[1]!.key === 'log' && this.stack[1]!.kind === OPEN_OBJECT;
+      this.stack.push({ kind: byte, key });
+      if (inLog && byte === OPEN_ARRAY && (key === 'entries' || key === 'pages')) {
+        this.splitting = key;
+        this.expectValue = true;
+        this.addSkeleton(chunk.subarray(this.skeletonFrom, i + 1), at);
+        this.skeletonFrom = -1;
+      }
+    } else if (byte === CLOSE_OBJECT || byte === CLOSE_ARRAY) {
+      this.stack.pop();
+      if (this.stack.length === 0) this.done = true;
+    }
+  }
+
+  /** Keeps the bytes of an element this chunk began or continued but did not end, refusing one past the bound. */
+  private keepUnfinishedElement(chunk: Buffer): void {
+    if (this.captureFrom < 0 || !this.capturing) return;
+    this.pieces.push(chunk.subarray(this.captureFrom));
+    this.piecesBytes += chunk.length - this.captureFrom;
+    if (this.piecesBytes > this.maxElementBytes)
+      throw new ScanError(
+        `spans more than ${this.maxElementBytes} bytes: not read (the limit keeps memory bounded)`,
+        this.elementStart,
+      );
   }
 
   /**

@@ -64,8 +64,23 @@ describe('bad input: one line naming the file and the place', () => {
       /array\.har: at byte 0: JSON that is not a HAR/,
     );
     expect((await failure(file('object.har', '{"foo":{"bar":[1]}}'))).message).toMatch(
-      /object\.har: log: JSON that is not a HAR/,
+      /object\.har: log: JSON that is not a HAR: it has no log object/,
     );
+  });
+
+  it('a log without entries is named, with what is missing, not read as 0 entries', async () => {
+    const versionOnly = file('version-only.har', '{"log":{"version":"1.2"}}');
+    expect((await failure(versionOnly)).message).toBe(
+      `${versionOnly}: log: JSON that is not a HAR: log.entries is missing (a HAR 1.2 log holds version, creator and entries)`,
+    );
+    expect((await failure(file('empty-log.har', '{"log":{}}'))).message).toMatch(
+      /empty-log\.har: log: JSON that is not a HAR: log\.entries is missing, and so is log\.version/,
+    );
+    // An empty recording is still a HAR: it reads as no entries, not as a bad file.
+    const empty = file('no-entries.har', '{"log":{"version":"1.2","entries":[]}}');
+    const read = [];
+    for await (const entry of readHarEntries(empty)) read.push(entry);
+    expect(read).toEqual([]);
   });
 
   it('a truncated file', async () => {

@@ -80,8 +80,15 @@ export async function* readHarEntries(file: string, maxEntryBytes = MAX_ENTRY_BY
     }
     const skeleton = scanner.end();
     const log = skeleton.log;
-    if (!isObject(log) || (typeof log.version !== 'string' && !Array.isArray(log.entries)))
-      throw badHar(file, 'log', 'JSON that is not a HAR: no log.version and no log.entries');
+    if (!isObject(log)) throw badHar(file, 'log', 'JSON that is not a HAR: it has no log object');
+    // A log without entries is not an empty recording: a HAR 1.2 log always holds the array, so the file is
+    // something else (or cut short by its writer), and reading it as "0 entries" would hide that.
+    if (!Array.isArray(log.entries))
+      throw badHar(
+        file,
+        'log',
+        `JSON that is not a HAR: log.entries is missing${typeof log.version === 'string' ? '' : ', and so is log.version'} (a HAR 1.2 log holds version, creator and entries)`,
+      );
   } catch (err) {
     if (err instanceof ConformanceError) throw err;
     if (err instanceof ScanError) {

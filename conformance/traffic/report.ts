@@ -4,8 +4,9 @@
  * show it; the status table from the entries; the coverage; and the secrets
  * the HAR held hidden by the suite's own redaction, request side included.
  */
+
+import type { Redactor } from '../../guard/redact.ts';
 import { listOperations } from '../../spec/index.ts';
-import type { Redactor } from '../client/redact.ts';
 import { findCauses } from '../judge/causes.ts';
 import { outputRedactors, redactReport } from '../report/redact-report.ts';
 import type {
@@ -19,7 +20,7 @@ import type {
   TrafficSummary,
 } from '../types.ts';
 import type { RecordedEntry } from './entry.ts';
-import type { TrafficOptions } from './judge-traffic.ts';
+import type { TrafficOptions } from './options.ts';
 import { entryLabel } from './results.ts';
 
 /** What the reading counted: the summary's counts (one definition, in types.ts), and what the report is built from. */

@@ -5,6 +5,7 @@
  * `--side` limit (the other side's findings are listed, not failures).
  */
 import { basename } from 'node:path';
+import { CONTRACT_SECTIONS } from '../../spec/generated/sections.ts';
 import { caseOutcome } from '../judge/verdict.ts';
 import { keepForReport } from '../run/keep.ts';
 import type { CaseResult, CheckResult, Exchange, Level, Side, Summary } from '../types.ts';
@@ -12,9 +13,9 @@ import type { RecordedEntry } from './entry.ts';
 
 /** Contract sections by operation, for the reports. */
 const SECTIONS: Record<string, string> = {
-  listPets: 'Endpoints §1 List animals',
-  createPet: 'Endpoints §2 Add an animal',
-  getPet: 'Endpoints §3 Get an animal (deprecated)',
+  listPets: CONTRACT_SECTIONS.listAnimals,
+  createPet: CONTRACT_SECTIONS.addAnAnimal,
+  getPet: CONTRACT_SECTIONS.getAnAnimal,
 };
 
 /** Results listed in a report: failures and warnings, then passes, each up to its bound. */
@@ -51,7 +52,7 @@ export function createResultSink(side: 'both' | 'client' | 'server', strict: boo
     add(entry, own, operationId, checks, exchanges, level = 'required') {
       const id = `e${entry.seq}.${own}${level === 'advice' ? '.advice' : ''}`;
       const sectionKey = checks.some((c) => !c.ok && c.name === 'request key')
-        ? 'Authentication'
+        ? CONTRACT_SECTIONS.authentication
         : SECTIONS[operationId];
       const req = entry.exchange.request;
       let path = req.url;

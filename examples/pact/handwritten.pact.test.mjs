@@ -20,7 +20,7 @@ it('reads one pet by its id', () =>
     .addInteraction()
     .given('a pet with id 7 exists', { id: 7, name: 'Rex', categoryId: 2, status: 'available' })
     .uponReceiving('getPet for pet 7')
-    .withRequest('GET', '/pets/7', (request) =>
+    .withRequest('GET', '/v1/pets/7', (request) =>
       request.headers({ Authorization: regex('^Bearer \\S+$', 'Bearer key') }),
     )
     .willRespondWith(200, (response) =>
@@ -32,6 +32,7 @@ it('reads one pet by its id', () =>
       }),
     )
     .executeTest(async (server) => {
-      const pet = await petstoreClient(server.url, 'key').get(7);
+      // The client's base URL is the service's, `/v1` included, as it is in production.
+      const pet = await petstoreClient(`${server.url}/v1`, 'key').get(7);
       expect(pet).toEqual({ id: 7, name: 'Rex', categoryId: 2, status: 'available' });
     }));

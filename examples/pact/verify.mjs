@@ -1,6 +1,7 @@
 // A server team's verification of the pact: `node verify.mjs` checks pacts/shop-web-petstore.json against the
 // reference mock (another seed and key, its provider-states endpoint); `node verify.mjs BASE_URL STATES_URL` against
-// a provider (BASE_URL ends in /v1; its key in PETSTORE_API_KEY). Exit 0 when every interaction passes.
+// a provider (BASE_URL is its origin, without /v1: the pacts hold the paths as the client sent them; its key in
+// PETSTORE_API_KEY). Exit 0 when every interaction passes.
 import { fileURLToPath } from 'node:url';
 import { Verifier } from '@pact-foundation/pact';
 import { startMockServer } from 'petstore-toolkit/mock';
@@ -13,8 +14,8 @@ let mock;
 if (baseUrl === undefined) {
   key = 'provider-key-for-the-example';
   mock = await startMockServer({ port: 0, seed: 7, apiKeys: [key] });
-  baseUrl = mock.url;
-  statesUrl = `${new URL(mock.url).origin}/__control/provider-states`;
+  baseUrl = new URL(mock.url).origin;
+  statesUrl = `${baseUrl}/__control/provider-states`;
 }
 
 const verifier = new Verifier({

@@ -79,13 +79,13 @@ describe('control endpoints: state', () => {
       replaced: true,
       pets: 2,
     });
-    expect(mock.store.all()).toEqual([
+    expect(await mock.pets.all()).toEqual([
       { id: 7, name: 'A', categoryId: 1 },
       { id: 40, name: 'B', categoryId: 2, status: 'sold' },
     ]);
     expect(json(await call('POST', '/v1/pets', JSON_HEADERS, '{"name":"C","categoryId":3}')).id).toBe(41);
     mock.reset();
-    expect(mock.store.size).toBe(3);
+    expect(mock.pets.size).toBe(3);
   });
 
   it.each([
@@ -101,11 +101,11 @@ describe('control endpoints: state', () => {
     ['[{"id":1,"name":"A","categoryId":1},{"id":1,"name":"B","categoryId":1}]', 'pets[1].id 1 is used twice'],
   ])('refuses %s with a 400 naming the index and field, and keeps the state', async (body, message) => {
     const { call, mock } = setupMock();
-    const before = mock.store.all();
+    const before = await mock.pets.all();
     expect(expectError(await call('PUT', '/__control/pets', CONTROL_JSON, body), 400, 'invalid_body')).toContain(
       message,
     );
-    expect(mock.store.all()).toEqual(before);
+    expect(await mock.pets.all()).toEqual(before);
     expectError(await call('PUT', '/__control/pets', CONTROL_JSON, '[{'), 400, 'malformed_json');
   });
 
@@ -116,7 +116,7 @@ describe('control endpoints: state', () => {
     );
   });
 
-  it('createMock checks the pets it is given as replacePets does, naming the bad one', () => {
+  it('createMock checks the pets it is given as replacePets does, naming the bad one', async () => {
     const good = { id: 1, name: 'A', categoryId: 1 };
     expect(() => createMock({ pets: [good, { ...good, id: 2, status: 'lost' }] as never })).toThrow(
       expect.objectContaining({
@@ -125,7 +125,7 @@ describe('control endpoints: state', () => {
       }),
     );
     expect(() => createMock({ pets: [good, good] })).toThrow('pets[1].id 1 is used twice');
-    expect(createMock({ pets: [good] }).store.all()).toEqual([good]);
+    expect(await createMock({ pets: [good] }).pets.all()).toEqual([good]);
   });
 
   it('unknown control paths are 404, wrong methods 405 with Allow, and the profile is served', async () => {

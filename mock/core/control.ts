@@ -25,8 +25,8 @@ export const CONTROL_PREFIX = '/__control';
 export interface ControlExtras {
   /** The pets as JSON text (what `mock.pets.all()` gives, serialised without building objects); a promise on a database store. */
   petsJson(): string | Promise<string>;
-  /** The answer for a database store's failure (503, or 507); undefined in memory. */
-  storeFailure?: ((error: unknown) => ApiResponse) | undefined;
+  /** The answer for a store call that failed later (a database's: 503, or 507). */
+  storeFailure: (error: unknown) => ApiResponse;
   /** How many journal entries were dropped to make room. */
   journal: { readonly dropped: number };
   /** The mock's OpenAPI profile, as JSON text. */
@@ -40,6 +40,11 @@ type Run = (context: RequestContext) => Answer;
 /** `then()` once `done` has happened: at once in memory, once its promise settles on a database store. */
 function after(done: void | Promise<void> | string | Promise<string>, then: (value: string) => ApiResponse): Answer {
   return done instanceof Promise ? done.then((value) => then(value ?? '')) : then(done ?? '');
+}
+
+/** `then(value)` once `value` is there: at once, or once its promise settles. */
+function afterValue<T>(value: T | Promise<T>, then: (value: T) => ApiResponse): Answer {
+  return value instanceof Promise ? value.then(then) : then(value);
 }
 
 const ok = (value: unknown, status = 200): ApiResponse => jsonResponse(status, JSON.stringify(value));
@@ -86,12 +91,15 @@ function routes(t: PetstoreMock, x: ControlExtras): Record<string, Record<string
           provider: query.get('provider') ?? '',
           include: include === null || include === '' ? [] : include.split(','),
           deprecationHeaders: query.get('deprecationHeaders') === 'true',
+          ...(query.has('paths') ? { paths: query.get('paths') } : {}),
         };
         return ok(t.pact(options as never));
       },
       DELETE: () => (t.clearPact(), noContent()),
     },
-    'provider-states': { POST: (c) => withJson(c, (change) => ok(t.setProviderState(change as never))) },
+    'provider-states': {
+      POST: (c) => withJson(c, (change) => afterValue(t.setProviderState(change as never), (applied) => ok(applied))),
+    },
     coverage: {
       GET: () => ok(t.coverage()),
       DELETE: () => (t.clearCoverage(), noContent()),
@@ -183,7 +191,7 @@ function scenarioItem(t: PetstoreMock, id: string): Record<string, Run> {
 function dispatch(
   methods: Record<string, Run>,
   context: RequestContext,
-  storeFailure?: (error: unknown) => ApiResponse,
+  storeFailure: (error: unknown) => ApiResponse,
 ): Answer {
   const allow = Object.keys(methods);
   if (allow.includes('GET')) allow.splice(allow.indexOf('GET') + 1, 0, 'HEAD');
@@ -200,9 +208,10 @@ function dispatch(
         allow: allow.join(', '),
       },
     );
-  const refused = (error: unknown): ApiResponse => {
+  const refused = (error: unknown, later = false): ApiResponse => {
     if (!(error instanceof PetstoreMockError)) {
-      if (storeFailure) return storeFailure(error);
+      // Only a store answers later: what failed there is the store's; a throw at once is a bug, not hidden.
+      if (later) return storeFailure(error);
       throw error;
     }
     if (error.code === 'PETSTORE_MOCK_STORE_FULL') return errorResponse(507, ErrorCode.storeFull, error.message);
@@ -216,7 +225,7 @@ function dispatch(
   };
   try {
     const answer = run(context);
-    return answer instanceof Promise ? answer.catch(refused) : answer;
+    return answer instanceof Promise ? answer.catch((error) => refused(error, true)) : answer;
   } catch (error) {
     return refused(error);
   }

@@ -4,6 +4,8 @@
  * kind (stable across versions; listed in docs/mock.md "Errors").
  */
 
+import { CodedError } from '../../guard/errors.ts';
+
 /** The kinds of {@link PetstoreMockError}, by stable code. */
 export const PETSTORE_MOCK_ERROR_CODES = [
   /** An option the mock cannot use (a bad count, latency, baseUrl, key, port, ...). */
@@ -38,20 +40,10 @@ export type PetstoreMockErrorCode = (typeof PETSTORE_MOCK_ERROR_CODES)[number];
  * (`option`, as the library spells it: `corsOrigins`) and says what is wrong with it (`problem`, the message
  * after the name), so a command can print its own flag (`--cors-origin`) in its place.
  */
-export class PetstoreMockError extends Error {
-  readonly code: PetstoreMockErrorCode;
-  /** The option the error concerns, as the library names it (`seed`, `corsOrigins`), when it concerns one. */
-  readonly option?: string;
-  /** The message without the option's name (`must be an integer, got 1.5`), when it concerns one. */
-  readonly problem?: string;
+export class PetstoreMockError extends CodedError<PetstoreMockErrorCode> {
   constructor(code: PetstoreMockErrorCode, message: string, about?: { option: string; problem: string }) {
-    super(message);
+    super(code, message, about);
     this.name = 'PetstoreMockError';
-    this.code = code;
-    if (about) {
-      this.option = about.option;
-      this.problem = about.problem;
-    }
   }
 }
 

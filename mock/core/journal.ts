@@ -5,10 +5,10 @@
  * @see ../../docs/mock.md "Request journal"
  */
 
+import { REDACTED, redactKeys } from '../../guard/redact.ts';
 import { canonicalPath, matchesTemplate } from '../../spec/match.ts';
 import { badOption } from './errors.ts';
 import { type Applied, type Layer, originForm, type RequestContext, splitTarget } from './layers.ts';
-import { REDACTED, redactKeys } from './redact.ts';
 import type { ApiRequest, ApiResponse, Fault } from './responses.ts';
 
 /** How many requests the journal keeps unless told otherwise. */
@@ -23,7 +23,7 @@ export const MAX_JOURNAL_BYTES = 1024 * 1024 * 1024;
 const ENTRY_OVERHEAD = 256;
 /** Characters of a request body kept; the rest is dropped and `bodyTruncated` set. */
 export const JOURNAL_BODY_LIMIT = 64 * 1024;
-export { REDACTED } from './redact.ts';
+export { REDACTED } from '../../guard/redact.ts';
 
 /** One API request as recorded. */
 export interface JournalEntry {
@@ -121,7 +121,7 @@ interface Extra {
  * request costs a few stores, the reader pays for the rest. Nothing leaves the
  * journal unredacted. The headers object is kept, not copied: whoever hands a
  * request over must not change it afterwards (every adapter builds a fresh one
- * and calls `Mock.respond`; `Mock.handle` copies first).
+ * and calls `Mock.fetch`).
  */
 export function createJournal({
   capacity = DEFAULT_JOURNAL_SIZE,
@@ -338,7 +338,7 @@ function headersLength(headers: ApiRequest['headers']): number {
   return length;
 }
 
-/** Replaces every key in `text` with {@link REDACTED}, in every form the one redaction knows (mock/core/redact.ts). */
+/** Replaces every key in `text` with {@link REDACTED}, in every form the one redaction knows (guard/redact.ts). */
 export function redactText(text: string, keys: readonly string[]): string {
   return redactKeys(text, keys);
 }

@@ -6,19 +6,27 @@
  * stale: the store is asked for its listing on every request.
  */
 import { queryMemo } from './memo.ts';
-import { isResponse, type ListingParams, listQuery } from './operations.ts';
+import { isResponse, type ListingParams, listQuery, storeFailure } from './operations.ts';
 import { parseQuery } from './query.ts';
 import type { ApiResponse } from './responses.ts';
-import type { PetStore } from './store.ts';
+import type { Later, Listing, PetStore } from './store.ts';
 
 const JSON_TYPE = 'application/json';
 
 /** Answers `GET /pets` with this raw query (without `?`) from `store`. */
-export type ListingResponder = (query: string) => ApiResponse;
+export type ListPets = (query: string) => Later<ApiResponse>;
 
-/** A listing responder for one store. */
-export function listingResponder(store: PetStore): ListingResponder {
+const listed = (listing: Listing): ApiResponse => ({
+  status: 200,
+  headers: { 'content-type': JSON_TYPE },
+  body: listing.json,
+  bytes: listing.bytes,
+});
+
+/** `GET /pets` on one store. */
+export function listPetsOf(store: PetStore): ListPets {
   const known = queryMemo<ListingParams>();
+  const failed = (error: unknown) => storeFailure(error, store.where);
   return (query) => {
     let entry = known.get(query);
     if (entry === undefined) {
@@ -28,6 +36,6 @@ export function listingResponder(store: PetStore): ListingResponder {
       entry = known.keep(query, { limit: params.limit, status: params.status });
     }
     const listing = store.listing(entry.limit, entry.status);
-    return { status: 200, headers: { 'content-type': JSON_TYPE }, body: listing.json, bytes: listing.bytes };
+    return listing instanceof Promise ? listing.then(listed, failed) : listed(listing);
   };
 }

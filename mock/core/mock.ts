@@ -11,12 +11,13 @@
 import { listOperations, loadProfile, type Pet, sunsetOf } from '../../spec/index.ts';
 import { controlLayer } from './control.ts';
 import { corsLayer, corsPolicy } from './cors.ts';
-import { createCoverage } from './coverage.ts';
+import { type Coverage, createCoverage } from './coverage.ts';
 import { DEFAULT_SEED, loadSeededPets, shippedPets } from './default-pets.ts';
 import { badOption, PetstoreMockError } from './errors.ts';
 import { createHandler } from './handler.ts';
-import { createJournal, type JournalFilter, journalLayer } from './journal.ts';
-import { compose, type Layer, observingLayer } from './layers.ts';
+import { createJournal, type Journal, type JournalFilter, journalLayer } from './journal.ts';
+import { compose, type Fetch, type Layer, observingLayer } from './layers.ts';
+import { storeFailure } from './operations.ts';
 import {
   asOfDate,
   checkChaos,
@@ -32,16 +33,13 @@ import {
 import { answerLayer, chaosLayer, preferLayer, scenarioLayer } from './overrides.ts';
 import { buildPact } from './pact/document.ts';
 import { applyProviderState } from './pact/provider-states.ts';
-import { createPactRecorder } from './pact/recorder.ts';
-import type { MockCore, PetstoreMock } from './petstore-mock.ts';
+import { createPactRecorder, type PactRecorder } from './pact/recorder.ts';
+import type { MockCore, PetstoreMock, PetsView } from './petstore-mock.ts';
 import { seededRandom } from './random.ts';
 import { rateLimitLayer } from './rate-limit.ts';
 import { validatePets } from './replace-pets.ts';
-import type { ApiRequest } from './responses.ts';
-import { createScenarioStore } from './scenarios.ts';
-import { sharedControls } from './shared-controls.ts';
-import { type SharedStore, storeFailure } from './shared-store.ts';
-import { createPetStore, StoreFullError } from './store.ts';
+import { createScenarioStore, type ScenarioStore } from './scenarios.ts';
+import { createPetStore, type Later, type PetStore, StoreFullError } from './store.ts';
 
 /** The development key used when no key is configured. Printed at start; never use it outside a local mock. */
 export const DEFAULT_API_KEY = 'petstore-dev-key';
@@ -81,11 +79,11 @@ export interface MockOptions {
    */
   storeBytes?: number;
   /**
-   * Keep the pets in this database store instead of memory (the node adapter opens one from `store`): pets, ids
-   * and the byte budget are shared with every mock on it; scenarios, the journal, coverage and the rate limit stay
-   * this mock's own. An empty store is seeded once; one holding pets is served as it is.
+   * Keep the pets in this store instead of a new one in memory (the node adapter opens a database one from
+   * `store`): on a database, pets, ids and the byte budget are every mock's on it; scenarios, the journal and
+   * coverage stay this mock's own. An empty store is seeded once; one holding pets is served as it is.
    */
-  sharedStore?: SharedStore;
+  sharedStore?: PetStore;
   /** The rate limit's clock in ms (default Date.now), for tests. */
   now?: () => number;
   /**
@@ -139,27 +137,10 @@ export interface MockAdapter {
 
 /** Builds a mock: its user's {@link PetstoreMock}, with what its adapter calls. */
 export function createMock(options: MockOptions = {}, adapter: MockAdapter = {}): MockCore {
-  checkMockOptions(options);
-  checkKnownOptions(options, Object.keys(MOCK_OPTION_NAMES), adapter.optionNames);
-  const latency = checkLatency(options.latency);
-  checkRateLimit(options.rateLimit);
-  checkChaos(options.chaos);
-  checkJournalSize(options.journalSize);
-  checkJournalBytes(options.journalBytes);
-  const storeBytes = checkStoreBytes(options.storeBytes);
-  const prefix = adapter.prefix ?? '';
-  const cors = corsPolicy(options.corsOrigins ?? adapter.corsOrigins ?? ['*']);
-  const seed = options.seed ?? DEFAULT_SEED;
-  const seeding = { seed: options.seed, count: options.count };
+  const checked = checkOptions(options, adapter);
+  const urlBase = `${adapter.prefix ?? ''}${BASE_PATH}`;
   const apiKeys = options.apiKeys && options.apiKeys.length > 0 ? [...options.apiKeys] : [DEFAULT_API_KEY];
-  // Given pets are checked as replacePets checks them: a bad one is named, not a TypeError from deep inside.
-  const given = options.pets === undefined ? undefined : validatePets(options.pets);
-  const shared = options.sharedStore;
-  const onShared =
-    shared &&
-    sharedControls(shared, async () => given ?? (await adapter.loadPets?.()) ?? (await loadSeededPets(seeding)));
-  const now = shared ? [] : (given ?? (adapter.loadPets ? undefined : shippedPets(seeding)));
-  const store = withinBudget(() => createPetStore(now ?? [], storeBytes), 'storeBytes');
+  const { store, ready, isReady } = openPets(options, adapter, checked.storeBytes);
   const scenarios = createScenarioStore();
   // The control key is a secret like the API keys: hidden wherever they are.
   const secrets = options.controlKey === undefined ? apiKeys : [...apiKeys, options.controlKey];
@@ -168,49 +149,26 @@ export function createMock(options: MockOptions = {}, adapter: MockAdapter = {})
   const coverage = createCoverage({ removed });
   const recorder = createPactRecorder(removed);
 
-  let seeded = now !== undefined && !onShared;
-  let replaced = false;
-  const ready: Promise<void> = onShared
-    ? onShared.ready.then(() => {
-        seeded = true;
-      })
-    : seeded
-      ? Promise.resolve()
-      : (adapter.loadPets?.() ?? import('./seed.ts').then(({ seedPets }) => seedPets(seeding))).then((pets) => {
-          // Pets replaced meanwhile stay; the seeded ones become what reset returns to.
-          withinBudget(() => store.reseed(pets, replaced), 'storeBytes');
-          seeded = true;
-        });
-  // Whoever waits on `ready` sees a failure; nobody waiting is no unhandled rejection.
-  ready.catch(() => {});
-
   const mock: PetstoreMock = {
     get url() {
-      return adapter.url?.() ?? `${prefix}${BASE_PATH}`;
+      return adapter.url?.() ?? urlBase;
     },
     apiKeys,
-    pets: onShared?.pets ?? {
-      get size() {
-        return store.size;
-      },
-      get: (id) => store.get(id)?.pet,
-      all: () => store.all(),
-    },
+    pets: petsView(store),
     scenarios: { add: scenarios.add, remove: scenarios.remove, clear: scenarios.clear, list: scenarios.list },
     requests: (filter) => journal.list(checkFilter(filter)),
     clearRequests: () => journal.clear(),
     replacePets: (pets) => {
       const valid = validatePets(pets);
-      if (onShared) return onShared.replace(valid);
-      withinBudget(() => store.replace(valid));
-      replaced = true;
+      return whenStored(
+        () => store.replace(valid),
+        (error) => storeFullError(error),
+      );
     },
     reset: () => {
       scenarios.clear();
       journal.clear();
-      replaced = false;
-      if (onShared) return onShared.reset();
-      store.reset();
+      return store.reset();
     },
     ready,
     coverage: coverage.report,
@@ -221,21 +179,112 @@ export function createMock(options: MockOptions = {}, adapter: MockAdapter = {})
     close: adapter.close ?? (async () => {}),
   };
 
+  const layers = layersOf(options, checked, { mock, store, scenarios, journal, coverage, recorder, urlBase });
+  const layered = compose(layers, createHandler({ store, apiKeys, urlBase, removed }), BASE_PATH);
+  const fetch: Fetch = (request) => (isReady() ? layered(request) : ready.then(() => layered(request)));
+  // The adapter's hook is not enumerable: the object reads as the controls it is.
+  return Object.defineProperties(mock, { fetch: { value: fetch } }) as MockCore;
+}
+
+/** The options as createMock uses them, each checked once: a PetstoreMockError names the first bad one. */
+function checkOptions(options: MockOptions, adapter: MockAdapter) {
+  checkMockOptions(options);
+  checkKnownOptions(options, Object.keys(MOCK_OPTION_NAMES), adapter.optionNames);
+  const latency = checkLatency(options.latency);
+  checkRateLimit(options.rateLimit);
+  checkChaos(options.chaos);
+  checkJournalSize(options.journalSize);
+  checkJournalBytes(options.journalBytes);
+  const storeBytes = checkStoreBytes(options.storeBytes);
+  const cors = corsPolicy(options.corsOrigins ?? adapter.corsOrigins ?? ['*']);
+  return { latency, storeBytes, cors, seed: options.seed ?? DEFAULT_SEED };
+}
+
+/**
+ * The store (the database one given, else one in memory) and its opening: the pets to start with are the given
+ * ones, else the adapter's, else the seed's. Pets that ship as data are held at once; others load (faker, a file)
+ * while `ready` is pending, and `isReady()` says when they are in.
+ */
+function openPets(options: MockOptions, adapter: MockAdapter, storeBytes: number) {
+  const seeding = { seed: options.seed, count: options.count };
+  // Given pets are checked as replacePets checks them: a bad one is named, not a TypeError from deep inside.
+  const given = options.pets === undefined ? undefined : validatePets(options.pets);
+  const now = given ?? (adapter.loadPets ? undefined : shippedPets(seeding));
+  const store: PetStore = options.sharedStore ?? withinBudget(() => createPetStore(now, storeBytes), 'storeBytes');
+  let seeded = false;
+  let opening: Later<number>;
+  try {
+    opening = store.open(() => now ?? adapter.loadPets?.() ?? loadSeededPets(seeding));
+  } catch (error) {
+    throw budgetError(error, 'storeBytes');
+  }
+  const ready: Promise<void> =
+    opening instanceof Promise
+      ? opening.then(
+          () => {
+            seeded = true;
+          },
+          (error) => {
+            throw budgetError(error, 'storeBytes');
+          },
+        )
+      : Promise.resolve();
+  if (!(opening instanceof Promise)) seeded = true;
+  // Whoever waits on `ready` sees a failure; nobody waiting is no unhandled rejection.
+  ready.catch(() => {});
+  return { store, ready, isReady: () => seeded };
+}
+
+/** The in-process view of the pets, on any store: each read answers now in memory, later from a database. */
+function petsView(store: PetStore): PetsView {
+  const petOf = (json: string | undefined) => (json === undefined ? undefined : Object.freeze(JSON.parse(json) as Pet));
+  const petsOf = (json: string) => (JSON.parse(json) as Pet[]).map((pet) => Object.freeze(pet));
+  return {
+    get size() {
+      return store.size;
+    },
+    get: (id) => {
+      const json = store.getJson(id);
+      return json instanceof Promise ? json.then(petOf) : petOf(json);
+    },
+    all: () => {
+      const json = store.allJson();
+      return json instanceof Promise ? json.then(petsOf) : petsOf(json);
+    },
+  };
+}
+
+/** What the layers act on besides the options. */
+interface LayerParts {
+  mock: PetstoreMock;
+  store: PetStore;
+  scenarios: ScenarioStore;
+  journal: Journal;
+  coverage: Coverage;
+  recorder: PactRecorder;
+  urlBase: string;
+}
+
+/** The layers around the handler, outermost first: each one the options switch on. */
+function layersOf(options: MockOptions, checked: ReturnType<typeof checkOptions>, parts: LayerParts): Layer[] {
+  const { mock, store, scenarios, journal, coverage, recorder, urlBase } = parts;
+  const failed = (error: unknown) => storeFailure(error, store.where);
   // The served profile names this mock's own base path, relative to where it is read from (any host, any port),
   // not the default address the profile document carries.
   const profile = JSON.stringify({
     ...loadProfile(),
-    servers: [{ url: `${prefix}${BASE_PATH}`, description: 'This mock, where this document was read from.' }],
+    servers: [{ url: urlBase, description: 'This mock, where this document was read from.' }],
   });
+  const { latency, seed } = checked;
   const latencyRandom = seededRandom(seed);
   const draw = () => latency.min + Math.floor(latencyRandom() * (latency.max - latency.min + 1));
-  const layers: Layer[] = [
-    ...(options.cors === false ? [] : [corsLayer(cors)]),
+  return [
+    ...(options.cors === false ? [] : [corsLayer(checked.cors)]),
     controlLayer(mock, {
-      petsJson: () => (onShared ? onShared.petsJson() : store.allJson()),
+      petsJson: () => store.allJson(),
       journal,
       profile: () => profile,
-      storeFailure: shared && ((error) => storeFailure(error, shared.where)),
+      storeFailure: failed,
       ...(options.controlKey === undefined ? {} : { controlKey: options.controlKey }),
     }),
     journalLayer(journal),
@@ -251,9 +300,9 @@ export function createMock(options: MockOptions = {}, adapter: MockAdapter = {})
             perSecond: options.rateLimit,
             now: options.now,
             // On a database store the buckets are every mock's: a key's limit holds across them.
-            shared: shared && {
-              count: (bucket, window) => shared.countRequest(bucket, window),
-              failed: (error) => storeFailure(error, shared.where),
+            counter: store.countRequest && {
+              count: (bucket, window) => store.countRequest!(bucket, window),
+              failed,
             },
           }),
         ]),
@@ -262,33 +311,43 @@ export function createMock(options: MockOptions = {}, adapter: MockAdapter = {})
     ...(options.chaos ? [chaosLayer({ rate: options.chaos, random: seededRandom(seed ^ 0x5eed) })] : []),
     answerLayer({ latency: latency.max === 0 ? () => 0 : draw }),
   ];
-  const urlBase = `${prefix}${BASE_PATH}`;
-  const handler = createHandler({ store, apiKeys, basePath: BASE_PATH, urlBase, removed, shared });
-  const layered = compose(layers, handler, BASE_PATH);
-  const respond: MockCore['respond'] = (request) => (seeded ? layered(request) : ready.then(() => layered(request)));
-  // The adapter's hooks are not enumerable: the object reads as the controls it is.
-  return Object.defineProperties(mock, {
-    respond: { value: respond },
-    handle: { value: async (request: ApiRequest) => respond({ ...request, headers: copyHeaders(request.headers) }) },
-    store: { value: store },
-  }) as MockCore;
 }
 
-/**
- * `run`'s result; a StoreFullError becomes a PetstoreMockError: about the option `option` (seeded pets beyond the
- * budget are a bad start), or `PETSTORE_MOCK_STORE_FULL` (pets replaced beyond it).
- */
-function withinBudget<T>(run: () => T, option?: string): T {
+/** A StoreFullError as a PetstoreMockError: about the option `option` (seeded pets beyond the budget are a bad start). */
+function budgetError(error: unknown, option: string): unknown {
+  if (!(error instanceof StoreFullError)) return error;
+  return badOption(
+    option,
+    `is ${error.budget} bytes: the pets to start with take more than that (at least ${error.needed}); raise it`,
+  );
+}
+
+/** `run`'s result, now or later; a StoreFullError from it is a PetstoreMockError (`PETSTORE_MOCK_STORE_FULL`). */
+function whenStored<T>(run: () => Later<T>, map: (error: unknown) => unknown): Later<T> {
+  let result: Later<T>;
+  try {
+    result = run();
+  } catch (error) {
+    throw map(error);
+  }
+  return result instanceof Promise
+    ? result.catch((error) => {
+        throw map(error);
+      })
+    : result;
+}
+
+/** Pets replaced beyond the budget: `PETSTORE_MOCK_STORE_FULL`. */
+function storeFullError(error: unknown): unknown {
+  return error instanceof StoreFullError ? new PetstoreMockError('PETSTORE_MOCK_STORE_FULL', error.message) : error;
+}
+
+/** `run`'s result; a StoreFullError from it is about the option `option`. */
+function withinBudget<T>(run: () => T, option: string): T {
   try {
     return run();
   } catch (error) {
-    if (!(error instanceof StoreFullError)) throw error;
-    if (option !== undefined)
-      throw badOption(
-        option,
-        `is ${error.budget} bytes: the pets to start with take more than that (at least ${error.needed}); raise it`,
-      );
-    throw new PetstoreMockError('PETSTORE_MOCK_STORE_FULL', error.message);
+    throw budgetError(error, option);
   }
 }
 
@@ -323,12 +382,4 @@ function checkFilter(filter: JournalFilter | undefined): JournalFilter | undefin
       ': filter must be { method?: string, path?: string, since?: integer ≥ 0, limit?: integer ≥ 1 }',
     );
   return filter;
-}
-
-/** A copy of `headers` nothing outside can change (a repeated header's array included). */
-function copyHeaders(headers: ApiRequest['headers']): ApiRequest['headers'] {
-  // Entries, not assignments: a header named `__proto__` must stay a plain field.
-  return Object.fromEntries(
-    Object.entries(headers).map(([name, value]) => [name, Array.isArray(value) ? [...value] : value]),
-  );
 }

@@ -13,10 +13,9 @@ import {
   ErrorCode,
   errorResponse,
   isJsonMediaType,
-  jsonResponse,
   refuseContentCoding,
 } from './responses.ts';
-import { type PetStore, type StoredPet, StoreFullError } from './store.ts';
+import { IdsExhaustedError, type Later, type PetStore, type StoredPet, StoreFullError } from './store.ts';
 
 const STATUSES: readonly string[] = petStatuses();
 const LIMIT = listPetsLimit();
@@ -81,16 +80,9 @@ export function listQuery(query: QueryParams): ApiResponse | ListingParams {
   return { limit, status: rawStatus as PetStatus | undefined };
 }
 
-/** `GET /pets`: 200 with at most `limit` pets in ascending id order; 400 for a bad `limit` or `status`. */
-export function listPets(store: PetStore, query: QueryParams): ApiResponse {
-  const params = listQuery(query);
-  if (isResponse(params)) return params;
-  return jsonResponse(200, store.listJson(params.limit, params.status));
-}
-
-/** The `Link` to getPet's successor under `basePath` (made once per handler, not per request). */
-export function successorLink(basePath: string): string {
-  return `<${basePath}/pets>; rel="successor-version"`;
+/** The `Link` to getPet's successor under `urlBase` (made once per handler, not per request). */
+export function successorLink(urlBase: string): string {
+  return `<${urlBase}/pets>; rel="successor-version"`;
 }
 
 /** The id `rawId` names (NaN for one beyond 2^53, which no pet has), or the 400 Error when it is not an int64. */
@@ -125,9 +117,18 @@ export function petFound(found: string | undefined, rawId: string, link: string)
 }
 
 /** `GET /pets/{petId}`: 200 with the pet and the deprecation headers, 404 when absent, 400 when not an int64. */
-export function getPet(store: PetStore, rawId: string, link: string): ApiResponse {
+export function getPet(store: PetStore, rawId: string, link: string): Later<ApiResponse> {
   const id = petIdOf(rawId);
-  return typeof id === 'number' ? petFound(store.getJson(id), rawId, link) : id;
+  if (typeof id !== 'number') return id;
+  // NaN (an id beyond 2^53) is held by no pet: no need to ask.
+  if (Number.isNaN(id)) return petFound(undefined, rawId, link);
+  const found = store.getJson(id);
+  return found instanceof Promise
+    ? found.then(
+        (json) => petFound(json, rawId, link),
+        (error) => storeFailure(error, store.where),
+      )
+    : petFound(found, rawId, link);
 }
 
 function outOfInt64(rawId: string): boolean {
@@ -189,28 +190,53 @@ export function idsExhausted(): ApiResponse {
   );
 }
 
-/** The 201 for a stored pet, with its `Location` under `basePath`. */
-export function created(entry: StoredPet, basePath: string): ApiResponse {
+/** The 201 for a stored pet, with its `Location` under `urlBase`. */
+export function created(entry: StoredPet, urlBase: string): ApiResponse {
   return {
     status: 201,
-    headers: { 'content-type': JSON_TYPE, location: `${basePath}/pets/${entry.id}` },
+    headers: { 'content-type': JSON_TYPE, location: `${urlBase}/pets/${entry.id}` },
     body: entry.json,
   };
 }
 
-/** `POST /pets`: 201 with the stored Pet; 400, 413 or 415 with an Error naming what is wrong. */
-export function createPet(store: PetStore, request: ApiRequest, basePath: string): ApiResponse {
+/** `POST /pets`: 201 with the stored Pet; 400, 413 or 415 with an Error naming what is wrong; 507 when the store is full. */
+export function createPet(store: PetStore, request: ApiRequest, urlBase: string): Later<ApiResponse> {
   const input = newPetOf(request);
   if (isResponse(input)) return input;
-  if (!Number.isSafeInteger(store.nextId)) return idsExhausted();
-  let entry: StoredPet;
+  let entry: Later<StoredPet>;
   try {
     entry = store.add(input);
   } catch (error) {
-    if (error instanceof StoreFullError) return errorResponse(507, ErrorCode.storeFull, error.message);
+    if (error instanceof StoreFullError || error instanceof IdsExhaustedError) return storeFailure(error, store.where);
     throw error;
   }
-  return created(entry, basePath);
+  return entry instanceof Promise
+    ? entry.then(
+        (stored) => created(stored, urlBase),
+        (error) => storeFailure(error, store.where),
+      )
+    : created(entry, urlBase);
+}
+
+/** Seconds a client is asked to wait when the database cannot be reached. */
+export const STORE_RETRY_AFTER_SECONDS = 1;
+
+/**
+ * The Error for a store call that failed: 507 `store_full` or `ids_exhausted` for what the store refused, else a
+ * 503 with `Retry-After` (the database is unreachable); the message names the store by its redacted URL only,
+ * never what the driver said (it may quote a connection string).
+ */
+export function storeFailure(error: unknown, where: string): ApiResponse {
+  if (error instanceof StoreFullError) return errorResponse(507, ErrorCode.storeFull, error.message);
+  if (error instanceof IdsExhaustedError) return idsExhausted();
+  const code = (error as { code?: unknown } | undefined)?.code;
+  const why = typeof code === 'string' && /^[A-Z0-9_]{1,40}$/.test(code) ? ` (${code})` : '';
+  return errorResponse(
+    503,
+    ErrorCode.serviceUnavailable,
+    `the pet store at ${where} cannot be reached${why}; try again shortly`,
+    { 'retry-after': String(STORE_RETRY_AFTER_SECONDS) },
+  );
 }
 
 /** The body as text; an Error when its bytes are not UTF-8. */

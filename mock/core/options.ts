@@ -3,7 +3,7 @@
  * size), checked once, with the parsers the command shares.
  * @see ../../docs/mock.md "Flags"
  */
-import { didYouMean } from '../../spec/closest.ts';
+import { typeOf, unknownOptions } from '../../guard/options.ts';
 import { checkCount, checkSeed } from './default-pets.ts';
 import { badOption } from './errors.ts';
 import { MAX_JOURNAL_BYTES, MAX_JOURNAL_SIZE } from './journal.ts';
@@ -28,10 +28,6 @@ export function checkType(name: string, value: unknown, type: 'boolean' | 'funct
     name,
     `must be a ${type}, got ${typeOf(value)}`,
   );
-}
-
-function typeOf(value: unknown): string {
-  return value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value;
 }
 
 /** `asOf` as a Date: a Date, or an ISO 8601 date (`2030-12-05`) or date-time; a PetstoreMockError (`..._BAD_OPTION`) otherwise. */
@@ -65,16 +61,8 @@ export function optionsObject<T extends object>(options: T | undefined): T {
  * (`apikeys`) is never ignored in silence. `option` is the first unknown name.
  */
 export function checkKnownOptions(options: object, known: Iterable<string>, alsoKnown: Iterable<string> = []): void {
-  const names = new Set(known);
-  const unknown = Object.keys(options).filter((name) => !names.has(name));
-  if (unknown.length === 0) return;
-  const all = [...names, ...alsoKnown];
-  const [first, ...rest] = unknown.map((name) => ({ name, problem: `: not an option${didYouMean(name, all)}` }));
-  const error = badOption(first!.name, first!.problem);
-  if (rest.length === 0) throw error;
-  throw Object.assign(error, {
-    message: `${error.message} (also ${rest.map((u) => `${u.name}${u.problem}`).join(', ')})`,
-  });
+  const unknown = unknownOptions(options, known, alsoKnown);
+  if (unknown) throw Object.assign(badOption(unknown.option, unknown.problem), { message: unknown.message });
 }
 
 /** Throws a PetstoreMockError naming the first mock option (those of createMock) that the mock cannot use. */

@@ -10,20 +10,22 @@
 import type { Pet } from '../../spec/index.ts';
 import type { CoverageReport } from './coverage.ts';
 import type { JournalEntry, JournalFilter } from './journal.ts';
-import type { AsyncHandler, Responder } from './layers.ts';
+import type { Fetch } from './layers.ts';
 import type { PactFile, PactOptions } from './pact/document.ts';
-import type { ProviderStateChange } from './pact/provider-states.ts';
+import type { ProviderStateChange, StateApplied } from './pact/provider-states.ts';
 import type { Scenario, ScenarioInput } from './scenarios.ts';
-import type { PetStore } from './store.ts';
 
-/** The mock's pets, read-only: what `GET /__control/pets` returns. */
+/**
+ * The mock's pets, read-only: what `GET /__control/pets` returns. Each read answers at once in memory and as a
+ * promise on a database store: `await` it and the same code runs on both.
+ */
 export interface PetsView {
-  /** Number of pets held. */
+  /** Number of pets held (on a database: as this mock last saw it; other mocks on it change it too). */
   readonly size: number;
   /** The pet with this id (a frozen object), or undefined. */
-  get(id: number): Readonly<Pet> | undefined;
+  get(id: number): Readonly<Pet> | undefined | Promise<Readonly<Pet> | undefined>;
   /** Every pet, in ascending id order (a fresh array of fresh objects). */
-  all(): Pet[];
+  all(): Pet[] | Promise<Pet[]>;
 }
 
 /** The scenarios of a mock, in process: the same as `/__control/scenarios`. */
@@ -72,9 +74,10 @@ export interface PetstoreMock {
   clearPact(): void;
   /**
    * Makes a Pact provider state hold (`POST /__control/provider-states`): sets the pets, or forces an answer;
-   * throws a PetstoreMockError (`PETSTORE_MOCK_UNKNOWN_STATE`) listing the known states for another name.
+   * throws a PetstoreMockError (`PETSTORE_MOCK_UNKNOWN_STATE`) listing the known states for another name. On a
+   * database store a state that sets the pets answers once they are set, as a promise.
    */
-  setProviderState(change: ProviderStateChange): { state: string; action: string };
+  setProviderState(change: ProviderStateChange): StateApplied | Promise<StateApplied>;
   /** Stops answering: a port stops listening; MSW handlers and the dispatcher fail later requests. Resolves once done. */
   close(): Promise<void>;
 }
@@ -82,12 +85,9 @@ export interface PetstoreMock {
 /** A {@link PetstoreMock} as createMock returns it to an adapter: the controls, and how the adapter answers (not enumerable). */
 export interface MockCore extends PetstoreMock {
   /**
-   * Answers one request: at once, or a promise when a delay applies (or the pets are still loading); what adapters
-   * call. The journal keeps `request.headers` itself, not a copy: pass an object nothing changes afterwards.
+   * Answers one request: at once, or a promise when a delay applies, the store is a database's or the pets are
+   * still loading; what adapters call. The journal keeps `request.headers` itself, not a copy: pass an object
+   * nothing changes afterwards.
    */
-  readonly respond: Responder;
-  /** Answers one request asynchronously, keeping a copy of its headers: for callers that reuse their objects. */
-  readonly handle: AsyncHandler;
-  /** The state, for tests and the bench. */
-  readonly store: PetStore;
+  readonly fetch: Fetch;
 }

@@ -23,7 +23,7 @@ export type { JournalEntry, JournalFilter } from './journal.ts';
 export type { ForcedSource } from './layers.ts';
 export { DEFAULT_API_KEY, type MockOptions } from './mock.ts';
 export type { Latency } from './options.ts';
-export type { PactFile, PactOptions } from './pact/document.ts';
+export type { PactFile, PactOptions, PactPaths } from './pact/document.ts';
 export type { PactBody, PactInteraction } from './pact/interaction.ts';
 export type { ProviderState, ProviderStateChange } from './pact/provider-states.ts';
 export type { SkippedKind } from './pact/recorder.ts';

@@ -14,14 +14,14 @@ export interface RateLimitOptions {
   /** The clock, in ms (default Date.now). */
   now?: () => number;
   /**
-   * A count shared by several mocks (a database store's): records one request of `bucket` in the one-second
+   * A count kept by a database store for every mock on it: records one request of `bucket` in the one-second
    * `window` and resolves with the requests counted there so far, by every mock. Without it, this mock counts alone.
    */
-  shared?: { count(bucket: string, window: number): Promise<number>; failed(error: unknown): ApiResponse };
+  counter?: { count(bucket: string, window: number): Promise<number>; failed(error: unknown): ApiResponse };
 }
 
 /** Refuses, with a 429 Error and `Retry-After`, the requests of a key beyond its share of the current second. */
-export function rateLimitLayer({ perSecond, now = Date.now, shared }: RateLimitOptions): Layer {
+export function rateLimitLayer({ perSecond, now = Date.now, counter }: RateLimitOptions): Layer {
   let window = -1;
   // Only this second's keys are held: the map is emptied when the window moves, so it cannot grow without bound.
   const counts = new Map<string, number>();
@@ -35,7 +35,7 @@ export function rateLimitLayer({ perSecond, now = Date.now, shared }: RateLimitO
       counts.clear();
     }
     const key = bucketOf(headerValue(context.request, 'authorization'));
-    if (shared) return shared.count(key, current).then((used) => decide(used, time, current), shared.failed);
+    if (counter) return counter.count(key, current).then((used) => decide(used, time, current), counter.failed);
     const used = (counts.get(key) ?? 0) + 1;
     counts.set(key, used);
     return decide(used, time, current);

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { NewPet, Pet, PetStatus } from '../../spec/index.ts';
 import { seedPets } from './seed.ts';
-import { createPetStore, type PetStore, petJson } from './store.ts';
+import { createPetStore, type MemoryPetStore as PetStore, petJson } from './store.ts';
 
 /** The Pet a store keeps for `input` under `id`: its fields only, in the spec's order (the oracle for petJson). */
 function toPet(id: number, input: NewPet): Pet {

@@ -86,35 +86,79 @@ export class StoreFullError extends RangeError {
   }
 }
 
-/** The state of the mock, and the only code that changes it. */
+/** A value now, or a promise of it: a store in memory answers now, one in a database later. */
+export type Later<T> = T | Promise<T>;
+
+/** Thrown by a store with no id left to give (the largest is 2^53 - 1): a 507 `ids_exhausted`. */
+export class IdsExhaustedError extends RangeError {
+  constructor(largest?: number) {
+    super(largest === undefined ? 'no pet id is left' : `no pet id is left: the largest is ${largest}`);
+    this.name = 'IdsExhaustedError';
+  }
+}
+
+/**
+ * The pets of a mock, and the only code that changes them: in memory ({@link createPetStore}, every call answered
+ * now) or in a database (mock/node/stores, answered later; several mocks on one database share its pets, ids and
+ * byte budget). A call that cannot reach its database rejects: the mock answers 503.
+ */
 export interface PetStore {
-  /** Number of pets stored. */
+  /** Where the pets are, for messages: `memory`, or the database's URL with its password hidden. */
+  readonly where: string;
+  /** Number of pets held, as this process last saw it (other mocks on a database change it too). */
   readonly size: number;
+  /**
+   * Makes the store ready: seeds it with `pets()` (called only then) when it has never been seeded, serves it as it
+   * is otherwise. Answers with the number of pets it holds.
+   */
+  open(pets: () => Later<readonly Pet[]>): Later<number>;
+  /** Stores a new pet with the next id; a {@link StoreFullError} beyond the budget, an {@link IdsExhaustedError}. */
+  add(input: NewPet): Later<StoredPet>;
+  /** The JSON text of the pet with this id, or undefined. */
+  getJson(id: number): Later<string | undefined>;
+  /** The first `limit` pets in ascending id order, optionally only those with `status`, as a {@link Listing}. */
+  listing(limit: number, status?: PetStatus): Later<Listing>;
+  /** Every pet, in ascending id order, as a JSON array. */
+  allJson(): Later<string>;
+  /** Back to the seeded pets (for every mock on a database). */
+  reset(): Later<void>;
+  /** Holds exactly `pets` (checked already); a {@link StoreFullError} beyond the budget, changing nothing. */
+  replace(pets: readonly Pet[]): Later<void>;
+  /**
+   * A database's: counts one request of a rate-limit bucket (an `Authorization` value, kept only as a hash) in a
+   * one-second window, for every mock on the store; answers with the count so far.
+   */
+  countRequest?(bucket: string, window: number): Promise<number>;
+  /** A database's: lets it go. */
+  close?(): Promise<void>;
+}
+
+/** The store in memory: every call of {@link PetStore} answered now, and the reads tests and seeding use. */
+export interface MemoryPetStore extends PetStore {
   /** The id the next added pet gets; beyond 2^53 - 1 (not a safe integer) when no id is left. */
   readonly nextId: number;
   /** Bytes the pets take, as counted against the budget ({@link petBytes}). */
   readonly bytes: number;
-  /** Stores a new pet with the next id; unknown fields of `input` are not read. A {@link StoreFullError} beyond the budget. */
+  open(pets: () => Later<readonly Pet[]>): Later<number>;
+  /** Stores a new pet with the next id; unknown fields of `input` are not read. */
   add(input: NewPet): StoredPet;
   /** Looks a pet up by id. */
   get(id: number): StoredPet | undefined;
-  /** The JSON text of the pet with this id, or undefined: {@link PetStore.get} without making an object. */
   getJson(id: number): string | undefined;
   /** The first `limit` pets in ascending id order, optionally only those with `status`. */
   list(limit: number, status?: PetStatus): StoredPet[];
-  /** {@link PetStore.list} as a JSON array, kept until the store next changes. */
+  /** {@link MemoryPetStore.list} as a JSON array, kept until the store next changes. */
   listJson(limit: number, status?: PetStatus): string;
-  /** {@link PetStore.listJson} as the {@link Listing} the store keeps: the same object until the store next changes. */
+  /** The same object until the store next changes. */
   listing(limit: number, status?: PetStatus): Listing;
   /** Every pet, in ascending id order. */
   all(): Pet[];
-  /** {@link PetStore.all} as a JSON array. */
   allJson(): string;
-  /** Drops every change since the store was made: back to the seeded pets. */
+  /** Drops every change since the store was seeded. */
   reset(): void;
-  /** Holds exactly `pets` instead (ids must be unique safe integers); the next id follows the largest. A {@link StoreFullError} beyond the budget. */
+  /** Holds exactly `pets` instead (ids must be unique safe integers); the next id follows the largest. */
   replace(pets: readonly Pet[]): void;
-  /** Makes `pets` the seeded pets, what {@link PetStore.reset} returns to; holds them too unless `keepState`. A {@link StoreFullError} beyond the budget. */
+  /** Makes `pets` the seeded pets, what {@link PetStore.reset} returns to; holds them too unless `keepState`. */
   reseed(pets: readonly Pet[], keepState?: boolean): void;
 }
 
@@ -203,11 +247,15 @@ function grown<T extends Float64Array | Uint32Array>(array: T, length: number): 
 }
 
 /**
- * Makes a store holding `initial` (in any order; ids must be unique safe integers), within `budget` bytes
- * ({@link petBytes} per pet; default {@link DEFAULT_STORE_BYTES}).
+ * Makes a store in memory holding `initial` (in any order; ids must be unique safe integers), within `budget` bytes
+ * ({@link petBytes} per pet; default {@link DEFAULT_STORE_BYTES}); with `initial` undefined, an empty store that
+ * {@link PetStore.open} seeds (pets replaced meanwhile stay; the seeded ones become what reset returns to).
  */
-export function createPetStore(initial: readonly Pet[], budget = DEFAULT_STORE_BYTES): PetStore {
-  let seeded = columnsOf(initial, budget);
+export function createPetStore(initial: readonly Pet[] | undefined, budget = DEFAULT_STORE_BYTES): MemoryPetStore {
+  let seeded = columnsOf(initial ?? [], budget);
+  let opened = initial !== undefined;
+  // Whether the pets were replaced since the store was made or reset: seeding late keeps them.
+  let replaced = false;
   let c = copyOf(seeded);
   let nextId = 1;
   // Listings asked for since the last change, by status and limit: a repeated listing is one lookup.
@@ -261,7 +309,13 @@ export function createPetStore(initial: readonly Pet[], budget = DEFAULT_STORE_B
     return kept;
   }
 
+  function reseed(pets: readonly Pet[], keepState = false): void {
+    seeded = columnsOf(pets, budget);
+    if (!keepState) load(copyOf(seeded));
+  }
+
   return {
+    where: 'memory',
     get size() {
       return c.count;
     },
@@ -273,7 +327,7 @@ export function createPetStore(initial: readonly Pet[], budget = DEFAULT_STORE_B
     },
     add(input) {
       const id = nextId;
-      if (!Number.isSafeInteger(id)) throw new RangeError(`no pet id is left: the largest is ${c.ids[c.count - 1]}`);
+      if (!Number.isSafeInteger(id)) throw new IdsExhaustedError(c.ids[c.count - 1]);
       const json = append(c, id, input, budget);
       nextId++;
       if (listings.size > 0) listings.clear();
@@ -295,12 +349,25 @@ export function createPetStore(initial: readonly Pet[], budget = DEFAULT_STORE_B
     listing,
     all: () => c.jsons.slice(0, c.count).map((json) => Object.freeze(JSON.parse(json) as Pet)),
     allJson: () => `[${c.jsons.slice(0, c.count).join(',')}]`,
-    reset: () => load(copyOf(seeded)),
-    replace: (pets) => load(columnsOf(pets, budget)),
-    reseed(pets, keepState = false) {
-      seeded = columnsOf(pets, budget);
-      if (!keepState) load(copyOf(seeded));
+    open(pets) {
+      if (opened) return c.count;
+      opened = true;
+      const seeding = pets();
+      const seed = (loaded: readonly Pet[]) => {
+        reseed(loaded, replaced);
+        return c.count;
+      };
+      return seeding instanceof Promise ? seeding.then(seed) : seed(seeding);
     },
+    reset: () => {
+      replaced = false;
+      load(copyOf(seeded));
+    },
+    replace: (pets) => {
+      load(columnsOf(pets, budget));
+      replaced = true;
+    },
+    reseed,
   };
 }
 

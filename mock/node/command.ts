@@ -26,7 +26,7 @@ import { isLoopback, startMockServer } from './start.ts';
 import { hidePassword } from './stores/common.ts';
 
 const HELP = `Usage: npx petstore-mock [options]
-       (outside a project with petstore-toolkit installed: npx -p petstore-toolkit petstore-mock [options])
+       (outside a project with petstore-toolkit installed: npx --yes -p petstore-toolkit@0 petstore-mock [options])
 
 Serves the Petstore interface at http://HOST:PORT/v1, from memory (or a database, --store), seeded with faker data.
 
@@ -65,6 +65,7 @@ Options (environment variable in brackets):
   --pact FILE       on stop, write the clients' consumer contract, a Pact V4 file  [PETSTORE_PACT]
   --pact-consumer NAME, --pact-provider NAME   its names   default petstore-client, petstore
   --pact-include LIST  add answers forced by scenario,prefer,chaos,rateLimit (comma-separated)
+  --pact-paths openapi  write paths below /v1, as the OpenAPI document's (for PactFlow); default: as sent
   --fail-on-invalid-requests  exit 1 on stop when a client sent a request the contract
                     refuses that no test forced (each kind named on stderr)
   --latency MS      delay every API answer: MS, or MIN-MAX   [PETSTORE_LATENCY]   default none
@@ -126,6 +127,7 @@ const FLAGS: Record<string, string> = {
   consumer: 'pact-consumer',
   provider: 'pact-provider',
   include: 'pact-include',
+  paths: 'pact-paths',
   controlKey: 'control-key-file',
 };
 
@@ -202,6 +204,7 @@ function parseOptions(argv: string[], env: NodeJS.ProcessEnv) {
       'pact-consumer': { type: 'string' },
       'pact-provider': { type: 'string' },
       'pact-include': { type: 'string' },
+      'pact-paths': { type: 'string' },
       'fail-on-invalid-requests': { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
       version: { type: 'boolean' },
@@ -278,7 +281,8 @@ function pactOption(
     consumer: (values['pact-consumer'] as string | undefined) ?? 'petstore-client',
     provider: (values['pact-provider'] as string | undefined) ?? 'petstore',
     include,
-  });
+    ...(values['pact-paths'] === undefined ? {} : { paths: values['pact-paths'] }),
+  } as PactOptions);
   return { file, options };
 }
 

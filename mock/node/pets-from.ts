@@ -7,10 +7,9 @@
  * within a time and a size, no redirect followed.
  */
 
+import { redactKeys, urlUserInfo } from '../../guard/redact.ts';
 import { getValidator, listPetsLimit, type Pet, petStatuses } from '../../spec/index.ts';
-import { urlUserInfo } from '../../spec/redact.ts';
 import { badOption, PetstoreMockError } from '../core/errors.ts';
-import { redactKeys } from '../core/redact.ts';
 import { validatePets } from '../core/replace-pets.ts';
 
 /** Where to read the pets: the source's base URL (ending in its version, e.g. `https://staging/v1`) and its key. */

@@ -157,7 +157,7 @@ export async function startMockServer(given?: MockServerOptions): Promise<MockSe
           (closing ??= new Promise<void>((resolve, reject) => {
             server?.close((error) => (error ? reject(error) : resolve()));
             server?.closeAllConnections();
-          }).finally(() => sharedStore?.close())),
+          }).finally(() => sharedStore?.close?.())),
         // On a port, CORS grants no origin beyond loopback unless told, unlike in process.
         corsOrigins: [],
         ...(petsFrom === undefined
@@ -174,11 +174,11 @@ export async function startMockServer(given?: MockServerOptions): Promise<MockSe
     await mock.ready;
   } catch (error) {
     // A store that could not be seeded (or options it refused) is let go: nothing keeps the process alive.
-    await sharedStore?.close().catch(() => {});
+    await sharedStore?.close?.().catch(() => {});
     throw sharedStore && !(error instanceof PetstoreMockError) ? storeFailed(store!, describeError(error)) : error;
   }
   server = createHttpServer({
-    handler: mounted(mount, mock.respond),
+    fetch: mounted(mount, mock.fetch),
     log,
     secrets: mockOptions.controlKey === undefined ? mock.apiKeys : [...mock.apiKeys, mockOptions.controlKey],
     timeouts,
@@ -188,7 +188,7 @@ export async function startMockServer(given?: MockServerOptions): Promise<MockSe
   try {
     await once(server, 'listening');
   } catch (error) {
-    await sharedStore?.close().catch(() => {});
+    await sharedStore?.close?.().catch(() => {});
     throw error;
   }
   if (!isLoopback(host)) {

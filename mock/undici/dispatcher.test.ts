@@ -12,7 +12,7 @@ describe('createMockDispatcher', () => {
     const res = await request(`${petstore.url}/pets?limit=2`, { dispatcher: petstore, headers: KEY });
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toBe('application/json');
-    expect(await res.body.json()).toEqual(petstore.pets.all().slice(0, 2));
+    expect(await res.body.json()).toEqual((await petstore.pets.all()).slice(0, 2));
   });
 
   it("answers undici's fetch, with a body, and keeps the state", async () => {
@@ -25,7 +25,7 @@ describe('createMockDispatcher', () => {
     });
     expect(res.status).toBe(201);
     expect(res.headers.get('location')).toBe('/v1/pets/2');
-    expect(petstore.pets.get(2)?.name).toBe('Rex');
+    expect((await petstore.pets.get(2))?.name).toBe('Rex');
     petstore.reset();
     expect(petstore.pets.size).toBe(1);
   });

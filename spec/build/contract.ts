@@ -3,7 +3,7 @@
  * document alone: every status, bound, date and name on the page is read from
  * the document, so the page cannot drift from what the mock and suite enforce.
  */
-import type { OpenApiDocument } from '../index.ts';
+import type { OpenApiDocument } from '../openapi-document.ts';
 
 type Schema = Record<string, any>;
 

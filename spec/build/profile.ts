@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { openapiOverlay } from 'openapi-format';
 import { parse as parseYaml } from 'yaml';
-import type { OpenApiDocument } from '../index.ts';
+import type { OpenApiDocument } from '../openapi-document.ts';
 
 /** Absolute path of the overlay. */
 export const OVERLAY_PATH = new URL('../mock.overlay.yaml', import.meta.url);

@@ -11,7 +11,7 @@ import { Ajv2020, Name, type ValidateFunction } from 'ajv/dist/2020.js';
 import standaloneModule from 'ajv/dist/standalone/index.js';
 import addFormatsModule, { type FormatsPlugin } from 'ajv-formats';
 import { fullFormats } from 'ajv-formats/dist/formats.js';
-import type { OpenApiDocument } from '../index.ts';
+import type { OpenApiDocument } from '../openapi-document.ts';
 
 const SPEC_ID = 'https://petstore.invalid/petstore.openapi.yaml';
 /** The name the generated module gives its copy of the formats. */

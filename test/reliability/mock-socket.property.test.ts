@@ -60,7 +60,7 @@ function getPet(id: number): Promise<RawResponse> {
 
 describe('mock over a socket under generated requests', () => {
   it(`keeps every answer allowed and the store equal to the model (${SOCKET_RUNS} requests)`, async () => {
-    const model = new PetModel(mock.pets.all());
+    const model = new PetModel(await mock.pets.all());
     let created = 0;
     await fc.assert(
       fc.asyncProperty(requestArbitrary({ apiKeys, wire: true }), async (g) => {
@@ -75,7 +75,7 @@ describe('mock over a socket under generated requests', () => {
           expect(again.status).toBe(200);
           expect(again.body.toString('utf8')).toBe(response.body);
         }
-        model.assertSame(mock.pets.all());
+        model.assertSame(await mock.pets.all());
       }),
       { numRuns: SOCKET_RUNS },
     );

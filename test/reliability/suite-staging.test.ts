@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { allCases } from '../../conformance/cases/index.ts';
-import { generatedChecks } from '../../conformance/generate/catalog.ts';
+import { generatedProperties } from '../../conformance/generate/catalog.ts';
 import { type FakePetstore, startFakePetstore } from '../../conformance/test/fake-petstore.ts';
 import type { Report } from '../../conformance/types.ts';
 import { type Ran, runProcess, tsxEntry } from '../support/processes.ts';
@@ -116,7 +116,7 @@ describe('--list', () => {
     expect(text.code).toBe(0);
     for (const c of cases)
       expect(text.stdout).toMatch(new RegExp(`^${c.id.replace(/\./g, '\\.')} +${c.level} +${c.operationId} +`, 'm'));
-    const generated = generatedChecks();
+    const generated = generatedProperties();
     for (const c of generated)
       expect(text.stdout).toMatch(new RegExp(`^${c.id.replace(/\./g, '\\.')} +${c.level} +`, 'm'));
     expect(lastLine(text.stdout)).toBe(
@@ -135,7 +135,7 @@ describe('--list', () => {
   it('selects generated checks the same way as a run does', async () => {
     const only = await cli(['--list', '--json', '--only', 'generated', '--skip', 'generated.createPet']);
     expect(only.code, only.stderr).toBe(0);
-    const expected = generatedChecks()
+    const expected = generatedProperties()
       .map((c) => c.id)
       .filter((id) => !id.startsWith('generated.createPet.'));
     expect((JSON.parse(only.stdout) as { id: string }[]).map((c) => c.id)).toEqual(expected);

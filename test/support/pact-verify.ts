@@ -1,6 +1,6 @@
 /**
  * Verifies a pact file against a provider with pact-js's Verifier, as a server team would, in a process of its
- * own (the verifier's native core prints its report on stdout): `tsx pact-verify.ts PACT BASE_URL STATES_URL`,
+ * own (the verifier's native core prints its report on stdout): `tsx pact-verify.ts PACT[,PACT…] BASE_URL STATES_URL`,
  * the provider's key in PACT_PROVIDER_KEY. The request filter puts the key where the pact's request carries an
  * Authorization header and leaves the others as they are, since their 401 is what they check. Exit 0 when
  * every interaction passes, 1 otherwise.
@@ -9,7 +9,7 @@ import { Verifier } from '@pact-foundation/pact';
 
 // The native core reports usage over the network unless told not to: no network beyond 127.0.0.1 here.
 process.env.PACT_DO_NOT_TRACK = 'true';
-const [pactFile, providerBaseUrl, statesUrl] = process.argv.slice(2);
+const [pactFiles, providerBaseUrl, statesUrl] = process.argv.slice(2);
 const key = process.env.PACT_PROVIDER_KEY ?? '';
 // What the docs warn against, for the test that shows why: the key added to every request, those without one too.
 const everywhere = process.env.PACT_KEY_EVERYWHERE === '1';
@@ -17,7 +17,7 @@ const everywhere = process.env.PACT_KEY_EVERYWHERE === '1';
 const verifier = new Verifier({
   provider: 'petstore',
   providerBaseUrl: providerBaseUrl!,
-  pactUrls: [pactFile!],
+  pactUrls: pactFiles!.split(','),
   providerStatesSetupUrl: statesUrl!,
   logLevel: 'warn',
   requestFilter: (req, _res, next) => {

@@ -106,14 +106,17 @@ export interface Ran extends Exit {
   durationMs: number;
 }
 
-/** Runs a command to its end; kills it and rejects if it runs longer than `timeoutMs` (default 60 s). */
+/**
+ * Runs a command to its end; kills it and rejects if it runs longer than `timeoutMs` (default 120 s: generous, since
+ * the CLI compiling the suite under tsx took over 60 s with the two cores busy; a hang is what this catches).
+ */
 export async function runProcess(
   command: readonly string[],
   options: SpawnOptions & { timeoutMs?: number } = {},
 ): Promise<Ran> {
   const started = performance.now();
   const spawned = spawnProcess(command, options);
-  const timeoutMs = options.timeoutMs ?? 60_000;
+  const timeoutMs = options.timeoutMs ?? 120_000;
   let timer: NodeJS.Timeout | undefined;
   const timedOut = new Promise<never>((_, reject) => {
     timer = setTimeout(() => {

@@ -16,6 +16,16 @@ describe('pact(): one interaction per kind of request', () => {
     expect(pact.consumer).toEqual({ name: 'shop-web' });
   });
 
+  it('writes the path as the client sent it, decoded, below no base URL: the provider is verified at its origin', async () => {
+    const { mock, call } = setupMock();
+    await call('GET', '/v1/pets/2');
+    await call('GET', '/v1/%70ets?limit=2');
+    expect(mock.pact(NAMES).interactions.map((i) => i.request.path)).toEqual(['/v1/pets/2', '/v1/pets']);
+    const openapi = mock.pact({ ...NAMES, paths: 'openapi' }).interactions.map((i) => i.request.path);
+    expect(openapi).toEqual(['/pets/2', '/pets']);
+    expect(() => mock.pact({ ...NAMES, paths: 'v1' as never })).toThrow(/paths must be sent or openapi, got v1/);
+  });
+
   it("tells creates apart by their body's fields, not by their values: a field more or less is a kind of its own", async () => {
     const { mock, call } = setupMock();
     const create = (body: object) => call('POST', '/v1/pets', JSON_HEADERS, JSON.stringify(body));
@@ -219,7 +229,7 @@ describe('POST /__control/provider-states', () => {
     await post(call, { state: 'pets exist' });
     expect(mock.pets.size).toBe(1);
     await post(call, { state: 'a pet with status pending exists', params: { status: 'pending' } });
-    expect(mock.pets.all().some((p) => p.status === 'pending')).toBe(true);
+    expect((await mock.pets.all()).some((p) => p.status === 'pending')).toBe(true);
     await post(call, { state: 'the service answers 503', params: { status: 503 } });
     expect((await call('GET', '/v1/pets')).status).toBe(503);
     await post(call, { state: 'the service answers 503', params: { status: 503 }, action: 'teardown' });

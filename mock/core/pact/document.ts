@@ -7,9 +7,10 @@
  * configured key is redacted from the whole file, in every encoding.
  * @see ../../../docs/mock.md "Consumer contracts (Pact)"
  */
+
+import { redactDeep, redactKeys } from '../../../guard/redact.ts';
 import { badOption } from '../errors.ts';
 import { FORCED_SOURCES, type ForcedSource } from '../layers.ts';
-import { redactKeys } from '../redact.ts';
 import type { PactInteraction } from './interaction.ts';
 import { MAX_PACT_KINDS, type PactRecorder, type SkippedKind } from './recorder.ts';
 
@@ -33,7 +34,17 @@ export interface PactOptions {
    * with the OpenAPI document refuses them.
    */
   deprecationHeaders?: boolean;
+  /**
+   * How request paths are written: `sent` (the default) as the client sent them (`/v1/pets/7`), as pact-js consumer
+   * tests write theirs, verified with the provider's origin as base URL; `openapi` below the base path, as the
+   * contract's `paths` are (`/pets/7`), for PactFlow's comparison with the OpenAPI document, whose validator reads
+   * an OpenAPI 3 document's paths without its server's `/v1` (such a pact is verified with a base URL ending in `/v1`).
+   */
+  paths?: PactPaths;
 }
+
+/** How a pact writes its request paths: see {@link PactOptions.paths}. */
+export type PactPaths = 'sent' | 'openapi';
 
 /** A Pact V4 file, as `pact()` returns it (`JSON.stringify` it to write the file). */
 export interface PactFile {
@@ -55,7 +66,13 @@ export interface PactFile {
 export function checkPactOptions(options: unknown): Required<PactOptions> {
   if (typeof options !== 'object' || options === null)
     throw badOption('pact(options)', ': options must be { consumer, provider, include? }');
-  const { consumer, provider, include = [], deprecationHeaders = false } = options as Partial<PactOptions>;
+  const {
+    consumer,
+    provider,
+    include = [],
+    deprecationHeaders = false,
+    paths = 'sent',
+  } = options as Partial<PactOptions>;
   for (const [name, value] of [
     ['consumer', consumer],
     ['provider', provider],
@@ -68,12 +85,14 @@ export function checkPactOptions(options: unknown): Required<PactOptions> {
   if (!Array.isArray(include) || include.some((s) => !(FORCED_SOURCES as readonly unknown[]).includes(s)))
     throw badOption('include', `must list some of ${FORCED_SOURCES.join(', ')}`);
   if (typeof deprecationHeaders !== 'boolean') throw badOption('deprecationHeaders', 'must be true or false');
-  return { consumer: consumer!, provider: provider!, include, deprecationHeaders };
+  if (paths !== 'sent' && paths !== 'openapi')
+    throw badOption('paths', `must be sent or openapi, got ${String(paths)}`);
+  return { consumer: consumer!, provider: provider!, include, deprecationHeaders, paths };
 }
 
 /** Writes the pact from what `recorder` holds; `keys` are redacted from all of it. */
 export function buildPact(recorder: PactRecorder, options: PactOptions, keys: readonly string[]): PactFile {
-  const { consumer, provider, include, deprecationHeaders } = checkPactOptions(options);
+  const { consumer, provider, include, deprecationHeaders, paths } = checkPactOptions(options);
   const recorded = recorder.interactions();
   const kept = recorded.filter((r) => r.forced === undefined || include.includes(r.forced));
   const forcedOut = recorded.filter((r) => !kept.includes(r)).reduce((n, r) => n + r.count, 0);
@@ -91,7 +110,8 @@ export function buildPact(recorder: PactRecorder, options: PactOptions, keys: re
     warnings.push(`${skipped.length} kind(s) of request the contract refuses were left out (see skipped)`);
   const seen = new Map<string, number>();
   const interactions = kept.map(({ interaction: recordedOne }) => {
-    const interaction = deprecationHeaders ? recordedOne : withoutDeprecation(recordedOne);
+    const headersKept = deprecationHeaders ? recordedOne : withoutDeprecation(recordedOne);
+    const interaction = paths === 'sent' ? headersKept : belowBasePath(headersKept);
     // Pact needs each description (with its states) once: a second of the same words is numbered.
     const n = (seen.get(interaction.description) ?? 0) + 1;
     seen.set(interaction.description, n);
@@ -106,7 +126,7 @@ export function buildPact(recorder: PactRecorder, options: PactOptions, keys: re
       petstoreMock: { warnings, skipped: skipped.map((s) => ({ ...s })) },
     },
   };
-  return redactDeep(file, keys) as PactFile;
+  return redactDeep(file, (text) => redactKeys(text, keys));
 }
 
 /** The interaction without getPet's `Deprecation` and `Sunset` headers and their rules. */
@@ -120,11 +140,8 @@ function withoutDeprecation(interaction: PactInteraction): PactInteraction {
   return { ...interaction, response };
 }
 
-/** A copy of `value` with every key redacted from every string in it, names included. */
-function redactDeep(value: unknown, keys: readonly string[]): unknown {
-  if (typeof value === 'string') return redactKeys(value, keys);
-  if (Array.isArray(value)) return value.map((v) => redactDeep(v, keys));
-  if (typeof value === 'object' && value !== null)
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [redactKeys(k, keys), redactDeep(v, keys)]));
-  return value;
+/** The interaction with its path below the base path, as the contract's `paths` are (`/v1/pets/7` as `/pets/7`). */
+function belowBasePath(interaction: PactInteraction): PactInteraction {
+  const path = interaction.request.path.replace(/^\/v1(?=\/)/, '');
+  return { ...interaction, request: { ...interaction.request, path } };
 }

@@ -115,9 +115,9 @@ export function buildInteraction(
 function requestOf(context: RequestContext): PactInteraction['request'] {
   const request: PactInteraction['request'] = {
     method: context.request.method,
-    // Below the base path, as the contract's paths are (`/pets/7`): the provider's base URL ends in `/v1`, and
-    // PactFlow's comparison with the OpenAPI document reads the paths that way.
-    path: (context.route?.path ?? context.path).replace(/^\/v1(?=\/)/, ''),
+    // The path as the client sent it (`/v1/pets/7`, decoded), as pact-js consumer tests write theirs: a provider
+    // verifies all its consumers' pacts against one base URL, its origin (verifiers drop a base URL's path).
+    path: context.route?.path ?? context.path,
   };
   if (context.query !== '') {
     // A Map, then entries: a parameter named `__proto__` must stay a plain field, never reach the prototype.

@@ -102,12 +102,34 @@ const forcedScenarios = new WeakMap<PetstoreMock, string[]>();
  * change as little as the state needs. Throws a PetstoreMockError (`PETSTORE_MOCK_UNKNOWN_STATE`) naming the
  * known states for a name outside the vocabulary, or `PETSTORE_MOCK_INVALID_PETS` for params no Pet can hold.
  */
-export function applyProviderState(mock: PetstoreMock, change: unknown): { state: string; action: string } {
+export function applyProviderState(mock: PetstoreMock, change: unknown): StateApplied | Promise<StateApplied> {
   const { template, params, action } = parse(change);
   for (const id of forcedScenarios.get(mock) ?? []) mock.scenarios.remove(id);
   forcedScenarios.delete(mock);
   if (action === 'teardown' || template === '') return { state: template, action };
+  if (template === 'the service answers {status}') {
+    const added = mock.scenarios.add({ status: Number(params.status) });
+    forcedScenarios.set(mock, [added.id]);
+    return { state: template, action };
+  }
   const pets = mock.pets.all();
+  const done = (): StateApplied => ({ state: template, action });
+  const set = (held: Pet[]) => {
+    const wanted = petsFor(template, params, held);
+    const replaced = wanted && mock.replacePets(wanted);
+    return replaced instanceof Promise ? replaced.then(done) : done();
+  };
+  return pets instanceof Promise ? pets.then(set) : set(pets);
+}
+
+/** What a provider state answers: the state's template and the action taken. */
+export interface StateApplied {
+  state: string;
+  action: string;
+}
+
+/** The pets that make the state `template` hold, changed as little as it needs from `pets`; undefined: as they are. */
+function petsFor(template: string, params: Record<string, unknown>, pets: Pet[]): Pet[] | undefined {
   const nextId = () => pets.reduce((max, p) => Math.max(max, p.id), 0) + 1;
   const filler = (id: number, extra: Partial<Pet> = {}): Pet => ({ id, name: `Pet ${id}`, categoryId: 1, ...extra });
   if (template === 'a pet with id {id} exists') {
@@ -115,15 +137,12 @@ export function applyProviderState(mock: PetstoreMock, change: unknown): { state
     const fields = Object.fromEntries(
       ['name', 'categoryId', 'status'].filter((n) => params[n] !== undefined).map((n) => [n, params[n]]),
     );
-    mock.replacePets([...pets.filter((p) => p.id !== id), { ...filler(id), ...fields } as Pet]);
-  } else if (template === 'no pet with id {id}') mock.replacePets(pets.filter((p) => p.id !== Number(params.id)));
-  else if (template === 'no pets') mock.replacePets([]);
-  else if (template === 'pets exist' && pets.length === 0) mock.replacePets([filler(1)]);
-  else if (template === 'a pet with status {status} exists' && !pets.some((p) => p.status === params.status))
-    mock.replacePets([...pets, filler(nextId(), { status: params.status as Pet['status'] })]);
-  else if (template === 'the service answers {status}') {
-    const added = mock.scenarios.add({ status: Number(params.status) });
-    forcedScenarios.set(mock, [added.id]);
+    return [...pets.filter((p) => p.id !== id), { ...filler(id), ...fields } as Pet];
   }
-  return { state: template, action };
+  if (template === 'no pet with id {id}') return pets.filter((p) => p.id !== Number(params.id));
+  if (template === 'no pets') return [];
+  if (template === 'pets exist' && pets.length === 0) return [filler(1)];
+  if (template === 'a pet with status {status} exists' && !pets.some((p) => p.status === params.status))
+    return [...pets, filler(nextId(), { status: params.status as Pet['status'] })];
+  return undefined;
 }

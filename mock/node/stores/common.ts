@@ -4,10 +4,9 @@
  * against the byte budget, and the schema's version.
  */
 import { createHash } from 'node:crypto';
+import { redactKeys, urlUserInfo } from '../../../guard/redact.ts';
 import type { NewPet, Pet } from '../../../spec/index.ts';
-import { urlUserInfo } from '../../../spec/redact.ts';
 import { badOption, PetstoreMockError } from '../../core/errors.ts';
-import { redactKeys } from '../../core/redact.ts';
 import { petBytes, petJson, StoreFullError } from '../../core/store.ts';
 
 /** The schema version this mock writes and reads; an older one is migrated, a newer one refused. */

@@ -8,8 +8,7 @@
  */
 import type { Pool, PoolClient } from 'pg';
 import type { NewPet, Pet, PetStatus } from '../../../spec/index.ts';
-import { IdsExhaustedError, type SharedStore } from '../../core/shared-store.ts';
-import { StoredPet, StoreFullError } from '../../core/store.ts';
+import { IdsExhaustedError, Listing, type PetStore, StoredPet, StoreFullError } from '../../core/store.ts';
 import {
   bucketHash,
   columnsOf,
@@ -52,7 +51,7 @@ const HIT = `INSERT INTO petstore_rate (bucket, at_second, used) VALUES ($1, $2,
   ON CONFLICT (bucket, at_second) DO UPDATE SET used = petstore_rate.used + 1 RETURNING used`;
 
 /** Connects to `url`, creating or migrating the schema; a PetstoreMockError (`..._STORE_FAILED`) when it cannot. */
-export async function openPostgresStore(url: string, budget: number): Promise<SharedStore> {
+export async function openPostgresStore(url: string, budget: number): Promise<PetStore> {
   let PgPool: typeof Pool;
   try {
     PgPool = (await import('pg')).default.Pool;
@@ -117,7 +116,9 @@ async function migrate(client: PoolClient, url: string): Promise<void> {
   await client.query('UPDATE petstore_schema SET version = $1', [SCHEMA_VERSION]);
 }
 
-function postgresStore(pool: Pool, where: string, budget: number): SharedStore {
+function postgresStore(pool: Pool, where: string, budget: number): PetStore {
+  // The number of pets as this process last saw it: other mocks on the database change it too.
+  let size = 0;
   let lastWindow = 0;
   const toJson = (rows: PetRow[]) => `[${rows.map(rowJson).join(',')}]`;
   const count = async () => Number((await pool.query('SELECT count(*) AS n FROM petstore_pets')).rows[0].n);
@@ -143,7 +144,10 @@ function postgresStore(pool: Pool, where: string, budget: number): SharedStore {
 
   return {
     where,
-    async open(seedPets) {
+    get size() {
+      return size;
+    },
+    async open(seedPets: () => Pet[] | Promise<readonly Pet[]> | readonly Pet[]) {
       const seeded = async () => (await pool.query('SELECT 1 FROM petstore_state')).rowCount !== 0;
       if (!(await seeded())) {
         const pets = await seedPets();
@@ -152,33 +156,34 @@ function postgresStore(pool: Pool, where: string, budget: number): SharedStore {
           if ((await client.query('SELECT 1 FROM petstore_state')).rowCount === 0) await hold(client, pets, true);
         });
       }
-      return count();
+      size = await count();
+      return size;
     },
     async add(input: NewPet) {
-      const size = rowBytes(input);
+      const bytes = rowBytes(input);
       const name = JSON.stringify(input.name);
       const status = input.status ?? null;
-      const { rows } = await pool.query<{ id: string }>(ADD, [name, input.categoryId, status, size, budget]);
+      const { rows } = await pool.query<{ id: string }>(ADD, [name, input.categoryId, status, bytes, budget]);
       if (rows.length === 0) {
         const s = (await pool.query('SELECT next_id, bytes FROM petstore_state')).rows[0];
         if (Number(s.next_id) > Number.MAX_SAFE_INTEGER) throw new IdsExhaustedError();
-        throw new StoreFullError(Number(s.bytes) + size, budget);
+        throw new StoreFullError(Number(s.bytes) + bytes, budget);
       }
       const id = Number(rows[0]!.id);
+      size++;
       return new StoredPet(id, rowJson({ id, name, category_id: input.categoryId, status }));
     },
-    async getJson(id) {
+    async getJson(id: number) {
       const { rows } = await pool.query<PetRow>(`${SELECT} WHERE id = $1`, [id]);
       return rows[0] && rowJson(rows[0]);
     },
-    async listJson(limit: number, status?: PetStatus) {
+    async listing(limit: number, status?: PetStatus) {
       const { rows } =
         status === undefined
           ? await pool.query<PetRow>(`${SELECT} ORDER BY id LIMIT $1`, [limit])
           : await pool.query<PetRow>(`${SELECT} WHERE status = $2 ORDER BY id LIMIT $1`, [limit, status]);
-      return toJson(rows);
+      return new Listing(toJson(rows));
     },
-    count,
     allJson: async () => toJson((await pool.query<PetRow>(`${SELECT} ORDER BY id`)).rows),
     reset: () =>
       inTransaction(pool, async (client) => {
@@ -187,10 +192,13 @@ function postgresStore(pool: Pool, where: string, budget: number): SharedStore {
         await client.query('INSERT INTO petstore_pets SELECT * FROM petstore_seed');
         await client.query(`UPDATE petstore_state SET next_id = coalesce((SELECT max(id) FROM petstore_seed), 0) + 1,
                               bytes = coalesce((SELECT sum(bytes) FROM petstore_seed), 0)`);
-        return Number((await client.query('SELECT count(*) AS n FROM petstore_pets')).rows[0].n);
+        size = Number((await client.query('SELECT count(*) AS n FROM petstore_pets')).rows[0].n);
       }),
-    replace: (pets) => inTransaction(pool, (client) => hold(client, pets, false)),
-    async countRequest(bucket, window) {
+    replace: async (pets: readonly Pet[]) => {
+      await inTransaction(pool, (client) => hold(client, pets, false));
+      size = pets.length;
+    },
+    async countRequest(bucket: string, window: number) {
       if (window !== lastWindow) {
         lastWindow = window;
         // Now and then, not per request: old windows no longer count. A failure here is the next request's to see.

@@ -8,8 +8,7 @@
  */
 import type BetterSqlite3 from 'better-sqlite3';
 import type { NewPet, Pet, PetStatus } from '../../../spec/index.ts';
-import { IdsExhaustedError, type SharedStore } from '../../core/shared-store.ts';
-import { StoredPet, StoreFullError } from '../../core/store.ts';
+import { IdsExhaustedError, Listing, type PetStore, StoredPet, StoreFullError } from '../../core/store.ts';
 import {
   bucketHash,
   columnsOf,
@@ -38,7 +37,7 @@ const MIGRATIONS: readonly string[] = [
 ];
 
 /** Opens (creating when missing) the SQLite file `file`; a PetstoreMockError (`..._STORE_FAILED`) when it cannot. */
-export async function openSqliteStore(file: string, budget: number): Promise<SharedStore> {
+export async function openSqliteStore(file: string, budget: number): Promise<PetStore> {
   const where = `sqlite:${file}`;
   let Database: typeof BetterSqlite3;
   try {
@@ -80,7 +79,9 @@ function migrate(db: BetterSqlite3.Database, where: string): void {
   }).immediate();
 }
 
-function sqliteStore(db: BetterSqlite3.Database, where: string, budget: number): SharedStore {
+function sqliteStore(db: BetterSqlite3.Database, where: string, budget: number): PetStore {
+  // The number of pets as this process last saw it: other mocks on the database change it too.
+  let size = 0;
   const select = 'SELECT id, name, category_id, status FROM petstore_pets';
   const byId = db.prepare(`${select} WHERE id = ?`);
   const first = db.prepare(`${select} ORDER BY id LIMIT ?`);
@@ -137,24 +138,32 @@ function sqliteStore(db: BetterSqlite3.Database, where: string, budget: number):
   };
   return {
     where,
-    async open(seedPets) {
+    get size() {
+      return size;
+    },
+    async open(seedPets: () => readonly Pet[] | Promise<readonly Pet[]>) {
       if (state.get() === undefined) {
         const pets = await seedPets();
         db.transaction(() => {
           if (state.get() === undefined) hold(pets, true);
         }).immediate();
       }
-      return counted.get() as number;
+      size = counted.get() as number;
+      return size;
     },
-    add: (input) => async(() => add.immediate(input)),
-    getJson: (id) =>
+    add: (input: NewPet) =>
+      async(() => {
+        const stored = add.immediate(input);
+        size++;
+        return stored;
+      }),
+    getJson: (id: number) =>
       async(() => {
         const row = byId.get(id) as PetRow | undefined;
         return row && rowJson(row);
       }),
-    listJson: (limit: number, status?: PetStatus) =>
-      async(() => toJson(status === undefined ? first.all(limit) : firstWith.all(status, limit))),
-    count: () => async(() => counted.get() as number),
+    listing: (limit: number, status?: PetStatus) =>
+      async(() => new Listing(toJson(status === undefined ? first.all(limit) : firstWith.all(status, limit)))),
     allJson: () => async(() => toJson(every.all())),
     reset: () =>
       async(() =>
@@ -163,12 +172,16 @@ function sqliteStore(db: BetterSqlite3.Database, where: string, budget: number):
             db.exec('DELETE FROM petstore_pets; INSERT INTO petstore_pets SELECT * FROM petstore_seed');
             db.exec(`UPDATE petstore_state SET next_id = coalesce((SELECT max(id) FROM petstore_seed), 0) + 1,
                        bytes = coalesce((SELECT sum(bytes) FROM petstore_seed), 0)`);
-            return counted.get() as number;
+            size = counted.get() as number;
           })
           .immediate(),
       ),
-    replace: (pets) => async(() => db.transaction(() => hold(pets, false)).immediate()),
-    countRequest: (bucket, window) =>
+    replace: (pets: readonly Pet[]) =>
+      async(() => {
+        db.transaction(() => hold(pets, false)).immediate();
+        size = pets.length;
+      }),
+    countRequest: (bucket: string, window: number) =>
       async(() => {
         if (window !== lastWindow) forget.run((lastWindow = window) - RATE_WINDOWS_KEPT);
         return hit.get(bucketHash(bucket), window) as number;

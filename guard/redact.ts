@@ -1,18 +1,17 @@
 /**
- * The one redaction of API keys, used by the mock's request journal and its
- * node server's log, and by the conformance suite's reports (it lives here, in
- * spec/, because the suite must not import the mock): a key is replaced wherever it appears whole, raw,
+ * The one redaction of secrets, used by the mock's request journal, Pact file and
+ * node server's log, and by the conformance suite's reports: a key is replaced wherever it appears whole, raw,
  * JSON-escaped (`\u0073k…` included), percent-encoded in either hex case (whole or in part:
  * `sk%2flive%2B1`, `%73k/live+1`), as HTML character references (`&#115;&#x6B;…`, `&amp;`), or in base64
  * (standard or URL-safe, with or without padding) at any offset, so the base64 of `Bearer KEY` or of
  * `user:KEY` loses it too. Plain JavaScript: no `node:` import.
  */
 
-/** What replaces a key in the journal and the log. */
+/** What replaces a secret wherever either package writes text: the journal, the log, a Pact file, every report. */
 export const REDACTED = '[REDACTED]';
 
-/** Replaces every form of the keys in a text. */
-export type KeyRedactor = (text: string) => string;
+/** Replaces every form of the secrets in a text. */
+export type Redactor = (text: string) => string;
 
 const utf8 = new TextEncoder();
 
@@ -35,12 +34,24 @@ function base64Core(bytes: string, offset: number): string {
   return encoded.slice(Math.ceil((8 * offset) / 6), Math.floor((8 * (offset + bytes.length)) / 6));
 }
 
-/** The spellings a key is matched in directly (the percent-, \u- and entity-encoded ones are matched by decoding instead). */
-function literalForms(key: string): string[] {
+/**
+ * The spellings of a key, the one list of them: raw, JSON-escaped, percent-encoded (upper-case hex), base64 (standard,
+ * unpadded, URL-safe) and the base64 characters that stand for the key inside a longer encoded text. The redactor
+ * matches these directly (and finds the other percent-, \u- and entity-encodings by decoding); the suite's redactor
+ * for mixed text matches them where they stand alone. Longest first, so a form that contains another goes whole.
+ */
+export function keySpellings(key: string): string[] {
   const bytes = bytesOf(key);
   const base64 = btoa(bytes);
   const unpadded = base64.replace(/=+$/, '');
-  const forms = new Set([key, JSON.stringify(key).slice(1, -1), base64, unpadded, urlSafe(unpadded)]);
+  const forms = new Set([
+    key,
+    JSON.stringify(key).slice(1, -1),
+    encodeURIComponent(key),
+    base64,
+    unpadded,
+    urlSafe(unpadded),
+  ]);
   // A core shorter than 4 characters could stand for anything; such a key is only found whole.
   for (const offset of [0, 1, 2]) {
     const core = base64Core(bytes, offset);
@@ -51,10 +62,10 @@ function literalForms(key: string): string[] {
 }
 
 /** Builds the redactor for `keys` (empty keys are ignored). */
-export function createKeyRedactor(keys: readonly string[]): KeyRedactor {
+export function createKeyRedactor(keys: readonly string[]): Redactor {
   const live = keys.filter((key) => key !== '');
   if (live.length === 0) return (text) => text;
-  const forms = [...new Set(live.flatMap(literalForms))].sort((a, b) => b.length - a.length);
+  const forms = [...new Set(live.flatMap(keySpellings))].sort((a, b) => b.length - a.length);
   const needles = live.map(bytesOf);
   return (text) => {
     let out = text;
@@ -64,7 +75,7 @@ export function createKeyRedactor(keys: readonly string[]): KeyRedactor {
   };
 }
 
-const cache = new WeakMap<readonly string[], KeyRedactor>();
+const cache = new WeakMap<readonly string[], Redactor>();
 
 /** {@link createKeyRedactor}'s redactor for `keys` (made once per array), applied to `text`. */
 export function redactKeys(text: string, keys: readonly string[]): string {
@@ -201,4 +212,43 @@ export function urlUserInfo(url: unknown): string[] {
     }
   });
   return [userinfo, ...parts, ...decoded].filter((s) => s !== '');
+}
+
+/** Options of {@link redactDeep}. */
+export interface RedactDeepOptions {
+  /** Also redact object keys (for data a server or client sent); off for the suite's own structures, whose keys are fixed names. */
+  keys?: boolean;
+}
+
+/**
+ * Adds an own, enumerable data property, as JSON.parse does. Plain assignment would turn a `"__proto__"` key from
+ * outside into the copy's prototype, and ajv's `required` would then accept inherited fields.
+ */
+function ownField(target: Record<string, unknown>, key: string, value: unknown): void {
+  Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+}
+
+/** How deep {@link redactDeep} copies; deeper structure is replaced by {@link CUT_DEEPER}. */
+export const MAX_REDACT_DEPTH = 64;
+
+/** What stands in a copy for JSON nested deeper than {@link MAX_REDACT_DEPTH} levels. */
+export const CUT_DEEPER = `[nested deeper than ${MAX_REDACT_DEPTH} levels: cut in the report]`;
+
+/**
+ * Returns a deep copy of `value` with every string (and, unless `keys` is false, every object key) passed through
+ * `redact`. Whoever sent the value controls its depth: past {@link MAX_REDACT_DEPTH} levels the copy holds
+ * {@link CUT_DEEPER} instead, so neither this walk nor what is written grows with it.
+ */
+export function redactDeep<T>(value: T, redact: Redactor, options: RedactDeepOptions = {}, depth = 0): T {
+  const keys = options.keys !== false;
+  if (typeof value === 'string') return redact(value) as T;
+  if (value !== null && typeof value === 'object' && depth >= MAX_REDACT_DEPTH) return CUT_DEEPER as T;
+  if (Array.isArray(value)) return value.map((v) => redactDeep(v, redact, options, depth + 1)) as T;
+  if (value !== null && typeof value === 'object') {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value))
+      ownField(out, keys ? redact(k) : k, redactDeep(v, redact, options, depth + 1));
+    return out as T;
+  }
+  return value;
 }
