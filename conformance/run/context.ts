@@ -200,6 +200,7 @@ export function createCaseContext(options: CaseContextOptions): RecordingContext
     async categoryId() {
       return (await options.shared.listing()).pets?.[0]?.categoryId ?? 1;
     },
+    created: () => options.client.stats.creations,
   };
   return { ctx, checks, exchanges, skipReason: () => skipped, notApplicableReason: () => notApplicable };
 }

@@ -94,11 +94,19 @@ export async function runSuite(settings: Settings): Promise<Report> {
       settings.onProgress?.({ done, total: cases.length, failed });
     };
     const shared = createShared({ client, runId });
-    results = await runCases(cases, { client, shared, runId, ...reported, onResult });
+    // The read-back runs after everything that creates; results keep the cases' order, generated ones after.
+    const last = cases.filter((c) => c.last);
+    results = await runCases(
+      cases.filter((c) => !c.last),
+      { client, shared, runId, ...reported, onResult },
+    );
     if (settings.generation && !end.signal.aborted) {
       generation = await runGeneration(client, { ...settings.generation, ended: () => end.signal.aborted });
-      results.push(...generation.results);
     }
+    const before = results.length;
+    const onLast = (r: CaseResult, done: number): void => onResult(r, before + done);
+    results.push(...(await runCases(last, { client, shared, runId, ...reported, onResult: onLast })));
+    if (generation) results.push(...generation.results);
     stop = end.signal.aborted
       ? new ConformanceError('PETSTORE_CONFORMANCE_MAX_TIME', `${maxTime}: the report holds what was judged before`)
       : ranAtAll(client, afterFirst);
