@@ -101,6 +101,8 @@ export type CreatedKind = PetStatus | 'noStatus';
 export interface CreatedRecord {
   id: number;
   sent?: string;
+  /** The fields the 2xx answered (`name`, `categoryId`, `status`, as parsed). */
+  answered: Record<string, unknown>;
   /** `POST <url>` as sent. */
   request: string;
   /** Which create of the run it was (1 for the first 2xx). */

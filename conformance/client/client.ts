@@ -422,6 +422,12 @@ function countContainers(text: string): number {
   return count;
 }
 
+/** The NewPet fields of a create's answer (bounded: three values, a long name kept as the answer gave it). */
+function answeredFields(json: unknown): Record<string, unknown> {
+  const o = json as Record<string, unknown>;
+  return { name: o.name, categoryId: o.categoryId, status: o.status };
+}
+
 function noteCreated(stats: ClientStats, ex: Exchange): void {
   stats.created++;
   const id = (ex.response?.json as { id?: unknown } | undefined)?.id;
@@ -431,6 +437,7 @@ function noteCreated(stats: ClientStats, ex: Exchange): void {
   stats.creations.push({
     id: id as number,
     ...(body !== undefined && body.length <= MAX_KEPT_SENT ? { sent: body } : {}),
+    answered: answeredFields(ex.response?.json),
     request: `POST ${ex.request.url}`,
     order: stats.created,
   });

@@ -35,7 +35,7 @@ describe('the read-back', () => {
     // Each animal the run created as sold (the shared create and the cases' own), and only those.
     expect(failed.length).toBeGreaterThan(0);
     for (const k of failed) {
-      expect(k.message).toBe('an animal answered 201 is stored other than it was sent');
+      expect(k.message).toBe('an animal answered 201 as sent is stored otherwise');
       expect(k.details).toEqual([
         expect.stringMatching(/^id \d+ \(create #\d+, POST http:\/\/127\.0\.0\.1:\d+\/v1\/pets\)$/),
         'status: sent "sold", stored "available"',
@@ -44,7 +44,7 @@ describe('the read-back', () => {
     expect(report.ok).toBe(false);
     const causes = report.causes ?? [];
     expect(causes.map((c) => [c.statement, c.cases])).toEqual([
-      ['getPet: as sent: an animal answered 201 is stored other than it was sent', ['getPet.readBack']],
+      ['getPet: as sent: an animal answered 201 as sent is stored otherwise', ['getPet.readBack']],
     ]);
   }, 120_000);
 
