@@ -11,5 +11,12 @@ import { readBackCases } from './read-back.ts';
 
 /** All cases of the suite (a fresh array each call). */
 export function allCases(): Case[] {
-  return [...listPetsCases(), ...createPetCases(), ...createPetInvalidCases(), ...getPetCases(), ...authCases(), ...readBackCases()];
+  return [
+    ...listPetsCases(),
+    ...createPetCases(),
+    ...createPetInvalidCases(),
+    ...getPetCases(),
+    ...authCases(),
+    ...readBackCases(),
+  ];
 }
