@@ -4,6 +4,7 @@
  */
 import { getValidator, listPetsLimit, type Pet } from '../../spec/index.ts';
 import type { Client } from '../client/client.ts';
+import { NEAR_KEY_WORDS, type NearKey } from '../client/near-key.ts';
 import type {
   CaseContext,
   CaseRequest,
@@ -123,6 +124,8 @@ export interface CaseContextOptions {
   runId: string;
   strict: boolean;
   readOnly: boolean;
+  /** The kinds of near key the run's key has. */
+  nearKeys: readonly NearKey[];
   /** What `ctx.created()` gives, when not every animal the client saw created (the read-back's: the fixed cases'). */
   created?: readonly CreatedRecord[];
 }
@@ -139,7 +142,8 @@ export interface RecordingContext {
 /** How a request's credentials read in a control's reason (the run's key is never shown). */
 function credentials(auth: CaseRequest['auth']): string {
   if (auth === undefined || auth === 'key') return '';
-  if (typeof auth === 'object') return ` with Authorization: ${auth.authorization}`;
+  if (typeof auth === 'object')
+    return 'nearKey' in auth ? ` with ${NEAR_KEY_WORDS[auth.nearKey]}` : ` with Authorization: ${auth.authorization}`;
   return { none: ' without credentials', basic: ' with the key as Basic', lowercase: ' with "bearer <key>"' }[auth];
 }
 
@@ -156,6 +160,7 @@ export function createCaseContext(options: CaseContextOptions): RecordingContext
     runId: options.runId,
     strict: options.strict,
     readOnly: options.readOnly,
+    nearKeys: options.nearKeys,
     name: (suffix) => namePrefix(options.runId) + suffix,
     async send(request: CaseRequest) {
       const ex = await options.client.send(request);

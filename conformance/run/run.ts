@@ -5,6 +5,7 @@
  */
 import { type Client, type ClientStats, createClient, RUN_ENDED, sentTheKey } from '../client/client.ts';
 import { formatDuration } from '../client/duration.ts';
+import { NEAR_KEYS, nearKey } from '../client/near-key.ts';
 import { ConformanceError } from '../errors.ts';
 import { type GenerationOutcome, runGeneration } from '../generate/index.ts';
 import { buildReport } from '../report/build.ts';
@@ -94,11 +95,12 @@ export async function runSuite(settings: Settings): Promise<Report> {
       settings.onProgress?.({ done, total: cases.length, failed });
     };
     const shared = createShared({ client, runId });
+    const nearKeys = NEAR_KEYS.filter((kind) => nearKey(settings.apiKey, kind) !== undefined);
     // The read-back runs after everything that creates; results keep the cases' order, generated ones after.
     const last = cases.filter((c) => c.last);
     results = await runCases(
       cases.filter((c) => !c.last),
-      { client, shared, runId, ...reported, onResult },
+      { client, shared, runId, ...reported, nearKeys, onResult },
     );
     // The read-back judges the fixed cases' animals: a generated sequence reads back its own (`fetchable`, `lost`)
     // and shrinks what it finds, so reading those again would give one root a second cause.
@@ -108,7 +110,9 @@ export async function runSuite(settings: Settings): Promise<Report> {
     }
     const before = results.length;
     const onLast = (r: CaseResult, done: number): void => onResult(r, before + done);
-    results.push(...(await runCases(last, { client, shared, runId, ...reported, created, onResult: onLast })));
+    results.push(
+      ...(await runCases(last, { client, shared, runId, ...reported, nearKeys, created, onResult: onLast })),
+    );
     if (generation) results.push(...generation.results);
     stop = end.signal.aborted
       ? new ConformanceError('PETSTORE_CONFORMANCE_MAX_TIME', `${maxTime}: the report holds what was judged before`)
