@@ -98,6 +98,18 @@ export interface Exchange {
 /** The kinds of animal a run creates, at most one of each. */
 export type CreatedKind = PetStatus | 'noStatus';
 
+/** An animal a 2xx answer to `POST /pets` created: its id, the body sent (when short enough to keep), the request. */
+export interface CreatedRecord {
+  id: number;
+  sent?: string;
+  /** The fields the 2xx answered (`name`, `categoryId`, `status`, as parsed). */
+  answered: Record<string, unknown>;
+  /** `POST <url>` as sent. */
+  request: string;
+  /** Which create of the run it was (1 for the first 2xx). */
+  order: number;
+}
+
 /** A create made once per run and shared by the cases that need it. */
 export interface Creation {
   exchange: Exchange;
@@ -140,6 +152,8 @@ export interface CaseContext {
   existingPet(): Promise<Pet | undefined>;
   /** A category id to create animals with: one seen in the list, else 1. */
   categoryId(): Promise<number>;
+  /** The animals the run created so far (2xx to `POST /pets` with a safe integer id), in order, bounded. */
+  created(): readonly CreatedRecord[];
 }
 
 /** One conformance case. */
@@ -162,6 +176,8 @@ export interface Case {
   covers: number[];
   /** True when a (broken) server could create an animal because of it. */
   writes: boolean;
+  /** Runs after every other case and the generated requests (it reads back what they created). */
+  last?: true;
   run(ctx: CaseContext): Promise<void>;
 }
 

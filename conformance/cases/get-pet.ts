@@ -23,6 +23,15 @@ const MALFORMED = ['abc', '1.5', '9223372036854775808', '99999999999999999999', 
  * parse): letters, an encoded NUL, an encoded line feed, an exponent. Each makes the segment no int64.
  */
 const TRAILING = ['abc', '%00', '%0A', 'e0'];
+
+/**
+ * The id with a digit separator (`1_0`, `0_7`): Python's int() and other literal parsers read it as the digits
+ * without the `_`, which for `0_7` is the id itself; no int64 in JSON or OpenAPI has one.
+ */
+function withSeparator(id: number): string {
+  const digits = String(id);
+  return digits.length > 1 && !digits.startsWith('-') ? `${digits[0]}_${digits.slice(1)}` : `0_${digits}`;
+}
 const SUNSET_DATE = sunsetOf('getPet')!;
 const SUNSET = SUNSET_DATE.getTime();
 
@@ -98,14 +107,14 @@ export function getPetCases(): Case[] {
     getCase({
       id: 'getPet.malformed.trailing',
       title:
-        'an existing id followed by junk (abc, %00, %0A, e0) gets a 400 or 404 Error, never that animal: a lenient integer parse reads the id and drops the rest',
+        'an existing id followed by junk (abc, %00, %0A, e0) or split by a digit separator (1_0) gets a 400 or 404 Error, never that animal: a lenient integer parse reads the id and drops the rest',
       covers: [404],
       async run(ctx) {
         if (!(await fetchControl(ctx))) return;
         const id = await ctx.knownPetId();
-        for (const junk of TRAILING) {
-          const ex = await ctx.send({ method: 'GET', path: `/pets/${id}${junk}` });
-          ctx.check(...labelled(`${id}${junk}`, expectResponse(ex, { statuses: { 400: 'Error', 404: 'Error' } })));
+        for (const segment of [...TRAILING.map((junk) => `${id}${junk}`), withSeparator(id!)]) {
+          const ex = await ctx.send({ method: 'GET', path: `/pets/${segment}` });
+          ctx.check(...labelled(segment, expectResponse(ex, { statuses: { 400: 'Error', 404: 'Error' } })));
         }
       },
     }),

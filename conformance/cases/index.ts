@@ -7,8 +7,16 @@ import { createPetCases } from './create-pet.ts';
 import { createPetInvalidCases } from './create-pet-invalid.ts';
 import { getPetCases } from './get-pet.ts';
 import { listPetsCases } from './list-pets.ts';
+import { readBackCases } from './read-back.ts';
 
 /** All cases of the suite (a fresh array each call). */
 export function allCases(): Case[] {
-  return [...listPetsCases(), ...createPetCases(), ...createPetInvalidCases(), ...getPetCases(), ...authCases()];
+  return [
+    ...listPetsCases(),
+    ...createPetCases(),
+    ...createPetInvalidCases(),
+    ...getPetCases(),
+    ...authCases(),
+    ...readBackCases(),
+  ];
 }

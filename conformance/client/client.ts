@@ -10,7 +10,7 @@
 import type { Dispatcher } from 'undici';
 import { REDACTED } from '../../guard/redact.ts';
 import { EXCHANGE_ERROR_CODES } from '../errors.ts';
-import type { CaseRequest, Exchange, ExchangeResponse } from '../types.ts';
+import type { CaseRequest, CreatedRecord, Exchange, ExchangeResponse } from '../types.ts';
 import { wireBody } from './bytes.ts';
 import { NEAR_KEY_WORDS, nearKey } from './near-key.ts';
 import { PROXY_ANSWERED, type ProxyChoice, proxyOwnAnswer, shownProxy, tunnelRefusal } from './proxy.ts';
@@ -95,10 +95,17 @@ export interface ClientStats {
   /** Animals created (any 2xx answer to `POST /pets`) and their ids. */
   created: number;
   createdIds: number[];
+  /** The first {@link MAX_READ_BACK} of those with a safe integer id: what was sent, to read them back at the end. */
+  creations: CreatedRecord[];
   /** Requests that got no response at all (timeout, refused, reset, not HTTP), and the first such error. */
   transportFailed: number;
   firstTransportError?: { code: string; message: string };
 }
+
+/** How many created animals a run reads back (each one GET): bounded, so a long generated run costs at most this. */
+export const MAX_READ_BACK = 200;
+/** A sent body longer than this is not kept for the read-back (its animal is still fetched and checked). */
+const MAX_KEPT_SENT = 16 * 1024;
 
 /** Sends requests against one base URL. */
 export interface Client {
@@ -128,6 +135,7 @@ export function createClient(options: ClientOptions): Client {
     keyRejected: 0,
     created: 0,
     createdIds: [],
+    creations: [],
     transportFailed: 0,
   };
   const throttle = createThrottle(options.throttle);
@@ -164,7 +172,7 @@ export function createClient(options: ClientOptions): Client {
       stats.firstTransportError ??= ex.error;
     } else if (usesKey && ex.response.status === 401) stats.keyRejected++;
     if (request.method === 'POST' && ex.response && ex.response.status >= 200 && ex.response.status < 300)
-      noteCreated(stats, ex.response.json);
+      noteCreated(stats, ex);
     return ex;
   }
 
@@ -420,10 +428,25 @@ function countContainers(text: string): number {
   return count;
 }
 
-function noteCreated(stats: ClientStats, json: unknown): void {
+/** The NewPet fields of a create's answer (bounded: three values, a long name kept as the answer gave it). */
+function answeredFields(json: unknown): Record<string, unknown> {
+  const o = json as Record<string, unknown>;
+  return { name: o.name, categoryId: o.categoryId, status: o.status };
+}
+
+function noteCreated(stats: ClientStats, ex: Exchange): void {
   stats.created++;
-  const id = (json as { id?: unknown } | undefined)?.id;
+  const id = (ex.response?.json as { id?: unknown } | undefined)?.id;
   if (typeof id === 'number') stats.createdIds.push(id);
+  if (!Number.isSafeInteger(id) || stats.creations.length >= MAX_READ_BACK) return;
+  const body = ex.request.body;
+  stats.creations.push({
+    id: id as number,
+    ...(body !== undefined && body.length <= MAX_KEPT_SENT ? { sent: body } : {}),
+    answered: answeredFields(ex.response?.json),
+    request: `POST ${ex.request.url}`,
+    order: stats.created,
+  });
 }
 
 /** A CONNECT the run's proxy refused (not with 407, which asks for credentials): the proxy's answer, not the server's. */

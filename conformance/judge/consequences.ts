@@ -86,21 +86,30 @@ export function clashedId(check: CheckResult): string | undefined {
   return /answered with id (-?\d+); the existing animal has id \1$/.exec(check.message)?.[1];
 }
 
+/** The ids a `unique ids` check found listed twice, or the id an `id N: as sent` read-back found changed. */
+function repeatedIds(k: CheckResult): string[] | undefined {
+  const bare = bareName(k.name);
+  if (bare === 'unique ids') return /ids listed more than once: (.*)$/.exec(k.message)?.[1]?.split(', ') ?? ['?'];
+  if (bare === 'as sent') return [labelValue(k.name) ?? '?'];
+  return undefined;
+}
+
 /**
- * Whether every failed check of `c` is a `unique ids` check whose repeated ids are all ids an earlier cause found
- * the service handing out twice (`clashed`: id to that cause's key): the listing holds the animal the create
- * overwrote or duplicated, which is that cause, not a bug of the listing.
+ * Whether every failed check of `c` is a `unique ids` check (or a read-back `as sent`) whose ids are all ids an
+ * earlier cause found the service handing out twice (`clashed`: id to that cause's key): the listing holds the
+ * animal the create overwrote or duplicated, which is that cause, not a bug of the listing.
  */
 export function duplicateOf(c: CaseResult, clashed: ReadonlyMap<string, string>): Consequence | undefined {
   const failed = c.checks.filter((k) => !k.ok && !k.info);
-  if (failed.length === 0 || !failed.every((k) => bareName(k.name) === 'unique ids')) return undefined;
-  const ids = failed.flatMap((k) => /ids listed more than once: (.*)$/.exec(k.message)?.[1]?.split(', ') ?? ['?']);
+  const each = failed.map(repeatedIds);
+  if (failed.length === 0 || each.some((ids) => ids === undefined)) return undefined;
+  const ids = [...new Set(each.flat() as string[])];
   const keys = new Set(ids.map((id) => clashed.get(id)));
   if (keys.size !== 1 || keys.has(undefined)) return undefined;
   return {
     key: [...keys][0]!,
     ids: ids.map((id) => `id ${id}`),
-    because: `${ids.length === 1 ? `id ${ids[0]} is` : `ids ${ids.join(', ')} are`} listed twice because the service gave a created animal an id it already held`,
+    because: `${ids.length === 1 ? `id ${ids[0]} is` : `ids ${ids.join(', ')} are`} ${failed.every((k) => bareName(k.name) === 'as sent') ? 'read back as another animal' : 'listed twice'} because the service gave a created animal an id it already held`,
   };
 }
 

@@ -5,7 +5,15 @@
 import { getValidator, listPetsLimit, type Pet } from '../../spec/index.ts';
 import type { Client } from '../client/client.ts';
 import { NEAR_KEY_WORDS, type NearKey } from '../client/near-key.ts';
-import type { CaseContext, CaseRequest, CheckResult, CreatedKind, Creation, Exchange } from '../types.ts';
+import type {
+  CaseContext,
+  CaseRequest,
+  CheckResult,
+  CreatedKind,
+  CreatedRecord,
+  Creation,
+  Exchange,
+} from '../types.ts';
 
 /** A listing of as many animals as one page may hold, made once per run. */
 interface Listing {
@@ -118,6 +126,8 @@ export interface CaseContextOptions {
   readOnly: boolean;
   /** The kinds of near key the run's key has. */
   nearKeys: readonly NearKey[];
+  /** What `ctx.created()` gives, when not every animal the client saw created (the read-back's: the fixed cases'). */
+  created?: readonly CreatedRecord[];
 }
 
 /** A case context and what it recorded. */
@@ -205,6 +215,7 @@ export function createCaseContext(options: CaseContextOptions): RecordingContext
     async categoryId() {
       return (await options.shared.listing()).pets?.[0]?.categoryId ?? 1;
     },
+    created: () => options.created ?? options.client.stats.creations,
   };
   return { ctx, checks, exchanges, skipReason: () => skipped, notApplicableReason: () => notApplicable };
 }

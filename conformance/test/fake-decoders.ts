@@ -66,6 +66,9 @@ export function queryParserResponse(s: FakeState, rawQuery: string): FakeResult 
 
 /** The petId text a violation's integer parse turns the segment into (`1abc` to `1`, 2^63 to 2^63 - 1). */
 export function parsedIdText(s: FakeState, idText: string): string {
+  // Python's int(): a digit separator between digits is dropped (`2_1` is 21).
+  if (s.broken.has('underscoreIdParse') && /^\d+(_\d+)+$/.test(idText))
+    return String(BigInt(idText.replaceAll('_', '')));
   if (s.broken.has('lenientIdParse')) {
     const n = Number.parseInt(idText, 10);
     return Number.isNaN(n) ? idText : String(n);

@@ -73,7 +73,11 @@ export type Violation =
   /** A petId that is not digits gets the router's HTML 404 before the key is checked, whatever the key. */
   | 'routerHtml404'
   /** A listing is answered with the JSON value `null` (Go's nil slice). */
-  | 'listNull';
+  | 'listNull'
+  /** A create sent with `"status": "sold"` answers it as sent but stores `available` (an enum column without it). */
+  | 'soldStoredAsAvailable'
+  /** petId read as Python's int() reads it: `2_1` answers animal 21. */
+  | 'underscoreIdParse';
 
 /**
  * Bugs no fixed case sends a request for, each breaking one documented rule for some values only: the

@@ -183,7 +183,9 @@ export function createPet(s: FakeState, req: FakeRequest): FakeResult {
     categoryId: input!.categoryId,
     ...(input!.status === undefined ? {} : { status: input!.status }),
   } as Pet;
-  if (!s.broken.has('createdNotStored')) storeWithBugs(s, pet);
+  // The answer echoes what was sent; the store may keep something else (an enum column that lacks `sold`).
+  const kept = s.broken.has('soldStoredAsAvailable') && pet.status === 'sold' ? { ...pet, status: 'available' } : pet;
+  if (!s.broken.has('createdNotStored')) storeWithBugs(s, kept as Pet);
   const shown = s.broken.has('createNoEcho') ? { ...pet, name: 'renamed' } : pet;
   return { status: s.broken.has('create200') ? 200 : 201, headers: JSON_HEADERS, body: toJson(view(s, shown)) };
 }

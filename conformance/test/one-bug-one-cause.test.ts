@@ -36,10 +36,16 @@ describe('the null-and-rounding server', () => {
 
   it('a generated `lost` that found its animal unchanged is a consequence of the null cause, not a failure of its own', async () => {
     fake = await startFakePetstore({ violations: ['statusNull'], count: 20 });
-    const report = await runConformance({ baseUrl: fake.url, apiKey: fake.apiKey, generate: 60, seed: 1 });
+    // Seed 2, because with it a generated sequence creates an animal with no status and fetches it back later
+    // (`lost`), which is what this test is about; seeds 1, 3-5 draw no such sequence in 60 requests. Fixed seeds
+    // are deterministic against this fake; should the generator change, the first expectation below says why.
+    const report = await runConformance({ baseUrl: fake.url, apiKey: fake.apiKey, generate: 60, seed: 2 });
     const cause = (report.causes ?? []).find((c) => c.statement.includes('Pet.status'))!;
     const lost = report.cases.find((c) => c.id === 'generated.getPet.lost')!;
-    expect(lost.outcome).toBe('failed');
+    expect(
+      lost.outcome,
+      'seed 2 no longer draws a later GET of a created animal sent with no status: pick a seed that does',
+    ).toBe('failed');
     expect(cause.cases).not.toContain(lost.id);
     expect(cause.consequences).toContain(lost.id);
     expect(lost.consequence).toMatch(new RegExp(`^fails only because of ${cause.id}`));

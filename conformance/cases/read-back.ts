@@ -1,0 +1,126 @@
+/**
+ * The read-back: every animal the run created is fetched again once every other request is done, and judged
+ * against the schema and against what was sent. A server that changed what it stored (a status written as null,
+ * a name re-encoded) is caught even when no listing reached that id, and one that stored what it should have
+ * refused shows what it kept.
+ * @see ../../docs/contract.md "Endpoints §2 Add an animal", "Endpoints §3 Get an animal (deprecated)"
+ */
+import { CONTRACT_SECTIONS } from '../../spec/generated/sections.ts';
+import { getValidator } from '../../spec/index.ts';
+import { checkThat, expectResponse, labelled } from '../judge/checks.ts';
+import type { Case, CaseContext, CheckResult, CreatedRecord, Exchange } from '../types.ts';
+import { excerpt } from '../words.ts';
+
+const FIELDS = ['name', 'categoryId', 'status'] as const;
+
+/** What was sent, parsed: a valid NewPet, or why the contract required it refused; undefined when not kept. */
+function sentBody(c: CreatedRecord): { pet: Record<string, unknown> } | { invalid: true } | undefined {
+  if (c.sent === undefined) return undefined;
+  let value: unknown;
+  try {
+    value = JSON.parse(c.sent);
+  } catch {
+    return { invalid: true };
+  }
+  return getValidator('NewPet')(value) ? { pet: value as Record<string, unknown> } : { invalid: true };
+}
+
+/**
+ * The fields the create answered as sent and the store keeps otherwise. A field the answer already changed is the
+ * create's own finding (one root, one cause); a categoryId beyond 2^53 is not compared (JSON.parse rounds both).
+ */
+function differences(
+  sent: Record<string, unknown>,
+  answered: Record<string, unknown>,
+  got: Record<string, unknown>,
+): string[] {
+  const diffs: string[] = [];
+  for (const field of FIELDS) {
+    const value = sent[field];
+    if (value === undefined || answered[field] !== value) continue;
+    if (field === 'categoryId' && !Number.isSafeInteger(value)) continue;
+    if (got[field] !== value)
+      diffs.push(`${field}: sent ${JSON.stringify(value)}, stored ${JSON.stringify(got[field])}`);
+  }
+  return diffs;
+}
+
+/** The checks of one read-back: the answer (a Pet, or a 404 Error that is a failure), then the fields as sent. */
+function judgeOne(c: CreatedRecord, ex: Exchange, strict: boolean): CheckResult[] {
+  const where = `id ${c.id} (create #${c.order}, ${c.request})`;
+  const checks = labelled(`id ${c.id}`, expectResponse(ex, { statuses: { 200: 'Pet' }, strict }));
+  const res = ex.response;
+  if (res?.status === 404)
+    return [
+      ...checks.filter((k) => k.ok),
+      checkThat(
+        'read back',
+        false,
+        `${where} answered 201, then GET /pets/${c.id} answered 404: the animal added was not kept`,
+      ),
+    ];
+  if (res?.status !== 200 || typeof res.json !== 'object' || res.json === null) return checks;
+  const sent = sentBody(c);
+  if (sent && 'invalid' in sent)
+    // The create's own case fails for accepting it; this says what the server kept (a consequence, not a new cause).
+    checks.push({
+      name: `id ${c.id}: stored`,
+      ok: true,
+      info: true,
+      message: `${where} sent a body the contract requires refused (${excerpt(c.sent ?? '', 120)}): stored as ${excerpt(res.body, 200)}`,
+    });
+  else if (sent) {
+    const diffs = differences(sent.pet, c.answered, res.json as Record<string, unknown>);
+    checks.push(
+      checkThat(
+        `id ${c.id}: as sent`,
+        diffs.length === 0,
+        diffs.length === 0 ? 'fields as sent' : 'an animal answered 201 as sent is stored otherwise',
+        diffs.length === 0 ? undefined : [where, ...diffs],
+      ),
+    );
+  }
+  return checks;
+}
+
+async function readBack(ctx: CaseContext): Promise<void> {
+  const created = [...ctx.created()];
+  if (created.length === 0) {
+    ctx.skip(
+      ctx.readOnly
+        ? 'read-only: the run created nothing to read back'
+        : 'the run created no animal (no 2xx to POST /pets with an integer id) to read back',
+    );
+    return;
+  }
+  const answers: Array<[CreatedRecord, Exchange]> = [];
+  for (const c of created) answers.push([c, await ctx.send({ method: 'GET', path: `/pets/${c.id}` })]);
+  const gone = answers.filter(([, ex]) => ex.response?.status === 404 || ex.response?.status === 410);
+  // Every one missing is getPet removed (after its sunset) or a store that keeps nothing: the createPet and
+  // generated `lost` checks judge the latter; here nothing can be read back.
+  if (gone.length === answers.length) {
+    ctx.notApplicable(
+      `not applicable: GET /pets/{id} answered ${gone[0]![1].response!.status} for every one of the ${answers.length} animals the run created`,
+    );
+    return;
+  }
+  for (const [c, ex] of answers) ctx.check(...judgeOne(c, ex, ctx.strict));
+}
+
+/** The read-back case: runs last, once, over every animal the run created (at most MAX_READ_BACK of them). */
+export function readBackCases(): Case[] {
+  return [
+    {
+      id: 'getPet.readBack',
+      title:
+        'every animal the run created is fetched again at the end of the run: a Pet, with the fields as sent (a created animal no listing reached is judged too)',
+      operationId: 'getPet',
+      section: `${CONTRACT_SECTIONS.addAnAnimal}; ${CONTRACT_SECTIONS.getAnAnimal}`,
+      level: 'required',
+      writes: false,
+      last: true,
+      covers: [200],
+      run: readBack,
+    },
+  ];
+}

@@ -1,0 +1,76 @@
+/**
+ * The read-back (issue 45 §10): every animal the run created is fetched again at the end and judged against the
+ * schema and what was sent, so a store that keeps something other than what it answered is caught even when no
+ * listing reaches the animal; what a server stored from a body it should have refused is shown, as that create's
+ * consequence, not as a new cause.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { runConformance } from '../index.ts';
+import { type FakePetstore, type FakePetstoreOptions, startFakePetstore } from './fake-petstore.ts';
+
+let fake: FakePetstore | undefined;
+afterEach(async () => {
+  await fake?.close();
+  fake = undefined;
+});
+
+async function runOn(options: FakePetstoreOptions, run: Partial<Parameters<typeof runConformance>[0]> = {}) {
+  fake = await startFakePetstore(options);
+  return runConformance({ baseUrl: fake.url, apiKey: fake.apiKey, ...run });
+}
+
+describe('the read-back', () => {
+  it('catches a store that keeps another status than it answered, which no listing reaches', async () => {
+    // 450 seeded animals: a listing of at most 100 (each status has over 100), in id order, never reaches what the
+    // run creates, and no filtered listing is known complete.
+    const broken = { violations: ['soldStoredAsAvailable' as const], count: 450 };
+    const without = await runOn(broken, { skip: ['getPet.readBack'] });
+    // The run before the read-back existed: nothing failed.
+    expect(without.cases.filter((c) => c.outcome === 'failed').map((c) => c.id)).toEqual([]);
+    await fake!.close();
+    const report = await runOn(broken);
+    const readBack = report.cases.find((c) => c.id === 'getPet.readBack')!;
+    expect(readBack.outcome).toBe('failed');
+    const failed = readBack.checks.filter((k) => !k.ok);
+    // Each animal the run created as sold (the shared create and the cases' own), and only those.
+    expect(failed.length).toBeGreaterThan(0);
+    for (const k of failed) {
+      expect(k.message).toBe('an animal answered 201 as sent is stored otherwise');
+      expect(k.details).toEqual([
+        expect.stringMatching(/^id \d+ \(create #\d+, POST http:\/\/127\.0\.0\.1:\d+\/v1\/pets\)$/),
+        'status: sent "sold", stored "available"',
+      ]);
+    }
+    expect(report.ok).toBe(false);
+    const causes = report.causes ?? [];
+    expect(causes.map((c) => [c.statement, c.cases])).toEqual([
+      ['getPet: as sent: an animal answered 201 as sent is stored otherwise', ['getPet.readBack']],
+    ]);
+  }, 120_000);
+
+  it('reads back every animal the run created, once each, and passes on a server that keeps them', async () => {
+    const report = await runOn({});
+    const readBack = report.cases.find((c) => c.id === 'getPet.readBack')!;
+    expect(readBack.outcome).toBe('passed');
+    const fetched = readBack.exchanges.map((ex) => ex.request.url.replace(/^.*\/pets\//, ''));
+    expect(fetched.map(Number)).toEqual(report.created.ids);
+    expect(fetched.length).toBeGreaterThan(0);
+  }, 120_000);
+
+  it('a status: true stored is shown by the read-back as the consequence of the create that let it in', async () => {
+    const report = await runOn({ violations: ['looseEnumStatus'] }, { only: ['createPet', 'getPet'] });
+    const readBack = report.cases.find((c) => c.id === 'getPet.readBack')!;
+    expect(readBack.outcome).toBe('failed');
+    const cause = (report.causes ?? []).find((c) => c.statement.endsWith('when status is a boolean'))!;
+    expect(cause.cases).not.toContain('getPet.readBack');
+    expect(cause.consequences).toContain('getPet.readBack');
+    expect(readBack.consequence).toMatch(new RegExp(`^fails only because of ${cause.id}`));
+  }, 120_000);
+
+  it('in a read-only run there is nothing to read back: skipped, never passed', async () => {
+    const report = await runOn({}, { readOnly: true });
+    const readBack = report.cases.find((c) => c.id === 'getPet.readBack')!;
+    expect([readBack.outcome, readBack.reason]).toEqual(['skipped', 'read-only: the run created nothing to read back']);
+    expect(readBack.exchanges).toEqual([]);
+  }, 120_000);
+});
