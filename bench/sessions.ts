@@ -25,7 +25,9 @@ const WINDOW = 500;
 /** The server each count runs: a mock from `dist` on 50 pets (seed default), with one session `bench` when it can. */
 const SERVER = `
 const { startMockServer } = await import(process.argv[1] + '/mock/node/index.js');
-const options = { port: 0, count: 50, apiKeys: ['${KEY}'] };
+// Idle keep-alive an hour: a callgrind dump on a loaded machine can outlast the default 5 s, and the server then
+// closes the connection the next request is already on its way over (ECONNRESET).
+const options = { port: 0, count: 50, apiKeys: ['${KEY}'], timeouts: { keepAliveMs: 3600000 } };
 const petstore = await startMockServer(process.argv[2] === 'none' ? options : { ...options, sessions: { max: 10 } });
 if (process.argv[2] !== 'none') petstore.session('bench');
 process.stdout.write('at ' + petstore.url + '\\n');
@@ -151,12 +153,12 @@ process.stdout.write(JSON.stringify({ sessions: held.length, heapBytes: after - 
 }
 
 const { values } = parseArgs({
-  options: { before: { type: 'string' }, out: { type: 'string' }, only: { type: 'string' } },
+  options: { before: { type: 'string' }, here: { type: 'string' }, out: { type: 'string' }, only: { type: 'string' } },
 });
 /** The parts to run (`--only memory,before,outside,byUrl,byHeader`; default all). */
 const only = new Set(values.only?.split(',') ?? ['memory', 'before', 'outside', 'byUrl', 'byHeader']);
 if (values.before === undefined) throw new Error('--before DIR: a built tree to compare with (its dist/)');
-const here = resolve(import.meta.dirname, '..', 'dist');
+const here = resolve(values.here ?? resolve(import.meta.dirname, '..'), 'dist');
 const before = resolve(values.before, 'dist');
 const root = (url: string) => url.slice(0, -'/v1'.length);
 const result = {

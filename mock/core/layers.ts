@@ -111,15 +111,33 @@ export function thenAnswer(answer: Answer, change: (response: ApiResponse) => Ap
  * `apiPath` is the path the operations are routed under once an adapter has stripped its mount's prefix (`/v1`).
  */
 export function compose(layers: readonly Layer[], inner: Next, apiPath = '/v1'): Fetch {
+  const chain = chainOf(layers, inner);
+  const contextOf = contextMaker(apiPath);
+  return (request) => {
+    const target = splitTarget(originForm(request.url));
+    return chain(contextOf(request, target.path, target.query));
+  };
+}
+
+/** `layers` around `inner`, the first outermost, taking a context already made (a session's, from its holder's). */
+export function chainOf(layers: readonly Layer[], inner: Next): Next {
   let chain: Next = inner;
   for (const layer of [...layers].reverse()) {
     const next = chain;
     chain = (context) => layer(context, next);
   }
+  return chain;
+}
+
+/** Makes a request's context from its path (`/v1/pets`) and raw query, the route matched under `apiPath`. */
+export type ContextMaker = (request: ApiRequest, path: string, query: string) => RequestContext;
+
+/** A {@link ContextMaker} with its own memo of query texts. */
+export function contextMaker(apiPath = '/v1'): ContextMaker {
   const matcher = operationMatcher(apiPath);
   const under = `${apiPath}/`;
   const queries: KnownQueries = { last: '', all: queryMemo() };
-  return (request) => chain(createContext(request, apiPath, under, matcher, queries));
+  return (request, path, query) => createContext(request, path, query, apiPath, under, matcher, queries);
 }
 
 /** The query texts seen, each as the string first seen; the last one apart, compared before any is hashed. */
@@ -130,14 +148,14 @@ interface KnownQueries {
 
 function createContext(
   request: ApiRequest,
+  path: string,
+  rawQuery: string,
   apiPath: string,
   under: string,
   matcher: OperationMatcher,
   queries: KnownQueries,
 ): RequestContext {
-  const target = splitTarget(originForm(request.url));
-  const path = target.path;
-  let query = target.query;
+  let query = rawQuery;
   // A query text seen before is passed on as the string first seen: the layers and the handler look it up in maps
   // of their own (the listing's checks, coverage, the Pact recorder), which then find it by identity, its text read
   // once per request, here, not once per map.

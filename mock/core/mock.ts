@@ -17,7 +17,7 @@ import { DEFAULT_SEED, loadSeededPets, shippedPets } from './default-pets.ts';
 import { badOption, PetstoreMockError } from './errors.ts';
 import { createHandler } from './handler.ts';
 import { createJournal, type Journal, type JournalFilter, journalLayer } from './journal.ts';
-import { compose, type Fetch, type Layer, observingLayer } from './layers.ts';
+import { chainOf, compose, contextMaker, type Fetch, type Layer, type Next, observingLayer } from './layers.ts';
 import { storeFailure } from './operations.ts';
 import {
   asOfDate,
@@ -47,6 +47,7 @@ import {
   type SessionCore,
   SessionError,
   type SessionOptions,
+  type SessionRoutes,
   type Sessions,
   sessionLayer,
 } from './sessions.ts';
@@ -156,6 +157,29 @@ interface SessionOf {
   name: string;
   /** The holder's coverage: a session's requests count there too, so the holder's gate sees every session. */
   holderCoverage: Coverage;
+  /** The base its URL form is reached under (`/sessions/{name}/v1`, after any prefix): its `Location` and `Link` say it. */
+  urlBase: string;
+}
+
+/**
+ * A session's two ways in from its holder's session layer, past the context the holder made already: by header (the
+ * holder's context as it is, the answers' URLs under the plain base) and by URL (a context for the path after the
+ * session's segment, the answers' URLs written under that segment by a handler of its own, never rewritten after).
+ */
+function sessionRoutes(
+  layers: readonly Layer[],
+  handler: Next,
+  urlBase: string,
+  parts: Omit<Parameters<typeof createHandler>[0], 'basePath'>,
+): PropertyDescriptorMap {
+  const byHeader = chainOf(layers, handler);
+  const byUrl = chainOf(layers, createHandler({ ...parts, basePath: urlBase }));
+  const contextOf = contextMaker(API_PATH);
+  const routes: SessionRoutes = {
+    answerByHeader: byHeader,
+    answerByUrl: (request, path, query) => byUrl(contextOf(request, path, query)),
+  };
+  return { answerByHeader: { value: routes.answerByHeader }, answerByUrl: { value: routes.answerByUrl } };
 }
 
 /** Builds a mock: its user's {@link PetstoreMock}, with what its adapter calls. */
@@ -228,10 +252,14 @@ export function createMock(options: MockOptions = {}, adapter: MockAdapter = {},
     sessions,
     holderCoverage: within?.holderCoverage,
   });
-  const layered = compose(layers, createHandler({ store, apiKeys, basePath, removed }), API_PATH);
+  const handler = createHandler({ store, apiKeys, basePath, removed });
+  const layered = compose(layers, handler, API_PATH);
   const fetch: Fetch = (request) => (isReady() ? layered(request) : ready.then(() => layered(request)));
   // The adapter's hook is not enumerable: the object reads as the controls it is.
-  return Object.defineProperties(mock, { fetch: { value: fetch } }) as MockCore;
+  Object.defineProperties(mock, { fetch: { value: fetch } });
+  if (within)
+    Object.defineProperties(mock, sessionRoutes(layers, handler, within.urlBase, { store, apiKeys, removed }));
+  return mock as MockCore;
 }
 
 /** The options as createMock uses them, each checked once: a PetstoreMockError names the first bad one. */
@@ -342,7 +370,7 @@ function layersOf(options: MockOptions, checked: ReturnType<typeof checkOptions>
   const draw = () => latency.min + Math.floor(latencyRandom() * (latency.max - latency.min + 1));
   return [
     ...(options.cors === false ? [] : [corsLayer(checked.cors)]),
-    ...(sessions ? [sessionLayer(sessions, basePath.slice(0, -API_PATH.length))] : []),
+    ...(sessions ? [sessionLayer(sessions)] : []),
     controlLayer(mock, {
       petsJson: () => store.allJson(),
       journal,
@@ -431,7 +459,7 @@ function holdSessions(options: MockOptions, adapter: MockAdapter, parts: Session
               url: () => `${base()}/sessions/${name}${API_PATH}`,
               close: end,
             },
-            { name, holderCoverage: coverage },
+            { name, holderCoverage: coverage, urlBase: `${prefix}/sessions/${name}${API_PATH}` },
           ) as SessionCore;
         } catch (error) {
           if (error instanceof PetstoreMockError && error.option === 'storeBytes')

@@ -10,10 +10,10 @@
  * @see ../../docs/mock.md "Sessions"
  */
 import { PetstoreMockError } from './errors.ts';
-import { type Answer, type Layer, thenAnswer } from './layers.ts';
+import type { Answer, Layer, Next } from './layers.ts';
 import { TextMemo } from './memo.ts';
 import type { MockCore, PetstoreSession } from './petstore-mock.ts';
-import { type ApiResponse, ErrorCode, errorResponse } from './responses.ts';
+import { type ApiRequest, type ApiResponse, ErrorCode, errorResponse } from './responses.ts';
 
 /** Where the URL form starts: `/sessions/{name}/v1/pets`. */
 export const SESSIONS_PATH = '/sessions/';
@@ -70,8 +70,16 @@ export class SessionError extends PetstoreMockError {
   }
 }
 
+/** How a holder's session layer hands a request to a session, past the context it made already (not enumerable). */
+export interface SessionRoutes {
+  /** Answers a request that named the session by header: the holder's context as it is. */
+  answerByHeader: Next;
+  /** Answers a request that named it by URL: `path` is what follows `/sessions/{name}`, its URLs written under that. */
+  answerByUrl: (request: ApiRequest, path: string, query: string) => Answer;
+}
+
 /** A session's mock as its holder keeps it: the user's {@link PetstoreSession}, and how to answer. */
-export type SessionCore = MockCore & PetstoreSession;
+export type SessionCore = MockCore & PetstoreSession & SessionRoutes;
 
 /** What {@link createSessions} needs from the mock that holds them. */
 interface SessionHost {
@@ -199,27 +207,27 @@ function checkName(name: unknown): asserts name is string {
 }
 
 /**
- * The layer (just inside CORS) that hands a request in a session to that session's own mock: by URL (the prefix
- * taken off, and put back into `Location` and `Link`) or by {@link SESSION_HEADER}; every other request goes on.
+ * The layer (just inside CORS) that hands a request in a session to that session's own layers, past the context
+ * made already: by URL (`/sessions/{name}/...`, the session writing its URLs under that segment itself) or by
+ * {@link SESSION_HEADER}; every other request goes on after one header lookup and one character compared.
  */
-export function sessionLayer(sessions: Sessions, prefix: string): Layer {
-  const apiBase = `${prefix}/v1`;
+export function sessionLayer(sessions: Sessions): Layer {
   return (context, next) => {
-    const { request } = context;
+    const { request, path } = context;
     const header = request.headers[SESSION_HEADER];
-    const byUrl = context.path.startsWith(SESSIONS_PATH);
+    // `/sessions/` and `/v1/` differ at their second character: one compare before the prefix check.
+    const byUrl = path.charCodeAt(1) === 115 && path.startsWith(SESSIONS_PATH);
     if (header === undefined && !byUrl) return next(context);
     // The sessions' own controls belong to the mock that holds them, whatever header a client sends along.
-    if (!byUrl && context.path.startsWith('/__control/sessions')) return next(context);
+    if (!byUrl && path.startsWith('/__control/sessions')) return next(context);
     try {
       if (!byUrl) {
         if (Array.isArray(header))
           throw new SessionError(400, ErrorCode.invalidSessionName, 'send one Petstore-Session header, not several');
-        return sessions.use(header as string).fetch(request);
+        return sessions.use(header as string).answerByHeader(context);
       }
-      const after = context.path.indexOf('/', SESSIONS_PATH.length);
-      const name =
-        after === -1 ? context.path.slice(SESSIONS_PATH.length) : context.path.slice(SESSIONS_PATH.length, after);
+      const after = path.indexOf('/', SESSIONS_PATH.length);
+      const name = after === -1 ? path.slice(SESSIONS_PATH.length) : path.slice(SESSIONS_PATH.length, after);
       // Taken as sent: an escape (`%2F`, `%2E`) is no name character, so it is refused, never decoded into a `/`.
       const session = sessions.use(name);
       if (header !== undefined && header !== name)
@@ -228,29 +236,14 @@ export function sessionLayer(sessions: Sessions, prefix: string): Layer {
           ErrorCode.invalidSessionName,
           `the URL names session ${name}, the Petstore-Session header another`,
         );
-      const rest = after === -1 ? '' : context.path.slice(after);
-      if (rest === '')
-        return errorResponse(404, ErrorCode.routeNotFound, `no route for ${request.method} ${context.path}`);
+      const rest = after === -1 ? '' : path.slice(after);
+      if (rest === '') return errorResponse(404, ErrorCode.routeNotFound, `no route for ${request.method} ${path}`);
+      // The journal keeps the target as the session saw it, as before.
       const url = context.query === '' ? rest : `${rest}?${context.query}`;
-      return withSegment(session.fetch({ ...request, url }), apiBase, `${prefix}/sessions/${name}/v1`);
+      return session.answerByUrl({ ...request, url }, rest, context.query);
     } catch (error) {
       if (error instanceof SessionError) return error.response();
       throw error;
     }
   };
-}
-
-/** The answer with the URLs it writes (`Location`, `Link`) under the session's base (`/sessions/x/v1`) instead of `apiBase`. */
-function withSegment(answer: Answer, apiBase: string, sessionBase: string): Answer {
-  const move = (target: string) =>
-    target === apiBase || target.startsWith(`${apiBase}/`) ? sessionBase + target.slice(apiBase.length) : target;
-  return thenAnswer(answer, (response) => {
-    const { location, link } = response.headers;
-    if (location === undefined && link === undefined) return response;
-    const headers = { ...response.headers };
-    if (location !== undefined) headers.location = move(location);
-    // A query-only reference (the journal's next page) stays: it is relative to the session's URL already.
-    if (link !== undefined) headers.link = link.replace(/<([^>]*)>/g, (_, target: string) => `<${move(target)}>`);
-    return { ...response, headers };
-  });
 }
