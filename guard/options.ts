@@ -10,7 +10,7 @@ export function typeOf(value: unknown): string {
 }
 
 /** The options of an object that are not known: the first's name and problem, and one line naming them all. */
-export interface UnknownOptions {
+interface UnknownOptions {
   /** The first unknown name. */
   option: string;
   /** What the error says after it: `: not an option; did you mean apiKeys?`. */

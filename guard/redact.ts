@@ -215,7 +215,7 @@ export function urlUserInfo(url: unknown): string[] {
 }
 
 /** Options of {@link redactDeep}. */
-export interface RedactDeepOptions {
+interface RedactDeepOptions {
   /** Also redact object keys (for data a server or client sent); off for the suite's own structures, whose keys are fixed names. */
   keys?: boolean;
 }

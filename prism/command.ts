@@ -7,7 +7,7 @@ import { parseArgs } from 'node:util';
 import { type PrismOptions, startPrism } from './index.ts';
 
 /** The `--help` text. */
-export const HELP = `Usage: npm run mock:prism -- [options]
+const HELP = `Usage: npm run mock:prism -- [options]
        npm run proxy -- --upstream URL [options]
 
 mock    Prism's stateless mock of spec/petstore.openapi.yaml: answers from the spec
@@ -42,7 +42,7 @@ Examples:
   curl -i -H "Authorization: Bearer petstore-dev-key" "http://127.0.0.1:4012/pets?limit=0"`;
 
 /** A command line that cannot be run; the CLI prints it and exits 2. */
-export class UsageError extends Error {}
+class UsageError extends Error {}
 
 type Mode = PrismOptions['mode'];
 

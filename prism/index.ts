@@ -6,15 +6,13 @@
 import { SPEC_PATH } from '../spec/files.ts';
 import { findFreePort, spawnPrism } from './process.ts';
 
-export { findFreePort, prismBinPath } from './process.ts';
+export { findFreePort } from './process.ts';
 export {
   parseViolations,
   recordViolations,
   summarizeViolations,
-  type Violation,
   type ViolationRecord,
   type ViolationRecorder,
-  type ViolationSummary,
 } from './violations.ts';
 
 /** Options for {@link startPrism} and {@link prismArgs}. */

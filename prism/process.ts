@@ -14,7 +14,7 @@ const OUTPUT_LIMIT = 4 * 1024 * 1024;
 const KILL_GRACE_MS = 3_000;
 
 /** A spawned Prism process. */
-export interface PrismProcess {
+interface PrismProcess {
   /** Everything Prism wrote to stdout and stderr so far. */
   output(): string;
   /** Resolves with the exit code (or signal) once the process has ended, for whatever reason. */
@@ -26,7 +26,7 @@ export interface PrismProcess {
 }
 
 /** Absolute path of the installed Prism CLI script (the package's `bin`). */
-export function prismBinPath(): string {
+function prismBinPath(): string {
   const require = createRequire(import.meta.url);
   const manifest = require.resolve('@stoplight/prism-cli/package.json');
   const { bin } = require(manifest) as { bin: Record<string, string> };

@@ -34,7 +34,7 @@ export interface ViolationRecorder {
 }
 
 /** Counts and lists of what a set of records carried. */
-export interface ViolationSummary {
+interface ViolationSummary {
   requests: number;
   /** Response violations of Error severity: a response that breaks the spec. */
   responseErrors: ViolationRecord[];

@@ -74,7 +74,16 @@ describe('--reporter har=FILE against the mock', () => {
     const har = JSON.parse(text) as { log: { version: string; creator: { name: string }; entries: HarEntry[] } };
 
     const valid = harValidator();
-    expect(valid(har), JSON.stringify(valid.errors?.slice(0, 3))).toBe(true);
+    // The suite sends a few targets that are not URIs on purpose (`limit=%`, `status=%zz`, `limit[]=2`: what a
+    // decoder gets wrong), and the HAR records what was sent; every other part of every entry must be valid.
+    const notUri = /%(?![0-9A-Fa-f]{2})|[[\]]/;
+    const errors = valid(har) ? [] : (valid.errors ?? []);
+    const unexpected = errors.filter((e) => {
+      const at = /^\/log\/entries\/(\d+)\/request\/url$/.exec(e.instancePath);
+      return !(at && e.keyword === 'format' && notUri.test(har.log.entries[Number(at[1])]!.request.url));
+    });
+    expect(unexpected, JSON.stringify(unexpected.slice(0, 3))).toEqual([]);
+    expect(errors.length).toBeLessThanOrEqual(4);
     // The validator can fail: an entry without its timings, or a date that is not one, is refused.
     const [first] = har.log.entries as unknown as Record<string, unknown>[];
     const { timings: _t, ...untimed } = first!;

@@ -8,7 +8,7 @@ export const RESET_PATH = '/__control/reset';
 const ANSWER_HEADERS = ['deprecation', 'sunset', 'link'];
 
 /** The new pet every POST of the bench sends. */
-export const NEW_PET = JSON.stringify({ name: 'Rex', categoryId: 3, status: 'available' });
+const NEW_PET = JSON.stringify({ name: 'Rex', categoryId: 3, status: 'available' });
 
 /** What each benchmarked route sends, relative to a base URL ending in `/v1`. */
 export const ROUTE_REQUESTS = {
@@ -35,7 +35,7 @@ export const MIXED_ROUTES: readonly RouteName[] = [
 ];
 
 /** Options for {@link captureAnswers}. */
-export interface CaptureOptions {
+interface CaptureOptions {
   /** The mock's base URL, ending in `/v1`. */
   base: string;
   apiKey: string;

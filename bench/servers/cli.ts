@@ -22,10 +22,10 @@ import { createMinimalServer, type FixedAnswers, plainKeyCheck } from './minimal
 export const VARIANTS = ['minimal', 'key', 'handler'] as const;
 
 /** One of {@link VARIANTS}. */
-export type Variant = (typeof VARIANTS)[number];
+type Variant = (typeof VARIANTS)[number];
 
 /** Options for {@link createVariantServer}. */
-export interface VariantOptions {
+interface VariantOptions {
   variant: Variant;
   apiKey: string;
   /** The fixed answers of the minimal server and of its key-check rung. */

@@ -12,7 +12,7 @@ import type { ApiRequest, ApiResponse, Fetch } from 'petstore-toolkit/mock/core'
 import { RESET_PATH } from './capture.ts';
 
 /** Options for {@link createHandlerServer}. */
-export interface HandlerServerOptions {
+interface HandlerServerOptions {
   /** mock/core's pipeline with no layer: `compose([], createHandler())`, answering at once on a store in memory. */
   fetch: Fetch;
   /** Puts the handler's store back to its seeded pets: what `POST /__control/reset` does here. */

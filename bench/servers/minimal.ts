@@ -31,7 +31,7 @@ export interface FixedAnswer {
 export type FixedAnswers = Record<RouteName, FixedAnswer> & { pets: string };
 
 /** Options for {@link createMinimalServer}. */
-export interface MinimalServerOptions {
+interface MinimalServerOptions {
   answers: FixedAnswers;
   /** Whether an `Authorization` header may pass; {@link plainKeyCheck} in the yardstick itself. */
   authorized: (authorization: string | undefined) => boolean;
@@ -46,7 +46,7 @@ export function plainKeyCheck(apiKey: string): (authorization: string | undefine
 const SOLD_URL = '/v1/pets?status=sold&limit=100';
 
 /** Which benchmarked route a request is for: POST is create, `/v1/pets/...` is get, the sold listing, the rest list. */
-export function routeOf(req: IncomingMessage): RouteName {
+function routeOf(req: IncomingMessage): RouteName {
   if (req.method === 'POST') return 'create';
   if (req.url!.startsWith('/v1/pets/')) return 'get';
   return req.url === SOLD_URL ? 'sold' : 'list';

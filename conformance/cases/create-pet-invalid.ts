@@ -13,7 +13,7 @@ import type { Case } from '../types.ts';
 import { createControl } from './controls.ts';
 
 /** One row of the fixture table. */
-export interface InvalidBody {
+interface InvalidBody {
   id: string;
   title: string;
   contentType: string | null;
@@ -52,7 +52,7 @@ function invalidCase(row: InvalidBody): Case {
 }
 
 /** The rule a body that is not UTF-8 breaks, in the words the generated bodies use too. */
-export const NOT_UTF8_RULE = 'the body is not UTF-8';
+const NOT_UTF8_RULE = 'the body is not UTF-8';
 
 /**
  * A valid NewPet sent as `text/plain`: advice, not a requirement. The contract names `application/json` for the

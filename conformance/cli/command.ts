@@ -192,7 +192,7 @@ const OPTIONS = {
 } as const;
 
 /** What the command line asks for. */
-export interface CliPlan {
+interface CliPlan {
   help: boolean;
   version?: boolean;
   /** `--list`: print the cases (as JSON with `--json`) and run nothing. */

@@ -17,7 +17,7 @@ import { judgeTraffic } from '../traffic/judge-traffic.ts';
 import type { TrafficOptions } from '../traffic/options.ts';
 
 /** The help of `judge`. */
-export const JUDGE_HELP = `Usage: npx petstore-conformance judge FILE.har [FILE.har …] --base-url URL [options]
+const JUDGE_HELP = `Usage: npx petstore-conformance judge FILE.har [FILE.har …] --base-url URL [options]
 
 Judges recorded traffic (HAR files from a browser's devtools, Playwright's recordHar, mitmproxy, or
 this suite's --reporter har) against the contract, on both sides: the client's requests and the

@@ -7,7 +7,7 @@ import type { Case } from '../types.ts';
 import { plural } from '../words.ts';
 
 /** One listed case or generated check. */
-export interface ListedCase {
+interface ListedCase {
   id: string;
   level: Case['level'];
   operationId: string;

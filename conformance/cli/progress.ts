@@ -6,25 +6,25 @@
 import type { Progress } from '../types.ts';
 
 /** A stream the line can be drawn on. */
-export interface ProgressStream {
+interface ProgressStream {
   isTTY?: boolean;
   write(text: string): unknown;
 }
 
 /** Draws and erases the line; both do nothing when the stream is not a terminal. */
-export interface ProgressLine {
+interface ProgressLine {
   readonly enabled: boolean;
   update(progress: Progress): void;
   clear(): void;
 }
 
 /** Whether a progress line belongs on `stream`: a TTY, outside CI, and not on a dumb terminal. */
-export function wantsProgress(stream: { isTTY?: boolean }, env: NodeJS.ProcessEnv): boolean {
+function wantsProgress(stream: { isTTY?: boolean }, env: NodeJS.ProcessEnv): boolean {
   return stream.isTTY === true && !env.CI && env.TERM !== 'dumb';
 }
 
 /** The text of the line. */
-export function progressText(p: Progress): string {
+function progressText(p: Progress): string {
   return `petstore-conformance: ${p.done}/${p.total} cases, ${p.failed} failed`;
 }
 

@@ -19,7 +19,7 @@ const KEPT_BYTES = 64 * 1024;
 const STOP_GRACE_MS = 5000;
 
 /** Options of {@link startServer}. */
-export interface StartOptions {
+interface StartOptions {
   /** The shell command (`sh -c`). */
   command: string;
   /** The base URL the server must answer at. */

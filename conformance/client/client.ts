@@ -403,7 +403,7 @@ export function buildResponse(
  * largest answer the interface has, is at most 100 pets in one array; a server controls the rest, and 350,000
  * empty objects in a 1 MiB answer parse to tens of megabytes each.
  */
-export const MAX_PARSED_CONTAINERS = 10_000;
+const MAX_PARSED_CONTAINERS = 10_000;
 const MAX_PAGE_CONTAINERS = 101;
 
 /** Counts `{` and `[` outside strings, stopping once past {@link MAX_PARSED_CONTAINERS}; one pass, no allocation. */

@@ -36,7 +36,7 @@ function formPattern(form: string): RegExp {
  * A form this long cannot pass for a word of the suite's own text, so mixed text loses it wherever it occurs;
  * a shorter one only where it stands alone (no letter, digit or `_` on either side).
  */
-export const FREE_FORM_LENGTH = 8;
+const FREE_FORM_LENGTH = 8;
 
 function boundedPattern(form: string): RegExp {
   const inner = formPattern(form).source;

@@ -9,7 +9,7 @@ import { dirname, join } from 'node:path';
 import * as imported from 'undici';
 
 /** The undici module's exports. */
-export type Undici = typeof imported;
+type Undici = typeof imported;
 
 /** True when `dispatcher` speaks undici's request() protocol (Bun's stand-in's dispatchers do not). */
 export function canRequest(dispatcher: unknown): boolean {

@@ -62,7 +62,7 @@ export interface CommandContext {
 }
 
 /** The model: what this sequence created, and its execution. */
-export interface SequenceModel {
+interface SequenceModel {
   created: CreatedAnimal[];
   exec: Execution;
 }
@@ -205,7 +205,7 @@ class GetCommand implements Command {
 }
 
 /** Options of {@link sequenceArb}. */
-export interface SequenceOptions {
+interface SequenceOptions {
   ctx: CommandContext;
   /** No create at all (`--read-only`, `--env production`). */
   readOnly: boolean;

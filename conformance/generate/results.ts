@@ -12,7 +12,7 @@ import type { GeneratedProperty } from './catalog.ts';
 import type { Failure, SearchResult } from './search.ts';
 
 /** What the results need besides the search. */
-export interface ResultsOptions {
+interface ResultsOptions {
   seed: number;
   requests: number;
   strict: boolean;

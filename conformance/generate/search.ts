@@ -31,7 +31,7 @@ export interface Failure {
 }
 
 /** Options of {@link search}. */
-export interface SearchOptions {
+interface SearchOptions {
   seed: number;
   /** Generated requests per operation. */
   requests: number;
@@ -81,7 +81,7 @@ export interface SearchResult {
  * What tells two failures of one check apart: the check and the rule its request broke (`status is a boolean`, `the
  * body is not UTF-8`). Each distinct one is replayed, shrunk and reported on its own, so the first hides no other.
  */
-export function failureKey(f: Finding): string {
+function failureKey(f: Finding): string {
   return f.result.rule === undefined ? f.id : `${f.id} (${f.result.rule})`;
 }
 

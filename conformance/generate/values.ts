@@ -61,7 +61,7 @@ const PLAIN = [...'abcdefghijklmnopqrstuvwxyz0123456789-_'];
  * a continuation without its lead, an overlong `/`, a UTF-16 surrogate, a sequence cut short, beyond U+10FFFF.
  * Each is carried as rawBytes (see client/bytes.ts) and sent as the bytes themselves.
  */
-export const NOT_UTF8: readonly string[] = [
+const NOT_UTF8: readonly string[] = [
   rawBytes(0xff),
   `${rawBytes(0xc3)}(`,
   rawBytes(0x80),
@@ -105,7 +105,7 @@ function filler(length: number): string {
  * two short ones around a run of filler whose length is one integer: fast-check shrinks a long string one
  * character at a time (hundreds of requests per step), an integer in a few steps, so a length bug shrinks fast.
  */
-export function nameArb(): fc.Arbitrary<string> {
+function nameArb(): fc.Arbitrary<string> {
   const short = fc.string({ unit: nameUnit, maxLength: 24 });
   const long = fc.tuple(short, fc.nat({ max: 280 }), short).map(([head, n, tail]) => head + filler(n) + tail);
   return fc.oneof({ weight: 5, arbitrary: short }, { weight: 2, arbitrary: long });

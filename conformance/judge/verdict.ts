@@ -8,7 +8,7 @@ import { RATE_LIMITED } from '../client/throttle.ts';
 import type { BaselineResult, Case, CaseResult, CheckResult, Outcome, Summary } from '../types.ts';
 
 /** Why a case did not judge: skipped (a prerequisite, read-only), or not applicable (its control failed). */
-export interface Unjudged {
+interface Unjudged {
   skip?: string;
   notApplicable?: string;
 }
@@ -76,7 +76,7 @@ export function throttledOutcome(
 }
 
 /** The start of the reason a case gets when the run's proxy answered one of its requests itself. */
-export const PROXIED = 'not judged: the proxy';
+const PROXIED = 'not judged: the proxy';
 
 /**
  * A case that did not pass and met an answer the run's proxy made itself (a refusal, a gateway error) was not
@@ -94,12 +94,12 @@ export function proxiedOutcome(
 }
 
 /** The required cases throttling kept from being judged. */
-export function throttledCases(results: readonly CaseResult[]): CaseResult[] {
+function throttledCases(results: readonly CaseResult[]): CaseResult[] {
   return results.filter((r) => r.outcome === 'skipped' && r.level === 'required' && r.reason?.startsWith(THROTTLED));
 }
 
 /** Whether some required case was judged: passed or failed on what the server answered. */
-export function judgedRequired(results: readonly CaseResult[]): number {
+function judgedRequired(results: readonly CaseResult[]): number {
   return results.filter((r) => r.level === 'required' && (r.outcome === 'passed' || r.outcome === 'failed')).length;
 }
 

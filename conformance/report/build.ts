@@ -16,7 +16,7 @@ import { outputRedactors, redactReport } from './redact-report.ts';
 import { buildStatusTable } from './status-table.ts';
 
 /** What the run stages found, for {@link buildReport}. */
-export interface RunFindings {
+interface RunFindings {
   started: number;
   results: CaseResult[];
   client: Client;

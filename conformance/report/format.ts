@@ -9,7 +9,7 @@ import type { CaseResult, Exchange, ExchangeRequest, Report, StatusTableRow } fr
 import { excerpt } from '../words.ts';
 
 /** Quotes a string for a POSIX shell. */
-export function shellQuote(text: string): string {
+function shellQuote(text: string): string {
   // Plain single quotes keep every byte but control characters, which a report shows escaped: those go in bash's
   // $'…', whose \xHH escapes send the byte itself, so the line sends what the suite sent, byte for byte.
   if (!/[\x00-\x1f\x7f\ud800-\udfff]/.test(text)) return `'${text.replaceAll("'", `'\\''`)}'`;
@@ -156,7 +156,7 @@ function total(record: Record<string, number>): number {
 }
 
 /** What a judgement of recorded traffic read and left aside, and its coverage line. */
-export function trafficLines(t: NonNullable<Report['traffic']>): string[] {
+function trafficLines(t: NonNullable<Report['traffic']>): string[] {
   const lines = [
     `Read ${t.entries} entr${t.entries === 1 ? 'y' : 'ies'} from ${t.files.length} file${t.files.length === 1 ? '' : 's'}; judged ${t.judged}${t.side === 'both' ? '' : ` (only the ${t.side}'s findings fail: --side ${t.side})`}`,
   ];
@@ -235,7 +235,7 @@ export function endedLine(ended: NonNullable<Report['ended']>): string {
 }
 
 /** What the server's requests to slow down cost, or undefined when it made none. */
-export function throttlingLine(report: Report): string | undefined {
+function throttlingLine(report: Report): string | undefined {
   const t = report.throttling;
   const statuses = Object.entries(t.byStatus).map(([status, n]) => `${n} × ${status}`);
   if (statuses.length === 0) return undefined;
@@ -252,7 +252,7 @@ export function summaryLine(report: Report): string {
 }
 
 /** Lines about the generated requests, when there were any: how many, the seed, what was skipped. */
-export function generationLines(report: Report): string[] {
+function generationLines(report: Report): string[] {
   const g = report.generation;
   if (!g) return [];
   const sent = Object.entries(g.sent)

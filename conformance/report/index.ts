@@ -8,12 +8,11 @@ import { renderJson } from './json.ts';
 import { renderJunit } from './junit.ts';
 import { renderPretty } from './pretty.ts';
 
-export { renderCurl, statusTableLines, summaryLine, throttlingLine } from './format.ts';
-export { renderHar } from './har.ts';
+export { renderCurl } from './format.ts';
 export { escapeHtml, renderHtml } from './html.ts';
 export { renderJson } from './json.ts';
 export { escapeXml, renderJunit } from './junit.ts';
-export { type PrettyOptions, renderPretty, shouldColor } from './pretty.ts';
+export { renderPretty, shouldColor } from './pretty.ts';
 
 /** One reporter: how it renders a report, and what the CLI says and does for it. */
 export interface Reporter {

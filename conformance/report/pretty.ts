@@ -18,7 +18,7 @@ import {
 } from './format.ts';
 
 /** Options of {@link renderPretty}. */
-export interface PrettyOptions {
+interface PrettyOptions {
   /** Use ANSI colour (see {@link shouldColor}). */
   color?: boolean;
 }

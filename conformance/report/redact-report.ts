@@ -13,7 +13,7 @@ import type { JudgedCase } from '../judge/consequences.ts';
 import type { CaseResult, CheckResult, Exchange, ExchangeResponse, Report } from '../types.ts';
 
 /** The two redactors of the output edge. */
-export interface OutputRedactors {
+interface OutputRedactors {
   /** For what a server sent: every occurrence goes. */
   data: Redactor;
   /** For mixed text: see createTextRedactor. */

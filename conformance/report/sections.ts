@@ -20,7 +20,7 @@ export function headingAnchor(heading: string): string {
 }
 
 /** One part of a section and where it is written; `url` is absent for a part this page does not know. */
-export interface SectionLink {
+interface SectionLink {
   name: string;
   url?: string;
 }

@@ -8,7 +8,7 @@ import { NEAR_KEY_WORDS, type NearKey } from '../client/near-key.ts';
 import type { CaseContext, CaseRequest, CheckResult, CreatedKind, Creation, Exchange } from '../types.ts';
 
 /** A listing of as many animals as one page may hold, made once per run. */
-export interface Listing {
+interface Listing {
   exchange: Exchange;
   pets?: Pet[];
 }
@@ -24,7 +24,7 @@ export interface Shared {
 }
 
 /** Options of {@link createShared}. */
-export interface SharedOptions {
+interface SharedOptions {
   client: Client;
   runId: string;
 }
@@ -38,7 +38,7 @@ export function namePrefix(runId: string): string {
  * The id a create's answer gives the new animal, or what is missing for one: later cases need only the id (its
  * other fields are judged by the createPet cases, so a server that writes a missing status as null still gets them).
  */
-export function createdId(exchange: Exchange): number | string {
+function createdId(exchange: Exchange): number | string {
   const res = exchange.response;
   if (exchange.error || res === undefined) return `POST /pets got no answer (${exchange.error?.code ?? 'no response'})`;
   if (res.status < 200 || res.status >= 300) return `POST /pets answered ${res.status}, not a 2xx`;
@@ -121,7 +121,7 @@ export interface CaseContextOptions {
 }
 
 /** A case context and what it recorded. */
-export interface RecordingContext {
+interface RecordingContext {
   ctx: CaseContext;
   checks: CheckResult[];
   exchanges: Exchange[];

@@ -11,16 +11,16 @@ import type { CaseResult, Exchange, ExchangeLog, LoggedExchange } from '../types
 import { KEPT_BODY_CHARS } from './keep.ts';
 
 /** How much the log keeps: exchanges, and bytes of bodies (sent and received). */
-export interface LogBounds {
+interface LogBounds {
   maxEntries: number;
   maxBodyBytes: number;
 }
 
 /** The log's default bounds: far above a default run (about eighty exchanges) and a `--generate 200` one. */
-export const LOG_BOUNDS: LogBounds = { maxEntries: 20_000, maxBodyBytes: 64 * 1024 * 1024 };
+const LOG_BOUNDS: LogBounds = { maxEntries: 20_000, maxBodyBytes: 64 * 1024 * 1024 };
 
 /** Records exchanges as the client reports them, and gives the log. */
-export interface ExchangeRecorder {
+interface ExchangeRecorder {
   /** For the client's `onExchange`. */
   record(exchange: Exchange, startedAt: number, retried: boolean): void;
   /** The log, in the order started; each exchange names the cases in `results` that show it. */

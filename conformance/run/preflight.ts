@@ -29,7 +29,7 @@ const UNREACHABLE = new Set([
 const CERTIFICATE = /CERT|SELF_SIGNED|UNABLE_TO_(GET|VERIFY)|ALTNAME/;
 
 /** Options of {@link preflight}. */
-export interface PreflightOptions {
+interface PreflightOptions {
   client: Client;
   /** The base URL as given. */
   baseUrl: string;

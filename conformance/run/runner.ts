@@ -11,7 +11,7 @@ import { type CaseContextOptions, createCaseContext } from './context.ts';
 import { keepForReport } from './keep.ts';
 
 /** Options of {@link runCases}. */
-export interface RunCasesOptions extends CaseContextOptions {
+interface RunCasesOptions extends CaseContextOptions {
   concurrency: number;
   /** Called as each case ends, with how many have ended. */
   onResult?: (result: CaseResult, done: number) => void;
@@ -38,7 +38,7 @@ function serverErrors(exchanges: readonly Exchange[], checks: readonly CheckResu
 }
 
 /** Why a read-only run skips a case: every case of an operation that is not a GET, and any that could create. */
-export const READ_ONLY_SKIP = 'read-only: sends no POST';
+const READ_ONLY_SKIP = 'read-only: sends no POST';
 
 let methods: Map<string, string> | undefined;
 /** Whether a read-only run (GET only) can run `c`: its operation is a GET and it creates nothing. */
@@ -48,7 +48,7 @@ function readsOnly(c: Case): boolean {
 }
 
 /** Runs one case and returns its result as data. */
-export async function runCase(c: Case, options: CaseContextOptions): Promise<CaseResult> {
+async function runCase(c: Case, options: CaseContextOptions): Promise<CaseResult> {
   const base = {
     id: c.id,
     title: c.title,

@@ -32,7 +32,7 @@ function tagsOf(operationId: string): readonly string[] {
 }
 
 /** Whether `pattern` selects `item`: by id ({@link matchesPattern}), level, operation id, or a tag of its operation. */
-export function selects(pattern: string, item: Selectee): boolean {
+function selects(pattern: string, item: Selectee): boolean {
   return (
     matchesPattern(pattern, item.id) ||
     pattern === item.level ||
@@ -67,13 +67,13 @@ export function matchesPattern(pattern: string, id: string): boolean {
 }
 
 /** What `only` and `skip` ask for; absent or empty `only` keeps everything. */
-export interface SelectOptions {
+interface SelectOptions {
   only?: readonly string[];
   skip?: readonly string[];
 }
 
 /** What a selection picks from: the fixed cases and the generated checks. */
-export interface Selectable {
+interface Selectable {
   cases: readonly Case[];
   generated: readonly GeneratedProperty[];
 }
@@ -92,7 +92,7 @@ export interface Selection {
 }
 
 /** The items `only` keeps (all when it is empty) and `skip` does not name. */
-export function selectIds<T extends Selectee>(items: readonly T[], options: SelectOptions): T[] {
+function selectIds<T extends Selectee>(items: readonly T[], options: SelectOptions): T[] {
   const only = options.only ?? [];
   const skip = options.skip ?? [];
   return items.filter(

@@ -22,7 +22,7 @@ import { type Selection, select } from './select.ts';
 import { checkShard, shardSelection } from './shard.ts';
 
 /** How long a run may take in all unless told otherwise (`maxTimeMs`, `--max-time`): ten minutes. */
-export const DEFAULT_MAX_TIME_MS = 600_000;
+const DEFAULT_MAX_TIME_MS = 600_000;
 
 /** Options of {@link runConformance}. */
 export interface ConformanceOptions {

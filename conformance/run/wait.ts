@@ -14,7 +14,7 @@ const FIRST_PAUSE_MS = 100;
 const MAX_PAUSE_MS = 2000;
 
 /** Options of {@link waitUntilUp}. */
-export interface WaitOptions {
+interface WaitOptions {
   client: Client;
   /** The base URL as given (the line names it). */
   baseUrl: string;

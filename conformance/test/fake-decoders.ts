@@ -11,7 +11,7 @@ const INT64_MAX = 2n ** 63n - 1n;
  * The first JSON value of a text and nothing after it, as a streaming decoder reads it (Go's `json.Decoder`):
  * the text up to the end of its first object, or the whole text when it is not an object.
  */
-export function firstValue(text: string): string {
+function firstValue(text: string): string {
   let depth = 0;
   let inString = false;
   for (let i = 0; i < text.length; i++) {

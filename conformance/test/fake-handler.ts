@@ -18,10 +18,10 @@ import {
 } from './fake-model.ts';
 import { createPet, getPet, invalidBeforeAuth, listPets } from './fake-operations.ts';
 
-export type { FakeChoices, FakeRequest, FakeResult, GeneratedBug, Violation } from './fake-model.ts';
+export type { FakeChoices, FakeResult, GeneratedBug, Violation } from './fake-model.ts';
 
 /** Options of {@link createFakeHandler}. */
-export interface FakeHandlerOptions {
+interface FakeHandlerOptions {
   apiKey: string;
   count: number;
   violations: readonly Violation[];
@@ -30,7 +30,7 @@ export interface FakeHandlerOptions {
 }
 
 /** The fake's state and its request handler. */
-export interface FakeHandler {
+interface FakeHandler {
   pets: Map<number, Pet>;
   handle(req: FakeRequest): FakeResult;
 }

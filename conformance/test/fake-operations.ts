@@ -115,7 +115,7 @@ function isNewPet(s: FakeState, b: Record<string, unknown>): boolean {
 }
 
 /** The NewPet in a create request, or the response refusing it. */
-export function parseNewPet(s: FakeState, req: FakeRequest): { pet?: Record<string, unknown>; failure?: FakeResult } {
+function parseNewPet(s: FakeState, req: FakeRequest): { pet?: Record<string, unknown>; failure?: FakeResult } {
   const type = String(req.headers['content-type'] ?? '')
     .split(';')[0]!
     .trim()

@@ -11,7 +11,7 @@ import type { CheckResult, Exchange } from '../types.ts';
 import type { RecordedEntry } from './entry.ts';
 
 /** One finding across entries: its checks and the exchanges that show it. */
-export interface AcrossFinding {
+interface AcrossFinding {
   entry: RecordedEntry;
   checks: CheckResult[];
   exchanges: Exchange[];
@@ -39,7 +39,7 @@ function slim(ex: Exchange): Exchange {
 const MAX_REFUSALS = 1_000;
 
 /** The state of the checks across entries. */
-export interface AcrossState {
+interface AcrossState {
   /** Records `entry` (answered, judged, for `operationId`) and returns its findings against what came before. */
   see(entry: RecordedEntry, operationId: string, judged: { validList: boolean }): AcrossFinding[];
   /** The findings only the whole recording shows (a 401 for a key another entry used with success). */

@@ -36,7 +36,7 @@ export interface RecordedEntry {
 }
 
 /** Bytes of a body read (from the HAR or a file beside it), as the client's cap. */
-export const MAX_BODY_BYTES = 1024 * 1024;
+const MAX_BODY_BYTES = 1024 * 1024;
 
 /** Query parameters whose values are secrets by their name. */
 const SECRET_PARAM =

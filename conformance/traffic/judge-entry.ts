@@ -28,14 +28,14 @@ import type { CheckResult } from '../types.ts';
 import type { RecordedEntry } from './entry.ts';
 
 /** What the judge of one entry needs to know besides the entry. */
-export interface EntryJudgeOptions {
+interface EntryJudgeOptions {
   strict: boolean;
   /** The date the client's calls are judged at for getPet's sunset (`--as-of`); else each entry's own time. */
   asOf?: Date;
 }
 
 /** The client's verdict on a request: its checks, and what the contract makes of it. */
-export interface ClientVerdict {
+interface ClientVerdict {
   checks: CheckResult[];
   /** No usable bearer key. */
   noKey: boolean;

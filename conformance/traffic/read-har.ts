@@ -28,7 +28,7 @@ export const MAX_ENTRY_BYTES = 64 * 1024 * 1024;
 const MAX_PAGES = 10_000;
 
 /** A bad HAR: one line naming the file and the place. */
-export function badHar(file: string, where: string, problem: string): ConformanceError {
+function badHar(file: string, where: string, problem: string): ConformanceError {
   return new ConformanceError('PETSTORE_CONFORMANCE_BAD_HAR', `${file}: ${where}: ${problem}`);
 }
 

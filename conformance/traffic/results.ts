@@ -27,7 +27,7 @@ export function entryLabel(entry: RecordedEntry): string {
 }
 
 /** Collects results, with exact counts whatever is listed. */
-export interface ResultSink {
+interface ResultSink {
   add(
     entry: RecordedEntry,
     side: Side,

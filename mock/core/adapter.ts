@@ -14,11 +14,17 @@ export const BODY_LIMIT = 1024 * 1024;
 /** The base URL a socketless adapter answers when none is given. `.test` is reserved (RFC 2606): it never reaches a real host. */
 export const DEFAULT_BASE_URL = 'http://petstore.test/v1';
 
+/**
+ * The contract's own path (its server URL), under which the core routes: an adapter strips its mount's prefix
+ * first, so the core sees `/v1/pets` wherever the API is mounted. Where it is mounted (`/api/v1`) is the base path.
+ */
+export const API_PATH = '/v1';
+
 /** Where a base URL puts the mock: `https://host/api/v1` serves the API at `/api/v1` and the controls at `/api/__control`. */
 export interface Mount {
   /** `https://host`, or '' for a path-only base URL (a browser app's own origin). */
   origin: string;
-  /** The path before the API's `/v1` (`/api`, or '' at the root). */
+  /** The path before the API's `/v1` (`/api`, or '' at the root): the base path is this and {@link API_PATH}. */
   prefix: string;
   /** The base URL as given, without a trailing slash. */
   baseUrl: string;
@@ -35,10 +41,10 @@ export function mountOf(baseUrl: string = DEFAULT_BASE_URL): Mount {
   } catch {
     throw badOption('baseUrl', `is not a URL: ${JSON.stringify(baseUrl)}`);
   }
-  if ((!absolute && !trimmed.startsWith('/')) || url.search || url.hash || !url.pathname.endsWith('/v1')) {
+  if ((!absolute && !trimmed.startsWith('/')) || url.search || url.hash || !url.pathname.endsWith(API_PATH)) {
     throw badOption('baseUrl', `must be http(s)://host[/path]/v1 or /[path/]v1, got ${JSON.stringify(baseUrl)}`);
   }
-  return { origin: absolute ? url.origin : '', prefix: url.pathname.slice(0, -'/v1'.length), baseUrl: trimmed };
+  return { origin: absolute ? url.origin : '', prefix: url.pathname.slice(0, -API_PATH.length), baseUrl: trimmed };
 }
 
 /** The request's path and query as the core expects them (`/v1/pets?x`), or undefined when it is outside the mount. */

@@ -23,7 +23,7 @@ import { SessionError, type Sessions } from './sessions.ts';
 export const CONTROL_PREFIX = '/__control';
 
 /** What the control endpoints read besides the user's {@link PetstoreMock}: the fast forms of two of its answers, and the profile. */
-export interface ControlExtras {
+interface ControlExtras {
   /** The pets as JSON text (what `mock.pets.all()` gives, serialised without building objects); a promise on a database store. */
   petsJson(): string | Promise<string>;
   /** The answer for a store call that failed later (a database's: 503, or 507). */

@@ -16,7 +16,7 @@ import { type ApiRequest, type ApiResponse, ErrorCode, errorResponse } from './r
 import { SESSIONS_PATH } from './sessions.ts';
 
 /** Response headers a page may read, when an answer carries them. */
-export const EXPOSED_HEADERS = [
+const EXPOSED_HEADERS = [
   'Location',
   'Deprecation',
   'Sunset',
@@ -30,10 +30,10 @@ export const EXPOSED_HEADERS = [
 ];
 
 /** Request headers every preflight allows, before those it asks for. */
-export const ALLOWED_HEADERS = ['Authorization', 'Content-Type', 'Prefer', 'Petstore-Session'];
+const ALLOWED_HEADERS = ['Authorization', 'Content-Type', 'Prefer', 'Petstore-Session'];
 
 /** Which origins CORS grants: `any` (a `*`), or loopback origins (API only) and those named. */
-export interface CorsPolicy {
+interface CorsPolicy {
   /** Every origin, as `Access-Control-Allow-Origin: *` (the control endpoints included). */
   any: boolean;
   /** Origins granted besides loopback ones, as browsers send them (`https://app.example:8443`). */
@@ -72,7 +72,7 @@ function normalOrigin(origin: string): string | undefined {
 }
 
 /** Whether `origin` (an `Origin` header) is on this machine: `localhost`, `*.localhost`, 127.0.0.0/8 or `[::1]`, any port. */
-export function isLoopbackOrigin(origin: string): boolean {
+function isLoopbackOrigin(origin: string): boolean {
   const match = /^https?:\/\/(\[::1\]|[^:/[\]]+)(?::[0-9]{1,5})?$/.exec(origin);
   if (!match) return false;
   const host = match[1]!.toLowerCase();

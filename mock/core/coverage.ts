@@ -8,7 +8,14 @@
  * test forcing it. Counters, not a log: memory stays the same however long the
  * run. Every adapter counts the same way (a layer beside the journal).
  */
-import { listOperations, listPetsLimit, petStatuses, sunsetOf } from '../../spec/index.ts';
+import {
+  type LimitBounds,
+  listOperations,
+  listPetsLimit,
+  type OperationInfo,
+  petStatuses,
+  sunsetOf,
+} from '../../spec/index.ts';
 import { SERVICE_FAILURES } from './forced.ts';
 import { FORCED_SOURCES, type ForcedSource, forcedBy, type RequestContext } from './layers.ts';
 import { queryMemo } from './memo.ts';
@@ -69,7 +76,7 @@ export interface CoverageReport {
 }
 
 /** Options of {@link createCoverage}. */
-export interface CoverageOptions {
+interface CoverageOptions {
   /** getPet is gone (`asOf` on or after its sunset): its calls count as calls to a removed operation. */
   removed?: ReadonlySet<string>;
 }
@@ -109,13 +116,9 @@ function kindOf(operationId: string, message: string): string {
   return `${operationId}: ${rule}`;
 }
 
-/** Makes the counters; the documented responses come from the spec. */
-export function createCoverage(options: CoverageOptions = {}): Coverage {
-  const operations = listOperations();
-  const documented = new Map(operations.map((op) => [op.operationId, op.statuses]));
-  const limit = listPetsLimit();
-  const statuses = petStatuses();
-  const variationIds = [
+/** The listing's variations a report always lists, counted or not. */
+function knownVariations(limit: LimitBounds, statuses: readonly string[]): string[] {
+  return [
     'listPets limit absent',
     `listPets limit=${limit.minimum}`,
     `listPets limit=${limit.maximum}`,
@@ -125,204 +128,262 @@ export function createCoverage(options: CoverageOptions = {}): Coverage {
     'listPets empty listing',
     'getPet a created pet fetched back',
   ];
-  let since = new Date().toISOString();
-  let requests = 0;
-  let unknownRoutes = 0;
-  let responses = new Map<string, Counter>();
-  /** Each variation's counter: an object, so that what is remembered per query (below) is counted with no lookup. */
-  let variations = new Map<string, { count: number }>();
-  let invalid = new Map<string, InvalidRequestKind>();
-  let created = new Set<string>();
+}
 
-  const tally = (id: string): { count: number } => {
-    let v = variations.get(id);
-    if (v === undefined) variations.set(id, (v = { count: 0 }));
-    return v;
+/** Everything counted since the start or the last clear: `clear()` starts a new one. */
+interface Counts {
+  since: string;
+  requests: number;
+  unknownRoutes: number;
+  responses: Map<string, Counter>;
+  /**
+   * Each answer's counter (row `listPets 200`, `getPet fault=reset`) found by the operation and the status or
+   * fault, not by its row id: no new string to hash per request.
+   */
+  rowCounters: Map<string, Map<number | string, Counter>>;
+  /** Each variation's counter: an object, so that what is remembered per query is counted with no lookup. */
+  variations: Map<string, { count: number }>;
+  invalid: Map<string, InvalidRequestKind>;
+  created: Set<string>;
+}
+
+function emptyCounts(): Counts {
+  return {
+    since: new Date().toISOString(),
+    requests: 0,
+    unknownRoutes: 0,
+    responses: new Map(),
+    rowCounters: new Map(),
+    variations: new Map(),
+    invalid: new Map(),
+    created: new Set(),
   };
+}
 
-  /** The variations a listing's query exercises, whatever the answer: a function of the query text alone. */
-  function queryVariations(rawQuery: string): readonly string[] {
-    const ids: string[] = [];
-    const query = new URLSearchParams(rawQuery);
-    const limitText = query.get('limit');
-    if (limitText === null) ids.push('listPets limit absent');
-    else if (limitText === String(limit.minimum)) ids.push(`listPets limit=${limit.minimum}`);
-    else if (limitText === String(limit.maximum)) ids.push(`listPets limit=${limit.maximum}`);
-    else if (!(/^[0-9]+$/.test(limitText) && Number(limitText) >= limit.minimum && Number(limitText) <= limit.maximum))
-      ids.push('listPets limit out of range');
-    const status = query.get('status');
-    if (status === null) ids.push('listPets no status filter');
-    else if ((statuses as readonly string[]).includes(status)) ids.push(`listPets status=${status}`);
-    return ids;
+/** The counter of the variation `id`, made at its first use. */
+function tally(counts: Counts, id: string): { count: number } {
+  let v = counts.variations.get(id);
+  if (v === undefined) counts.variations.set(id, (v = { count: 0 }));
+  return v;
+}
+
+/** The counter of an operation's answer with a status (a number) or a fault (a string). */
+function rowCounter(counts: Counts, operationId: string, what: number | string): Counter {
+  let byWhat = counts.rowCounters.get(operationId);
+  if (byWhat === undefined) counts.rowCounters.set(operationId, (byWhat = new Map()));
+  let c = byWhat.get(what);
+  if (c === undefined) {
+    const id = typeof what === 'number' ? `${operationId} ${what}` : `${operationId} fault=${what}`;
+    c = counts.responses.get(id);
+    if (c === undefined) counts.responses.set(id, (c = counter()));
+    if (byWhat.size < MAX_INVALID_KINDS) byWhat.set(what, c);
   }
-  // Their counters, remembered per query text (a client asks the same few listings over and over), bounded in
-  // count and length; emptied with the counters.
+  return c;
+}
+
+/** The variations a listing's query exercises, whatever the answer: a function of the query text alone. */
+function queryVariations(rawQuery: string, limit: LimitBounds, statuses: readonly string[]): readonly string[] {
+  const ids: string[] = [];
+  const query = new URLSearchParams(rawQuery);
+  const limitText = query.get('limit');
+  if (limitText === null) ids.push('listPets limit absent');
+  else if (limitText === String(limit.minimum)) ids.push(`listPets limit=${limit.minimum}`);
+  else if (limitText === String(limit.maximum)) ids.push(`listPets limit=${limit.maximum}`);
+  else if (!(/^[0-9]+$/.test(limitText) && Number(limitText) >= limit.minimum && Number(limitText) <= limit.maximum))
+    ids.push('listPets limit out of range');
+  const status = query.get('status');
+  if (status === null) ids.push('listPets no status filter');
+  else if (statuses.includes(status)) ids.push(`listPets status=${status}`);
+  return ids;
+}
+
+/** Counts a refused request under its kind (at most MAX_INVALID_KINDS kinds per mock; the rest as other refusals). */
+function noteInvalid(counts: Counts, context: RequestContext, operationId: string, response: ApiResponse): void {
+  let message = '';
+  try {
+    message = String((JSON.parse(String(response.body)) as { message?: unknown }).message ?? '');
+  } catch {
+    return;
+  }
+  const kind = kindOf(operationId, message);
+  const known = counts.invalid.get(kind);
+  if (known) {
+    known.count++;
+    return;
+  }
+  const key = counts.invalid.size < MAX_INVALID_KINDS ? kind : `${operationId}: other refusals`;
+  const request = `${context.request.method} ${context.path}${context.query ? `?${context.query}` : ''}`;
+  const entry = counts.invalid.get(key) ?? {
+    kind: key,
+    count: 0,
+    example: { request, status: response.status, message },
+  };
+  entry.count++;
+  counts.invalid.set(key, entry);
+}
+
+/** Makes the counters; the documented responses come from the spec. */
+export function createCoverage(options: CoverageOptions = {}): Coverage {
+  const operations = listOperations();
+  const limit = listPetsLimit();
+  const statuses: readonly string[] = petStatuses();
+  const variationIds = knownVariations(limit, statuses);
+  let counts = emptyCounts();
+  // The variations' counters, remembered per query text (a client asks the same few listings over and over),
+  // bounded in count and length; emptied with the counters.
   const variationsByQuery = queryMemo<readonly { count: number }[]>();
 
   function listVariations(context: RequestContext, response: ApiResponse): void {
     const counters =
       variationsByQuery.get(context.query) ??
-      variationsByQuery.keep(context.query, queryVariations(context.query).map(tally));
+      variationsByQuery.keep(
+        context.query,
+        queryVariations(context.query, limit, statuses).map((id) => tally(counts, id)),
+      );
     for (const counter of counters) counter.count++;
     if (response.status === 200 && (response.body === '[]' || String(response.body) === '[]'))
-      tally('listPets empty listing').count++;
+      tally(counts, 'listPets empty listing').count++;
   }
 
-  // Each answer's counter (row `listPets 200`, `getPet fault=reset`) found by the operation and the status or fault,
-  // not by its row id: no new string to hash per request. Emptied with the counters.
-  let rowCounters = new Map<string, Map<number | string, Counter>>();
-  function rowCounter(operationId: string, what: number | string): Counter {
-    let byWhat = rowCounters.get(operationId);
-    if (byWhat === undefined) rowCounters.set(operationId, (byWhat = new Map()));
-    let c = byWhat.get(what);
-    if (c === undefined) {
-      const id = typeof what === 'number' ? `${operationId} ${what}` : `${operationId} fault=${what}`;
-      c = responses.get(id);
-      if (c === undefined) responses.set(id, (c = counter()));
-      if (byWhat.size < MAX_INVALID_KINDS) byWhat.set(what, c);
+  /** What a received answer adds beyond its row: the listing's variations, a created pet fetched back, a refusal. */
+  function clientDetails(context: RequestContext, operationId: string, response: ApiResponse): void {
+    if (operationId === 'listPets') listVariations(context, response);
+    if (operationId === 'createPet' && response.status === 201) {
+      const location = String(response.headers.location ?? '');
+      const createdId = location.slice(location.lastIndexOf('/') + 1);
+      if (counts.created.size < MAX_CREATED_IDS) counts.created.add(createdId);
     }
-    return c;
-  }
-
-  function noteInvalid(context: RequestContext, operationId: string, response: ApiResponse): void {
-    let message = '';
-    try {
-      message = String((JSON.parse(String(response.body)) as { message?: unknown }).message ?? '');
-    } catch {
-      return;
-    }
-    const kind = kindOf(operationId, message);
-    const known = invalid.get(kind);
-    if (known) {
-      known.count++;
-      return;
-    }
-    const key = invalid.size < MAX_INVALID_KINDS ? kind : `${operationId}: other refusals`;
-    const request = `${context.request.method} ${context.path}${context.query ? `?${context.query}` : ''}`;
-    const entry = invalid.get(key) ?? { kind: key, count: 0, example: { request, status: response.status, message } };
-    entry.count++;
-    invalid.set(key, entry);
+    if (operationId === 'getPet' && response.status === 200 && counts.created.has(context.route!.params.petId!))
+      tally(counts, 'getPet a created pet fetched back').count++;
+    if (response.status === 400 || response.status === 401) noteInvalid(counts, context, operationId, response);
   }
 
   function record(context: RequestContext, response: ApiResponse): void {
     if (context.request.method === 'OPTIONS') return;
-    requests++;
+    counts.requests++;
     const operationId = context.operation?.operationId;
     const source = sourceOf(context);
     if (operationId === undefined || options.removed?.has(operationId)) {
-      unknownRoutes++;
-      if (operationId !== undefined) tally(`${operationId} called after its removal`).count++;
+      counts.unknownRoutes++;
+      if (operationId !== undefined) tally(counts, `${operationId} called after its removal`).count++;
       return;
     }
     const fault = context.override?.fault ?? response.fault;
-    const c = rowCounter(operationId, fault !== undefined && fault !== 'truncated' ? fault : response.status);
+    const c = rowCounter(counts, operationId, fault !== undefined && fault !== 'truncated' ? fault : response.status);
     if (context.request.abandoned) {
       // Never read by the client, so not received: counted apart, and no variation or created pet comes of it;
       // a request the contract refuses was still sent.
       c.abandoned++;
       if (source === 'client' && (response.status === 400 || response.status === 401))
-        noteInvalid(context, operationId, response);
+        noteInvalid(counts, context, operationId, response);
       return;
     }
     c.count++;
     c.bySource[source]++;
-    if (source !== 'client') return;
-    if (operationId === 'listPets') listVariations(context, response);
-    if (operationId === 'createPet' && response.status === 201) {
-      const location = String(response.headers.location ?? '');
-      const createdId = location.slice(location.lastIndexOf('/') + 1);
-      if (created.size < MAX_CREATED_IDS) created.add(createdId);
-    }
-    if (operationId === 'getPet' && response.status === 200 && created.has(context.route!.params.petId!))
-      tally('getPet a created pet fetched back').count++;
-    if (response.status === 400 || response.status === 401) noteInvalid(context, operationId, response);
+    if (source === 'client') clientDetails(context, operationId, response);
   }
 
-  function report(): CoverageReport {
-    const rows: ResponseCoverage[] = [];
-    const seen = new Set<string>();
-    for (const op of operations) {
-      const ids = [
-        ...(documented.get(op.operationId) ?? []).map((status) => ({ status, documented: true })),
-        // The answers the mock can be made to give besides the documented ones (Prefer, scenarios, chaos, the rate limit).
-        ...SERVICE_FAILURES.filter((s) => !(documented.get(op.operationId) ?? []).includes(s)).map((status) => ({
-          status,
-          documented: false,
-        })),
-      ];
-      for (const { status, documented: isDocumented } of ids) {
-        const id = `${op.operationId} ${status}`;
-        seen.add(id);
-        const c = responses.get(id) ?? counter();
-        rows.push({
-          id,
-          operationId: op.operationId,
-          status,
-          documented: isDocumented,
-          count: c.count,
-          bySource: c.bySource,
-          abandoned: c.abandoned,
-        });
-      }
-    }
-    // Whatever else was answered (a fault, a 413, a 405 forced by a scenario): listed as received.
-    for (const [id, c] of responses) {
-      if (seen.has(id)) continue;
-      const [operationId, what] = id.split(' ') as [string, string];
-      const fault = what.startsWith('fault=') ? what.slice('fault='.length) : undefined;
+  return {
+    record,
+    report: () => buildReport(counts, operations, variationIds, options.removed),
+    clear: () => {
+      counts = emptyCounts();
+      variationsByQuery.clear();
+    },
+  };
+}
+
+/** One row per documented and forceable answer of every operation, then whatever else was answered. */
+function responseRows(counts: Counts, operations: readonly OperationInfo[]): ResponseCoverage[] {
+  const documented = new Map(operations.map((op) => [op.operationId, op.statuses]));
+  const rows: ResponseCoverage[] = [];
+  const seen = new Set<string>();
+  for (const op of operations) {
+    const ids = [
+      ...(documented.get(op.operationId) ?? []).map((status) => ({ status, documented: true })),
+      // The answers the mock can be made to give besides the documented ones (Prefer, scenarios, chaos, the rate limit).
+      ...SERVICE_FAILURES.filter((s) => !(documented.get(op.operationId) ?? []).includes(s)).map((status) => ({
+        status,
+        documented: false,
+      })),
+    ];
+    for (const { status, documented: isDocumented } of ids) {
+      const id = `${op.operationId} ${status}`;
+      seen.add(id);
+      const c = counts.responses.get(id) ?? counter();
       rows.push({
         id,
-        operationId,
-        status: fault === undefined ? Number(what) : null,
-        ...(fault === undefined ? {} : { fault }),
-        documented: fault === undefined && (documented.get(operationId) ?? []).includes(Number(what)),
+        operationId: op.operationId,
+        status,
+        documented: isDocumented,
         count: c.count,
         bySource: c.bySource,
         abandoned: c.abandoned,
       });
     }
-    const deprecated = operations
-      .filter((op) => op.deprecated)
-      .map((op) => ({
-        operationId: op.operationId,
-        calls:
-          SOURCES.reduce(
-            (sum, s) =>
-              sum + rows.filter((r) => r.operationId === op.operationId).reduce((n, r) => n + r.bySource[s], 0),
-            0,
-          ) + (variations.get(`${op.operationId} called after its removal`)?.count ?? 0),
-        sunset: sunsetOf(op.operationId)?.toISOString().slice(0, 10) ?? '',
-        replacement: replacementOf(op.extensions['x-replacement']),
-        removed: options.removed?.has(op.operationId) === true,
-      }));
-    return {
-      since,
-      requests,
-      responses: rows,
-      neverReceived: rows.filter((r) => r.documented && r.count === 0).map((r) => r.id),
-      variations: [
-        ...variationIds.map((id) => ({ id, count: variations.get(id)?.count ?? 0 })),
-        ...[...variations].filter(([id]) => !variationIds.includes(id)).map(([id, { count }]) => ({ id, count })),
-      ],
-      deprecated,
-      invalidRequests: [...invalid.values()].map((k) => ({ ...k, example: { ...k.example } })),
-      unknownRoutes,
-    };
   }
-
-  function clear(): void {
-    since = new Date().toISOString();
-    requests = 0;
-    unknownRoutes = 0;
-    responses = new Map();
-    rowCounters = new Map();
-    variations = new Map();
-    variationsByQuery.clear();
-    invalid = new Map();
-    created = new Set();
+  // Whatever else was answered (a fault, a 413, a 405 forced by a scenario): listed as received.
+  for (const [id, c] of counts.responses) {
+    if (seen.has(id)) continue;
+    const [operationId, what] = id.split(' ') as [string, string];
+    const fault = what.startsWith('fault=') ? what.slice('fault='.length) : undefined;
+    rows.push({
+      id,
+      operationId,
+      status: fault === undefined ? Number(what) : null,
+      ...(fault === undefined ? {} : { fault }),
+      documented: fault === undefined && (documented.get(operationId) ?? []).includes(Number(what)),
+      count: c.count,
+      bySource: c.bySource,
+      abandoned: c.abandoned,
+    });
   }
+  return rows;
+}
 
-  return { record, report, clear };
+/** The deprecated operations' calls (received by any source, and after removal), sunset and replacement. */
+function deprecatedUse(
+  counts: Counts,
+  operations: readonly OperationInfo[],
+  rows: readonly ResponseCoverage[],
+  removed: ReadonlySet<string> | undefined,
+): CoverageReport['deprecated'] {
+  return operations
+    .filter((op) => op.deprecated)
+    .map((op) => ({
+      operationId: op.operationId,
+      calls:
+        SOURCES.reduce(
+          (sum, s) => sum + rows.filter((r) => r.operationId === op.operationId).reduce((n, r) => n + r.bySource[s], 0),
+          0,
+        ) + (counts.variations.get(`${op.operationId} called after its removal`)?.count ?? 0),
+      sunset: sunsetOf(op.operationId)?.toISOString().slice(0, 10) ?? '',
+      replacement: replacementOf(op.extensions['x-replacement']),
+      removed: removed?.has(op.operationId) === true,
+    }));
+}
+
+/** The report of `counts`: copies, so that later requests do not change a report already given. */
+function buildReport(
+  counts: Counts,
+  operations: readonly OperationInfo[],
+  variationIds: readonly string[],
+  removed: ReadonlySet<string> | undefined,
+): CoverageReport {
+  const rows = responseRows(counts, operations);
+  return {
+    since: counts.since,
+    requests: counts.requests,
+    responses: rows,
+    neverReceived: rows.filter((r) => r.documented && r.count === 0).map((r) => r.id),
+    variations: [
+      ...variationIds.map((id) => ({ id, count: counts.variations.get(id)?.count ?? 0 })),
+      ...[...counts.variations].filter(([id]) => !variationIds.includes(id)).map(([id, { count }]) => ({ id, count })),
+    ],
+    deprecated: deprecatedUse(counts, operations, rows, removed),
+    invalidRequests: [...counts.invalid.values()].map((k) => ({ ...k, example: { ...k.example } })),
+    unknownRoutes: counts.unknownRoutes,
+  };
 }
 
 function replacementOf(operationId: unknown): string {

@@ -9,7 +9,7 @@ import type { Pet } from '../../spec/index.ts';
 import { DEFAULT_SEED_PETS } from './generated/default-pets.ts';
 import { checkCount, checkSeed, DEFAULT_COUNT, DEFAULT_SEED, type SeedOptions } from './seed-options.ts';
 
-export { checkCount, checkSeed, DEFAULT_COUNT, DEFAULT_SEED, MAX_COUNT, type SeedOptions } from './seed-options.ts';
+export { checkCount, checkSeed, DEFAULT_COUNT, DEFAULT_SEED, MAX_COUNT } from './seed-options.ts';
 
 /** The pets the seed makes, as fresh copies, when they ship as data (the default seed, up to 50); else undefined. */
 export function shippedPets({ seed = DEFAULT_SEED, count = DEFAULT_COUNT }: SeedOptions = {}): Pet[] | undefined {

@@ -7,10 +7,10 @@
  */
 
 /** Where a number sits in a JSON document: keys and array indexes from the root. */
-export type JsonPath = readonly (string | number)[];
+type JsonPath = readonly (string | number)[];
 
 /** A number whose text is not exactly a safe integer, where it is, and its text (cut to 40 characters). */
-export interface InexactNumber {
+interface InexactNumber {
   path: JsonPath;
   text: string;
 }

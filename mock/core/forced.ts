@@ -14,7 +14,7 @@ export const SERVICE_FAILURES: readonly number[] = [429, 500, 502, 503, 504];
 export const SCENARIO_STATUSES: readonly number[] = [400, 401, 404, ...SERVICE_FAILURES];
 
 /** Seconds a forced 429 or 503 asks the client to wait. */
-export const FORCED_RETRY_AFTER = '1';
+const FORCED_RETRY_AFTER = '1';
 
 /** The statuses `Prefer: code=` may ask of an operation: its documented errors, then the service failures. */
 export function forceableFor(operation: OperationInfo | undefined): number[] {

@@ -15,20 +15,20 @@ import { type ApiRequest, type ApiResponse, ErrorCode, errorResponse } from './r
 import type { PetStore } from './store.ts';
 
 /** Options for {@link createHandler}. */
-export interface HandlerOptions {
+interface HandlerOptions {
   store: PetStore;
   /** Keys accepted as `Authorization: Bearer <key>`. */
   apiKeys: readonly string[];
-  /** What the URLs the mock writes (`Location`, `Link`) start with: where the API is mounted, such as `/api/v1` (default `/v1`). */
-  urlBase?: string;
+  /** Where the API is mounted, such as `/api/v1` (default `/v1`): the URLs the mock writes (`Location`, `Link`) start with it. */
+  basePath?: string;
   /** Operations past their sunset (`asOf`): not routed, so they answer as an unknown route does. */
   removed?: ReadonlySet<string>;
 }
 
 /** The operations for one store and set of keys: answering a routed request, at once on a store in memory. */
-export function createHandler({ store, apiKeys, urlBase = '/v1', removed }: HandlerOptions): Next {
+export function createHandler({ store, apiKeys, basePath = '/v1', removed }: HandlerOptions): Next {
   const authenticate = createAuthenticator(apiKeys);
-  const link = successorLink(urlBase);
+  const link = successorLink(basePath);
   const listPets = listPetsOf(store);
   const gone = (op: OperationInfo) => removed?.has(op.operationId) === true;
   // Whether a route still serves an operation (one past its sunset is not routed), decided once per template.
@@ -64,7 +64,7 @@ export function createHandler({ store, apiKeys, urlBase = '/v1', removed }: Hand
       case 'listPets':
         return listPets(query);
       case 'createPet':
-        return createPet(store, request, urlBase);
+        return createPet(store, request, basePath);
       case 'getPet':
         return getPet(store, served.params.petId!, link);
       default:

@@ -23,8 +23,6 @@ export const MAX_JOURNAL_BYTES = 1024 * 1024 * 1024;
 const ENTRY_OVERHEAD = 256;
 /** Characters of a request body kept; the rest is dropped and `bodyTruncated` set. */
 export const JOURNAL_BODY_LIMIT = 64 * 1024;
-export { REDACTED } from '../../guard/redact.ts';
-
 /** One API request as recorded. */
 export interface JournalEntry {
   /** Sequence number since the mock started (never reused, even after a clear). */
@@ -94,7 +92,7 @@ export interface Journal {
 }
 
 /** Options for {@link createJournal}. */
-export interface JournalOptions {
+interface JournalOptions {
   /** Entries kept, oldest dropped first (0 keeps none). */
   capacity?: number;
   /** Bytes kept, oldest dropped first (default {@link DEFAULT_JOURNAL_BYTES}). */
@@ -128,23 +126,11 @@ export function createJournal({
   maxBytes = DEFAULT_JOURNAL_BYTES,
   keys,
 }: JournalOptions): Journal {
-  if (!Number.isSafeInteger(capacity) || capacity < 0 || capacity > MAX_JOURNAL_SIZE)
-    throw badOption('journalSize', `must be an integer from 0 to ${MAX_JOURNAL_SIZE}, got ${capacity}`);
-  if (!Number.isSafeInteger(maxBytes) || maxBytes < 0 || maxBytes > MAX_JOURNAL_BYTES)
-    throw badOption('journalBytes', `must be an integer from 0 to ${MAX_JOURNAL_BYTES}, got ${maxBytes}`);
+  checkJournalLimits(capacity, maxBytes);
   if (maxBytes === 0) capacity = 0;
-  const seqs = new Float64Array(capacity);
-  const times = new Float64Array(capacity);
-  const durations = new Float64Array(capacity);
-  const statuses = new Int16Array(capacity);
-  const methods: string[] = new Array(capacity);
-  const targets: string[] = new Array(capacity);
-  const headers: ApiRequest['headers'][] = new Array(capacity);
-  const extras: (Extra | undefined)[] = new Array(capacity);
-  // What the layers matched: the operation, and the path in canonical spelling (no allocation per request).
-  const operations: (string | undefined)[] = new Array(capacity);
-  const canonicals: (string | undefined)[] = new Array(capacity);
-  const costs = new Float64Array(capacity);
+  const ring = createRing(capacity);
+  // Local names for the ring's columns: recording, the hot path, stores into them directly.
+  const { seqs, times, durations, statuses, methods, targets, headers, extras, operations, canonicals, costs } = ring;
   let count = 0;
   let next = 0;
   let seq = 0;
@@ -166,29 +152,6 @@ export function createJournal({
     canonicals[slot] = undefined;
     count--;
     dropped++;
-  };
-  /** A kept request's path in canonical spelling, as the filter reads it. */
-  const pathAt = (slot: number): string => canonicals[slot] ?? canonicalPath(splitTarget(targets[slot]!).path);
-  const entryAt = (slot: number): JournalEntry => {
-    const extra = extras[slot];
-    const { path, query } = splitTarget(targets[slot]!);
-    const body = extra?.body === undefined ? undefined : bodyAsRead(extra, keys);
-    return {
-      seq: seqs[slot]!,
-      at: new Date(times[slot]!).toISOString(),
-      method: methods[slot]!,
-      path: redactText(path, keys),
-      ...(operations[slot] === undefined ? {} : { operationId: operations[slot] }),
-      query: redactQuery(query, keys),
-      headers: redactHeaders(headers[slot]!, keys),
-      ...(body === undefined ? {} : { body: body.text }),
-      ...(extra?.bodyTruncated || body?.cut ? { bodyTruncated: true } : {}),
-      status: statuses[slot] === -1 ? null : statuses[slot]!,
-      ...(extra?.fault === undefined ? {} : { fault: extra.fault }),
-      durationMs: durations[slot]!,
-      applied: { ...extra?.applied },
-      ...(extra?.abandoned ? { abandoned: true as const } : {}),
-    };
   };
   return {
     get size() {
@@ -233,18 +196,9 @@ export function createJournal({
       canonicals[slot] = canonical;
     },
     list(filter = {}) {
-      const method = filter.method?.toUpperCase();
-      const { since = 0, limit = Number.POSITIVE_INFINITY } = filter;
-      const wanted = filter.path === undefined ? undefined : canonicalPath(filter.path);
-      const entries: JournalEntry[] = [];
-      // Only the entries asked for are built (redacting is what costs): a page of a full journal stays quick.
-      for (let i = 0; i < count && entries.length < limit; i++) {
-        const slot = (next - count + i + capacity) % capacity;
-        if (seqs[slot]! <= since || (method !== undefined && methods[slot] !== method)) continue;
-        if (filter.path !== undefined && !matchesTemplate(wanted!, pathAt(slot))) continue;
-        entries.push(entryAt(slot));
-      }
-      return entries;
+      // The oldest kept entry's slot, then the next `count` slots around the ring.
+      const first = (next - count + capacity) % capacity;
+      return listEntries(ring, first, count, filter, keys);
     },
     clear() {
       count = 0;
@@ -261,6 +215,99 @@ export function createJournal({
       operations.fill(undefined);
       canonicals.fill(undefined);
     },
+  };
+}
+
+/** Refuses a journal size or byte budget outside its bounds, naming the option. */
+function checkJournalLimits(capacity: number, maxBytes: number): void {
+  if (!Number.isSafeInteger(capacity) || capacity < 0 || capacity > MAX_JOURNAL_SIZE)
+    throw badOption('journalSize', `must be an integer from 0 to ${MAX_JOURNAL_SIZE}, got ${capacity}`);
+  if (!Number.isSafeInteger(maxBytes) || maxBytes < 0 || maxBytes > MAX_JOURNAL_BYTES)
+    throw badOption('journalBytes', `must be an integer from 0 to ${MAX_JOURNAL_BYTES}, got ${maxBytes}`);
+}
+
+/** The journal's ring: one column per field, one slot per kept request (numbers in typed arrays). */
+interface Ring {
+  seqs: Float64Array;
+  times: Float64Array;
+  durations: Float64Array;
+  statuses: Int16Array;
+  methods: string[];
+  targets: string[];
+  headers: ApiRequest['headers'][];
+  extras: (Extra | undefined)[];
+  /** What the layers matched: the operation, and the path in canonical spelling (no allocation per request). */
+  operations: (string | undefined)[];
+  canonicals: (string | undefined)[];
+  /** Each entry's bytes, as counted against the budget. */
+  costs: Float64Array;
+}
+
+function createRing(capacity: number): Ring {
+  return {
+    seqs: new Float64Array(capacity),
+    times: new Float64Array(capacity),
+    durations: new Float64Array(capacity),
+    statuses: new Int16Array(capacity),
+    methods: new Array(capacity),
+    targets: new Array(capacity),
+    headers: new Array(capacity),
+    extras: new Array(capacity),
+    operations: new Array(capacity),
+    canonicals: new Array(capacity),
+    costs: new Float64Array(capacity),
+  };
+}
+
+/** The kept entries that `filter` asks for, oldest first, from `count` slots starting at `first`. */
+function listEntries(
+  ring: Ring,
+  first: number,
+  count: number,
+  filter: JournalFilter,
+  keys: readonly string[],
+): JournalEntry[] {
+  const method = filter.method?.toUpperCase();
+  const { since = 0, limit = Number.POSITIVE_INFINITY } = filter;
+  const wanted = filter.path === undefined ? undefined : canonicalPath(filter.path);
+  const capacity = ring.seqs.length;
+  const entries: JournalEntry[] = [];
+  // Only the entries asked for are built (redacting is what costs): a page of a full journal stays quick.
+  for (let i = 0; i < count && entries.length < limit; i++) {
+    const slot = (first + i) % capacity;
+    if (ring.seqs[slot]! <= since || (method !== undefined && ring.methods[slot] !== method)) continue;
+    if (wanted !== undefined && !matchesTemplate(wanted, pathAt(ring, slot))) continue;
+    entries.push(entryAt(ring, slot, keys));
+  }
+  return entries;
+}
+
+/** A kept request's path in canonical spelling, as the filter reads it. */
+function pathAt(ring: Ring, slot: number): string {
+  return ring.canonicals[slot] ?? canonicalPath(splitTarget(ring.targets[slot]!).path);
+}
+
+/** The entry in `slot` as a reader gets it: built and redacted now, never before (recording stays cheap). */
+function entryAt(ring: Ring, slot: number, keys: readonly string[]): JournalEntry {
+  const extra = ring.extras[slot];
+  const { path, query } = splitTarget(ring.targets[slot]!);
+  const body = extra?.body === undefined ? undefined : bodyAsRead(extra, keys);
+  const status = ring.statuses[slot]!;
+  return {
+    seq: ring.seqs[slot]!,
+    at: new Date(ring.times[slot]!).toISOString(),
+    method: ring.methods[slot]!,
+    path: redactText(path, keys),
+    ...(ring.operations[slot] === undefined ? {} : { operationId: ring.operations[slot] }),
+    query: redactQuery(query, keys),
+    headers: redactHeaders(ring.headers[slot]!, keys),
+    ...(body === undefined ? {} : { body: body.text }),
+    ...(extra?.bodyTruncated || body?.cut ? { bodyTruncated: true } : {}),
+    status: status === -1 ? null : status,
+    ...(extra?.fault === undefined ? {} : { fault: extra.fault }),
+    durationMs: ring.durations[slot]!,
+    applied: { ...extra?.applied },
+    ...(extra?.abandoned ? { abandoned: true as const } : {}),
   };
 }
 
@@ -339,12 +386,12 @@ function headersLength(headers: ApiRequest['headers']): number {
 }
 
 /** Replaces every key in `text` with {@link REDACTED}, in every form the one redaction knows (guard/redact.ts). */
-export function redactText(text: string, keys: readonly string[]): string {
+function redactText(text: string, keys: readonly string[]): string {
   return redactKeys(text, keys);
 }
 
 /** The headers to keep: Authorization always redacted, and every key redacted wherever it appears. */
-export function redactHeaders(
+function redactHeaders(
   headers: Record<string, string | string[] | undefined>,
   keys: readonly string[],
 ): Record<string, string | string[]> {
@@ -359,7 +406,7 @@ export function redactHeaders(
 }
 
 /** Decoded query parameters, keys redacted in names and values. */
-export function redactQuery(query: string, keys: readonly string[]): Record<string, string | string[]> {
+function redactQuery(query: string, keys: readonly string[]): Record<string, string | string[]> {
   const out = new Map<string, string | string[]>();
   // The raw query first: decoding turns a key's `+` into a space, which the decoded pass would no longer match.
   for (const [rawName, rawValue] of new URLSearchParams(redactText(query, keys))) {

@@ -108,17 +108,18 @@ export function thenAnswer(answer: Answer, change: (response: ApiResponse) => Ap
 /**
  * Wraps `inner` (the API's operations) in `layers`, the first outermost: the one pipeline a request takes. The
  * target is split and the route matched once, here: the layers and the operations all read the same answer.
+ * `apiPath` is the path the operations are routed under once an adapter has stripped its mount's prefix (`/v1`).
  */
-export function compose(layers: readonly Layer[], inner: Next, basePath = '/v1'): Fetch {
+export function compose(layers: readonly Layer[], inner: Next, apiPath = '/v1'): Fetch {
   let chain: Next = inner;
   for (const layer of [...layers].reverse()) {
     const next = chain;
     chain = (context) => layer(context, next);
   }
-  const matcher = operationMatcher(basePath);
-  const under = `${basePath}/`;
+  const matcher = operationMatcher(apiPath);
+  const under = `${apiPath}/`;
   const queries: KnownQueries = { last: '', all: queryMemo() };
-  return (request) => chain(createContext(request, basePath, under, matcher, queries));
+  return (request) => chain(createContext(request, apiPath, under, matcher, queries));
 }
 
 /** The query texts seen, each as the string first seen; the last one apart, compared before any is hashed. */
@@ -129,7 +130,7 @@ interface KnownQueries {
 
 function createContext(
   request: ApiRequest,
-  basePath: string,
+  apiPath: string,
   under: string,
   matcher: OperationMatcher,
   queries: KnownQueries,
@@ -145,14 +146,14 @@ function createContext(
     query = queries.all.get(query) ?? queries.all.keep(query, query);
     queries.last = query;
   }
-  const route = path.length > basePath.length ? matcher.route(path) : undefined;
+  const route = path.length > apiPath.length ? matcher.route(path) : undefined;
   const operation = route?.operations.get(request.method === 'HEAD' ? 'GET' : request.method);
-  const api = path === basePath || path.startsWith(under) || route !== undefined;
+  const api = path === apiPath || path.startsWith(under) || route !== undefined;
   return { request, path, query, api, route, operation, applied: {} };
 }
 
 /** A request target split: the path, and the raw query without `?` (empty when none). */
-export interface Target {
+interface Target {
   path: string;
   query: string;
 }

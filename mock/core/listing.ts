@@ -14,7 +14,7 @@ import type { Later, Listing, PetStore } from './store.ts';
 const JSON_TYPE = 'application/json';
 
 /** Answers `GET /pets` with this raw query (without `?`) from `store`. */
-export type ListPets = (query: string) => Later<ApiResponse>;
+type ListPets = (query: string) => Later<ApiResponse>;
 
 const listed = (listing: Listing): ApiResponse => ({
   status: 200,

@@ -9,6 +9,7 @@
  * until they are made, requests wait and `ready` is pending.
  */
 import { listOperations, loadProfile, type Pet, sunsetOf } from '../../spec/index.ts';
+import { API_PATH } from './adapter.ts';
 import { controlLayer } from './control.ts';
 import { corsLayer, corsPolicy } from './cors.ts';
 import { type Coverage, createCoverage } from './coverage.ts';
@@ -31,7 +32,7 @@ import {
   checkStoreBytes,
   type Latency,
 } from './options.ts';
-import { answerLayer, chaosLayer, preferLayer, scenarioLayer } from './overrides.ts';
+import { chaosLayer, fetchLayer, preferLayer, scenarioLayer } from './overrides.ts';
 import { buildPact } from './pact/document.ts';
 import { applyProviderState } from './pact/provider-states.ts';
 import { createPactRecorder, type PactRecorder } from './pact/recorder.ts';
@@ -53,8 +54,6 @@ import { createPetStore, type Later, type PetStore, StoreFullError } from './sto
 
 /** The development key used when no key is configured. Printed at start; never use it outside a local mock. */
 export const DEFAULT_API_KEY = 'petstore-dev-key';
-
-const BASE_PATH = '/v1';
 
 /** Options for {@link createMock}. */
 export interface MockOptions {
@@ -162,7 +161,8 @@ interface SessionOf {
 /** Builds a mock: its user's {@link PetstoreMock}, with what its adapter calls. */
 export function createMock(options: MockOptions = {}, adapter: MockAdapter = {}, within?: SessionOf): MockCore {
   const checked = checkOptions(options, adapter);
-  const urlBase = `${adapter.prefix ?? ''}${BASE_PATH}`;
+  // Where the API is mounted (`/api/v1`): the URLs the mock writes start with it; the core routes under API_PATH.
+  const basePath = `${adapter.prefix ?? ''}${API_PATH}`;
   const apiKeys = options.apiKeys && options.apiKeys.length > 0 ? [...options.apiKeys] : [DEFAULT_API_KEY];
   const { store, ready, isReady, startingPets } = openPets(options, adapter, checked.storeBytes);
   const scenarios = createScenarioStore();
@@ -175,7 +175,7 @@ export function createMock(options: MockOptions = {}, adapter: MockAdapter = {},
 
   const mock: PetstoreMock = {
     get url() {
-      return adapter.url?.() ?? urlBase;
+      return adapter.url?.() ?? basePath;
     },
     apiKeys,
     pets: petsView(store),
@@ -224,11 +224,11 @@ export function createMock(options: MockOptions = {}, adapter: MockAdapter = {},
     journal,
     coverage,
     recorder,
-    urlBase,
+    basePath,
     sessions,
     holderCoverage: within?.holderCoverage,
   });
-  const layered = compose(layers, createHandler({ store, apiKeys, urlBase, removed }), BASE_PATH);
+  const layered = compose(layers, createHandler({ store, apiKeys, basePath, removed }), API_PATH);
   const fetch: Fetch = (request) => (isReady() ? layered(request) : ready.then(() => layered(request)));
   // The adapter's hook is not enumerable: the object reads as the controls it is.
   return Object.defineProperties(mock, { fetch: { value: fetch } }) as MockCore;
@@ -317,7 +317,7 @@ interface LayerParts {
   journal: Journal;
   coverage: Coverage;
   recorder: PactRecorder;
-  urlBase: string;
+  basePath: string;
   /** The mock's sessions; none in a session. */
   sessions: Sessions | undefined;
   /** In a session, the coverage of the mock that holds it, which counts the session's requests too. */
@@ -326,7 +326,7 @@ interface LayerParts {
 
 /** The layers around the handler, outermost first: each one the options switch on. */
 function layersOf(options: MockOptions, checked: ReturnType<typeof checkOptions>, parts: LayerParts): Layer[] {
-  const { mock, store, scenarios, journal, coverage, recorder, urlBase, sessions, holderCoverage } = parts;
+  const { mock, store, scenarios, journal, coverage, recorder, basePath, sessions, holderCoverage } = parts;
   const failed = (error: unknown) => storeFailure(error, store.where);
   // The served profile names this mock's own base path, relative to where it is read from (any host, any port),
   // not the default address the profile document carries. Made when first read: a thousand sessions need not
@@ -335,14 +335,14 @@ function layersOf(options: MockOptions, checked: ReturnType<typeof checkOptions>
   const profileText = () =>
     (profile ??= JSON.stringify({
       ...loadProfile(),
-      servers: [{ url: urlBase, description: 'This mock, where this document was read from.' }],
+      servers: [{ url: basePath, description: 'This mock, where this document was read from.' }],
     }));
   const { latency, seed } = checked;
   const latencyRandom = seededRandom(seed);
   const draw = () => latency.min + Math.floor(latencyRandom() * (latency.max - latency.min + 1));
   return [
     ...(options.cors === false ? [] : [corsLayer(checked.cors)]),
-    ...(sessions ? [sessionLayer(sessions, urlBase.slice(0, -BASE_PATH.length))] : []),
+    ...(sessions ? [sessionLayer(sessions, basePath.slice(0, -API_PATH.length))] : []),
     controlLayer(mock, {
       petsJson: () => store.allJson(),
       journal,
@@ -381,7 +381,7 @@ function layersOf(options: MockOptions, checked: ReturnType<typeof checkOptions>
     scenarioLayer(scenarios),
     preferLayer(),
     ...(options.chaos ? [chaosLayer({ rate: options.chaos, random: seededRandom(seed ^ 0x5eed) })] : []),
-    answerLayer({ latency: latency.max === 0 ? () => 0 : draw }),
+    fetchLayer({ latency: latency.max === 0 ? () => 0 : draw }),
   ];
 }
 
@@ -419,7 +419,7 @@ function holdSessions(options: MockOptions, adapter: MockAdapter, parts: Session
             ErrorCode.sessionsUnsupported,
             'the mock is still loading its pets: await mock.ready first',
           );
-        const base = () => mock.url.slice(0, -BASE_PATH.length);
+        const base = () => mock.url.slice(0, -API_PATH.length);
         try {
           return createMock(
             // One CORS answer, the holder's: the session's own layers start inside it.
@@ -428,7 +428,7 @@ function holdSessions(options: MockOptions, adapter: MockAdapter, parts: Session
               ...adapter,
               loadPets: undefined,
               prefix,
-              url: () => `${base()}/sessions/${name}${BASE_PATH}`,
+              url: () => `${base()}/sessions/${name}${API_PATH}`,
               close: end,
             },
             { name, holderCoverage: coverage },

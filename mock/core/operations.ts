@@ -23,12 +23,12 @@ const INT64_MAX = 2n ** 63n - 1n;
 const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
 const MIN_SAFE = -MAX_SAFE;
 /** RFC 8594 Sunset for getPet: the removal date the spec records (`x-sunset`), as an HTTP date. */
-export const GET_PET_SUNSET = sunsetOf('getPet')!.toUTCString();
+const GET_PET_SUNSET = sunsetOf('getPet')!.toUTCString();
 /**
  * RFC 9745 Deprecation for getPet. The interface says getPet is deprecated
  * but not since when, so the mock claims no date beyond "already": the epoch.
  */
-export const GET_PET_DEPRECATION = '@0';
+const GET_PET_DEPRECATION = '@0';
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 const JSON_TYPE = 'application/json';
 const validateNewPet = getValidator('NewPet');
@@ -80,13 +80,13 @@ export function listQuery(query: QueryParams): ApiResponse | ListingParams {
   return { limit, status: rawStatus as PetStatus | undefined };
 }
 
-/** The `Link` to getPet's successor under `urlBase` (made once per handler, not per request). */
-export function successorLink(urlBase: string): string {
-  return `<${urlBase}/pets>; rel="successor-version"`;
+/** The `Link` to getPet's successor under `basePath` (made once per handler, not per request). */
+export function successorLink(basePath: string): string {
+  return `<${basePath}/pets>; rel="successor-version"`;
 }
 
 /** The id `rawId` names (NaN for one beyond 2^53, which no pet has), or the 400 Error when it is not an int64. */
-export function petIdOf(rawId: string): number | ApiResponse {
+function petIdOf(rawId: string): number | ApiResponse {
   const digits = rawId.startsWith('-') ? rawId.length - 1 : rawId.length;
   // At most 18 digits always fit in an int64; only longer ones need the exact check.
   if (!/^-?[0-9]{1,20}$/.test(rawId) || (digits > 18 && outOfInt64(rawId))) {
@@ -102,7 +102,7 @@ export function petIdOf(rawId: string): number | ApiResponse {
 }
 
 /** getPet's answer for what the store found: 200 with the deprecation headers, or 404. */
-export function petFound(found: string | undefined, rawId: string, link: string): ApiResponse {
+function petFound(found: string | undefined, rawId: string, link: string): ApiResponse {
   if (found === undefined) return errorResponse(404, ErrorCode.notFound, `no pet with id ${rawId}`);
   return {
     status: 200,
@@ -143,7 +143,7 @@ function exactSafe(rawId: string): number {
 }
 
 /** The NewPet a create's request carries, or the 400, 413 or 415 Error naming what is wrong with it. */
-export function newPetOf(request: ApiRequest): NewPet | ApiResponse {
+function newPetOf(request: ApiRequest): NewPet | ApiResponse {
   if (request.bodyTooLarge)
     return errorResponse(413, ErrorCode.payloadTooLarge, 'request body is larger than the limit');
   const header = request.headers['content-type'];
@@ -182,7 +182,7 @@ export function newPetOf(request: ApiRequest): NewPet | ApiResponse {
 }
 
 /** The 507 Error of a store with no id left. */
-export function idsExhausted(): ApiResponse {
+function idsExhausted(): ApiResponse {
   return errorResponse(
     507,
     ErrorCode.idsExhausted,
@@ -190,17 +190,17 @@ export function idsExhausted(): ApiResponse {
   );
 }
 
-/** The 201 for a stored pet, with its `Location` under `urlBase`. */
-export function created(entry: StoredPet, urlBase: string): ApiResponse {
+/** The 201 for a stored pet, with its `Location` under `basePath`. */
+function created(entry: StoredPet, basePath: string): ApiResponse {
   return {
     status: 201,
-    headers: { 'content-type': JSON_TYPE, location: `${urlBase}/pets/${entry.id}` },
+    headers: { 'content-type': JSON_TYPE, location: `${basePath}/pets/${entry.id}` },
     body: entry.json,
   };
 }
 
 /** `POST /pets`: 201 with the stored Pet; 400, 413 or 415 with an Error naming what is wrong; 507 when the store is full. */
-export function createPet(store: PetStore, request: ApiRequest, urlBase: string): Later<ApiResponse> {
+export function createPet(store: PetStore, request: ApiRequest, basePath: string): Later<ApiResponse> {
   const input = newPetOf(request);
   if (isResponse(input)) return input;
   let entry: Later<StoredPet>;
@@ -212,14 +212,14 @@ export function createPet(store: PetStore, request: ApiRequest, urlBase: string)
   }
   return entry instanceof Promise
     ? entry.then(
-        (stored) => created(stored, urlBase),
+        (stored) => created(stored, basePath),
         (error) => storeFailure(error, store.where),
       )
-    : created(entry, urlBase);
+    : created(entry, basePath);
 }
 
 /** Seconds a client is asked to wait when the database cannot be reached. */
-export const STORE_RETRY_AFTER_SECONDS = 1;
+const STORE_RETRY_AFTER_SECONDS = 1;
 
 /**
  * The Error for a store call that failed: 507 `store_full` or `ids_exhausted` for what the store refused, else a
@@ -257,7 +257,7 @@ function parseJson(text: string): unknown {
 }
 
 /** What makes `value` an invalid NewPet, naming the field, or `undefined` when it is valid. */
-export function newPetProblem(value: unknown): string | undefined {
+function newPetProblem(value: unknown): string | undefined {
   if (!validateNewPet(value)) {
     const errors = validateNewPet.errors!;
     // "must be integer" already says what "must match format int64" would add.

@@ -57,7 +57,7 @@ export function preferLayer(): Layer {
 }
 
 /** Options of {@link chaosLayer}. */
-export interface ChaosOptions {
+interface ChaosOptions {
   /** Share of API requests that fail, 0 to 1. */
   rate: number;
   /** Seeded numbers in [0, 1). */
@@ -77,15 +77,18 @@ export function chaosLayer({ rate, random }: ChaosOptions): Layer {
   };
 }
 
-/** Options of {@link answerLayer}. */
-export interface AnswerOptions {
+/** Options of {@link fetchLayer}. */
+interface FetchLayerOptions {
   /** The mock's latency for one API request, in ms (0 when none). */
   latency: () => number;
 }
 
-/** Waits (the forced delay, else the latency), then answers: the forced status, the fault, or the handler. */
-export function answerLayer({ latency }: AnswerOptions): Layer {
-  const answerNow = (context: RequestContext, next: Next): Answer => {
+/**
+ * The innermost layer, where the pipeline's fetch reaches the operations: waits (the forced delay, else the
+ * latency), then answers the forced status or the fault, or fetches from the operations.
+ */
+export function fetchLayer({ latency }: FetchLayerOptions): Layer {
+  const fetchNow = (context: RequestContext, next: Next): Answer => {
     const override = context.override;
     if (override?.status !== undefined)
       return forcedResponse(override.status, override.source, context.operation?.operationId);
@@ -99,6 +102,6 @@ export function answerLayer({ latency }: AnswerOptions): Layer {
     if (!isShaped(context)) return next(context);
     const delayMs = context.override?.delayMs ?? latency();
     // No delay, no promise: the answer goes out in the same turn as the request came in.
-    return delayMs > 0 ? sleep(delayMs).then(() => answerNow(context, next)) : answerNow(context, next);
+    return delayMs > 0 ? sleep(delayMs).then(() => fetchNow(context, next)) : fetchNow(context, next);
   };
 }

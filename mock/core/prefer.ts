@@ -10,7 +10,7 @@ import { FAULTS, type Fault } from './responses.ts';
 export const MAX_DELAY_MS = 60_000;
 
 /** What a `Prefer` header asks of the mock, and the `Preference-Applied` value that says so. */
-export interface Preferences {
+interface Preferences {
   status?: number;
   delayMs?: number;
   fault?: Fault;

@@ -8,7 +8,7 @@ import { type Answer, headerValue, isShaped, type Layer, thenAnswer } from './la
 import { type ApiResponse, ErrorCode, errorResponse } from './responses.ts';
 
 /** Options of {@link rateLimitLayer}. */
-export interface RateLimitOptions {
+interface RateLimitOptions {
   /** Requests per second per key. */
   perSecond: number;
   /** The clock, in ms (default Date.now). */
@@ -64,7 +64,7 @@ export function rateLimitLayer({ perSecond, now = Date.now, counter }: RateLimit
  * The bucket of an `Authorization` value: the scheme in lower case and the credentials without the spaces
  * around them, so `bearer K`, `Bearer  K` and `Bearer K` (one key, as the key check reads them) share one.
  */
-export function bucketOf(authorization: string | undefined): string {
+function bucketOf(authorization: string | undefined): string {
   if (authorization === undefined) return '';
   const match = /^\s*(\S+)\s+(.*?)\s*$/.exec(authorization);
   return match ? `${match[1]!.toLowerCase()} ${match[2]}` : authorization.trim().toLowerCase();

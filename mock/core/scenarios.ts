@@ -58,7 +58,7 @@ function integerIn(value: unknown, min: number, max: number): boolean {
 }
 
 /** Throws unless `input` is a valid scenario; returns it with the method upper-cased. */
-export function validateScenario(input: unknown): ScenarioInput {
+function validateScenario(input: unknown): ScenarioInput {
   if (typeof input !== 'object' || input === null || Array.isArray(input)) throw invalid('the body must be an object');
   const s = input as Record<string, unknown>;
   const unknown = Object.keys(s).find((k) => !FIELDS.includes(k));

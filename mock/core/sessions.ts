@@ -19,7 +19,7 @@ import { type ApiResponse, ErrorCode, errorResponse } from './responses.ts';
 export const SESSIONS_PATH = '/sessions/';
 
 /** The request header that puts a request in a session, for a client whose base URL is fixed (lower case, as adapters give it). */
-export const SESSION_HEADER = 'petstore-session';
+const SESSION_HEADER = 'petstore-session';
 
 /** Live sessions a mock keeps when not told otherwise. */
 export const DEFAULT_MAX_SESSIONS = 100;
@@ -31,7 +31,7 @@ export const MAX_SESSIONS = 10_000;
 export const DEFAULT_SESSION_IDLE_MS = 15 * 60_000;
 
 /** What a session's name may be: letters, digits, `_` and `-`, 1 to 64 of them, so it never leaves its URL segment. */
-export const SESSION_NAME = /^[A-Za-z0-9_-]{1,64}$/;
+const SESSION_NAME = /^[A-Za-z0-9_-]{1,64}$/;
 
 /** How many ended names are remembered, so that a late request hears "ended" rather than "unknown". */
 const ENDED_REMEMBERED = 1_000;
@@ -74,7 +74,7 @@ export class SessionError extends PetstoreMockError {
 export type SessionCore = MockCore & PetstoreSession;
 
 /** What {@link createSessions} needs from the mock that holds them. */
-export interface SessionHost {
+interface SessionHost {
   /** A new session's mock, made by createMock with the host's options; `end` is what its `close()` does. */
   make(name: string, end: () => Promise<void>): SessionCore;
   /** The clock (ms). */

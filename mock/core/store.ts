@@ -268,26 +268,6 @@ export function createPetStore(initial: readonly Pet[] | undefined, budget = DEF
   }
   load(c);
 
-  function position(id: number): number {
-    let low = 0;
-    let high = c.count - 1;
-    while (low <= high) {
-      const mid = (low + high) >>> 1;
-      const found = c.ids[mid]!;
-      if (found === id) return mid;
-      if (found < id) low = mid + 1;
-      else high = mid - 1;
-    }
-    return -1;
-  }
-
-  /** The positions of the first `limit` pets, with `status` when given. */
-  function positions(limit: number, s: number): { at(i: number): number; length: number } {
-    if (s === -1) return { at: (i) => i, length: Math.min(limit, c.count) };
-    const list = c.byStatus[s]!;
-    return { at: (i) => list[i]!, length: Math.min(limit, c.statusCounts[s]!) };
-  }
-
   /** The listing of the first `limit` pets (with `status`), kept until the store next changes. */
   function listing(limit: number, status?: PetStatus): Listing {
     // No listing is longer than the store: a larger limit lists the same, and the key stays an exact number.
@@ -297,11 +277,7 @@ export function createPetStore(initial: readonly Pet[] | undefined, budget = DEF
     const key = n * (STATUSES.length + 1) + s + 1;
     let kept = listings.get(key);
     if (kept === undefined) {
-      const { at, length } = positions(n, s);
-      const parts = new Array<string>(length);
-      for (let i = 0; i < length; i++) parts[i] = c.jsons[at(i)]!;
-      // `join` makes one flat string: a template literal would make a tree of pieces (a ConsString).
-      kept = new Listing(['[', parts.join(','), ']'].join(''));
+      kept = listingOf(c, n, s);
       // Bounded however it is called: the handler asks for at most 100 limits of 5 filters.
       if (listings.size >= MAX_LISTINGS) listings.clear();
       listings.set(key, kept);
@@ -334,15 +310,15 @@ export function createPetStore(initial: readonly Pet[] | undefined, budget = DEF
       return new StoredPet(id, json);
     },
     get(id) {
-      const at = position(id);
+      const at = position(c, id);
       return at < 0 ? undefined : new StoredPet(id, c.jsons[at]!);
     },
     getJson(id) {
-      const at = position(id);
+      const at = position(c, id);
       return at < 0 ? undefined : c.jsons[at];
     },
     list(limit, status) {
-      const { at, length } = positions(wholeLimit(limit), statusIndex(status));
+      const { at, length } = positions(c, wholeLimit(limit), statusIndex(status));
       return Array.from({ length }, (_, i) => new StoredPet(c.ids[at(i)]!, c.jsons[at(i)]!));
     },
     listJson: (limit, status) => listing(limit, status).json,
@@ -369,6 +345,36 @@ export function createPetStore(initial: readonly Pet[] | undefined, budget = DEF
     },
     reseed,
   };
+}
+
+/** The position of the pet `id` in `c` (a binary search: ids ascend), or -1. */
+function position(c: Columns, id: number): number {
+  let low = 0;
+  let high = c.count - 1;
+  while (low <= high) {
+    const mid = (low + high) >>> 1;
+    const found = c.ids[mid]!;
+    if (found === id) return mid;
+    if (found < id) low = mid + 1;
+    else high = mid - 1;
+  }
+  return -1;
+}
+
+/** The positions in `c` of the first `limit` pets, with the status of index `s` when it is not -1. */
+function positions(c: Columns, limit: number, s: number): { at(i: number): number; length: number } {
+  if (s === -1) return { at: (i) => i, length: Math.min(limit, c.count) };
+  const list = c.byStatus[s]!;
+  return { at: (i) => list[i]!, length: Math.min(limit, c.statusCounts[s]!) };
+}
+
+/** The listing of the first `n` pets in `c` (with the status of index `s`), as one JSON text. */
+function listingOf(c: Columns, n: number, s: number): Listing {
+  const { at, length } = positions(c, n, s);
+  const parts = new Array<string>(length);
+  for (let i = 0; i < length; i++) parts[i] = c.jsons[at(i)]!;
+  // `join` makes one flat string: a template literal would make a tree of pieces (a ConsString).
+  return new Listing(['[', parts.join(','), ']'].join(''));
 }
 
 /** A limit as a count of pets: a whole number, 0 for anything below 1 (or NaN). */

@@ -9,7 +9,7 @@ import { PetstoreMockError } from '../core/errors.ts';
 const invalid = (message: string) => new PetstoreMockError('PETSTORE_MOCK_INVALID_PETS', message);
 
 /** The largest id a fixtures file may hold: 2^50. */
-export const MAX_FIXTURE_ID = 2 ** 50;
+const MAX_FIXTURE_ID = 2 ** 50;
 
 /** Reads and validates a JSON array of pets; throws a PetstoreMockError (`PETSTORE_MOCK_INVALID_PETS`) naming the first problem. */
 export function loadPetsFile(path: string): Pet[] {

@@ -65,7 +65,7 @@ export function hostCheck(allowed: readonly string[] | true | undefined, boundHo
 }
 
 /** The host name of a `Host` header, lower case, without port or trailing dot (`[::1]` keeps its brackets). */
-export function hostName(host: string): string | undefined {
+function hostName(host: string): string | undefined {
   const match = /^(\[[0-9a-fA-F:.]+\]|[^:[\]]*)(?::[0-9]*)?$/.exec(host.trim());
   if (!match || match[1] === '') return undefined;
   return match[1]!.toLowerCase().replace(/\.$/, '');

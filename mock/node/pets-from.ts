@@ -22,14 +22,14 @@ export interface PetsSource {
 }
 
 /** What was read: the pets, the listings that came back full (the source may hold more), the requests sent. */
-export interface PetsRead {
+interface PetsRead {
   pets: Pet[];
   fullListings: string[];
   requests: number;
 }
 
 /** Each answer may be at most this long. */
-export const SOURCE_BODY_LIMIT = 8 * 1024 * 1024;
+const SOURCE_BODY_LIMIT = 8 * 1024 * 1024;
 
 const failed = (message: string) => new PetstoreMockError('PETSTORE_MOCK_SOURCE_FAILED', message);
 

@@ -28,7 +28,7 @@ export interface RequestLogEntry {
 }
 
 /** Options for {@link createHttpServer}. */
-export interface HttpServerOptions {
+interface HttpServerOptions {
   /** What answers each request: a mock's `fetch` (at once, or a promise when it waits). */
   fetch: Fetch;
   bodyLimit?: number;

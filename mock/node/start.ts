@@ -19,7 +19,7 @@ import { parseStoreUrl, storeFailed } from './stores/common.ts';
 import { openStore } from './stores/open.ts';
 
 /** Hosts that keep the mock to this machine. */
-export const LOOPBACK_HOSTS: readonly string[] = ['127.0.0.1', 'localhost', '::1'];
+const LOOPBACK_HOSTS: readonly string[] = ['127.0.0.1', 'localhost', '::1'];
 
 /** Whether binding `host` keeps the mock on this machine: a loopback name or address (127.0.0.0/8, ::1). */
 export function isLoopback(host: string): boolean {

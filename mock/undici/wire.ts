@@ -73,7 +73,7 @@ export function closedByPeer(): Error {
 }
 
 /** Talks to a handler in whichever protocol it speaks; `abort` is how the caller cancels (its timeout or signal). */
-export interface HandlerPort {
+interface HandlerPort {
   start(abort: (reason?: Error) => void): void;
   respond(response: WireResponse): void;
   fail(error: Error): void;

@@ -10,7 +10,7 @@ import { parse as parseYaml } from 'yaml';
 import type { OpenApiDocument } from '../openapi-document.ts';
 
 /** Absolute path of the overlay. */
-export const OVERLAY_PATH = new URL('../mock.overlay.yaml', import.meta.url);
+const OVERLAY_PATH = new URL('../mock.overlay.yaml', import.meta.url);
 
 /** Applies the overlay to `contract` (which it may change) and returns the profile. */
 export async function applyMockOverlay(contract: OpenApiDocument): Promise<OpenApiDocument> {

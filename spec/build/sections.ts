@@ -14,7 +14,7 @@ function keyOf(heading: string): string {
 }
 
 /** The section titles of `contract` (its Markdown): each `##` heading, and each `##` heading, a space and a `###` beneath. */
-export function contractSections(contract: string): { top: string[]; sections: Record<string, string> } {
+function contractSections(contract: string): { top: string[]; sections: Record<string, string> } {
   const top: string[] = [];
   const sections: Record<string, string> = {};
   const add = (key: string, title: string) => {

@@ -125,6 +125,10 @@ describe('slow and idle clients', () => {
     await once(server, 'listening');
     const serverPort = (server.address() as AddressInfo).port;
     const open = () => new Promise<number>((resolve) => server.getConnections((_error, n) => resolve(n)));
+    // Counted as accepted, not as open at one moment: on a loaded machine the header timeout (400 ms) may already
+    // have let the first go before the last is accepted, which is the behaviour asked for.
+    let accepted = 0;
+    server.on('connection', () => accepted++);
     try {
       const idle = await Promise.all(Array.from({ length: 300 }, () => openSocket(serverPort)));
       for (const socket of idle) {
@@ -132,8 +136,8 @@ describe('slow and idle clients', () => {
         sockets.push(socket);
       }
       expect(await serveOthers(20)).toBeLessThan(PROMPT_MS);
-      for (let i = 0; i < 40 && (await open()) < 300; i++) await sleep(25);
-      expect(await open()).toBe(300);
+      for (let i = 0; i < 40 && accepted < 300; i++) await sleep(25);
+      expect(accepted).toBe(300);
       const started = performance.now();
       while ((await open()) > 0 && performance.now() - started < TIMEOUTS.headersMs + 3_000) await sleep(50);
       expect(await open()).toBe(0);
@@ -186,6 +190,16 @@ async function pushBody(
 }
 
 describe('bodies over the 1 MiB limit', () => {
+  // About the body limit, not time: a mock with the default timeouts, so that on a loaded machine a request whose
+  // head arrives late is never cut off by the 400 ms header timeout above (a 408 where the limit's 413 is asked).
+  beforeEach(async () => {
+    await pool.close();
+    await mock.close();
+    mock = await startMockServer({ port: 0, count: 20, apiKeys: [KEY], timeouts: DEFAULT_TIMEOUTS });
+    port = Number(new URL(mock.origin).port);
+    pool = new Pool(mock.origin, { connections: 4 });
+  });
+
   const head = (method: string, framing: string) => {
     const start = '{"name":"big","categoryId":1,"pad":"';
     const first = framing.includes('chunked') ? `${start.length.toString(16)}\r\n${start}\r\n` : start;

@@ -10,7 +10,7 @@ import { TextMemo } from '../memo.ts';
 import type { ApiResponse } from '../responses.ts';
 
 /** The largest request body a pact keeps (64 KiB); a larger one is left out and named. */
-export const MAX_PACT_BODY = 64 * 1024;
+const MAX_PACT_BODY = 64 * 1024;
 
 /**
  * What tells one kind of interaction from another: the operation, the status with whether a key was sent and
@@ -21,7 +21,7 @@ export const MAX_PACT_BODY = 64 * 1024;
 export type KindParts = readonly [operationId: string, answer: number, query: string, body: string, forced: string];
 
 /** What one request is to a pact. */
-export type PactClass =
+type PactClass =
   | { kind: 'interaction'; parts: KindParts; forced?: ForcedSource }
   | { kind: 'skipped'; key: string; reason: string }
   | { kind: 'ignored' };

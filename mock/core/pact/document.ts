@@ -15,7 +15,7 @@ import type { PactInteraction } from './interaction.ts';
 import { MAX_PACT_KINDS, type PactRecorder, type SkippedKind } from './recorder.ts';
 
 /** The Pact specification version the file follows. */
-export const PACT_SPECIFICATION_VERSION = '4.0';
+const PACT_SPECIFICATION_VERSION = '4.0';
 
 /** The longest consumer or provider name taken (a Pact Broker keeps names in URLs). */
 export const MAX_PACT_NAME = 200;

@@ -18,7 +18,7 @@ import {
 } from './schema-rules.ts';
 
 /** What an Authorization header's key is replaced with in a pact. */
-export const KEY_PLACEHOLDER = '<key>';
+const KEY_PLACEHOLDER = '<key>';
 
 /** A Pact V4 body. */
 export interface PactBody {
@@ -58,7 +58,7 @@ const JSON_REGEX = '^application/json\\s*(;.*)?$';
 const BEARER_REGEX = '^[Bb][Ee][Aa][Rr][Ee][Rr] \\S+$';
 
 /** The readable description of a request of this kind. */
-export function describe(context: RequestContext, response: ApiResponse, forced?: number): string {
+function describe(context: RequestContext, response: ApiResponse, forced?: number): string {
   const operationId = context.operation!.operationId;
   const query = new URLSearchParams(context.query);
   const names = [...new Set(query.keys())].sort();

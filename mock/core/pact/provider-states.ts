@@ -9,7 +9,6 @@
 import type { Pet } from '../../../spec/index.ts';
 import { PetstoreMockError } from '../errors.ts';
 import type { RequestContext } from '../layers.ts';
-import type { PetstoreMock } from '../petstore-mock.ts';
 
 /** A Pact provider state: its name and params. */
 export interface ProviderState {
@@ -26,7 +25,7 @@ export interface ProviderStateChange {
 }
 
 /** The state names, as templates (`{id}` stands for the param of that name): what a server team writes handlers for. */
-export const PROVIDER_STATE_NAMES = [
+const PROVIDER_STATE_NAMES = [
   'a pet with id {id} exists',
   'no pet with id {id}',
   'no pets',
@@ -94,15 +93,25 @@ function parse(change: unknown): { template: string; params: Record<string, unkn
   );
 }
 
+/**
+ * What a provider state acts on: a mock's pets and scenarios. A PetstoreMock is one; the type lives here, below
+ * petstore-mock.ts (which names this module's types), so that the two do not import each other.
+ */
+interface StateHolder {
+  readonly pets: { all(): Pet[] | Promise<Pet[]> };
+  readonly scenarios: { add(input: { status: number }): { id: string }; remove(id: string): boolean };
+  replacePets(pets: readonly Pet[]): void | Promise<void>;
+}
+
 /** Scenarios set by `the service answers {status}`, per mock, removed by the next state change. */
-const forcedScenarios = new WeakMap<PetstoreMock, string[]>();
+const forcedScenarios = new WeakMap<StateHolder, string[]>();
 
 /**
  * Makes a state hold on `mock` (setup), or ends it (teardown: a forced answer is removed; pets stay): the pets
  * change as little as the state needs. Throws a PetstoreMockError (`PETSTORE_MOCK_UNKNOWN_STATE`) naming the
  * known states for a name outside the vocabulary, or `PETSTORE_MOCK_INVALID_PETS` for params no Pet can hold.
  */
-export function applyProviderState(mock: PetstoreMock, change: unknown): StateApplied | Promise<StateApplied> {
+export function applyProviderState(mock: StateHolder, change: unknown): StateApplied | Promise<StateApplied> {
   const { template, params, action } = parse(change);
   for (const id of forcedScenarios.get(mock) ?? []) mock.scenarios.remove(id);
   forcedScenarios.delete(mock);

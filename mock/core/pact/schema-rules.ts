@@ -43,7 +43,7 @@ export function componentSchema(name: SchemaName): Schema {
 }
 
 /** The regex matching exactly one of an enumeration's values. */
-export function enumRegex(values: readonly unknown[]): string {
+function enumRegex(values: readonly unknown[]): string {
   return `^(${values.map((v) => String(v).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|')})$`;
 }
 

@@ -21,7 +21,7 @@ export function bucketHash(bucket: string): string {
 export const RATE_WINDOWS_KEPT = 10;
 
 /** A store as `--store` names it. */
-export type StoreUrl = { kind: 'memory' } | { kind: 'sqlite'; file: string } | { kind: 'postgres'; url: string };
+type StoreUrl = { kind: 'memory' } | { kind: 'sqlite'; file: string } | { kind: 'postgres'; url: string };
 
 /** `memory`, `sqlite:FILE` or `postgres://…` (`postgresql://…`); a PetstoreMockError (`..._BAD_OPTION`) otherwise. */
 export function parseStoreUrl(text: string): StoreUrl {

@@ -14,5 +14,3 @@ export async function openStore(url: string, budget: number): Promise<PetStore |
   if (parsed.kind === 'sqlite') return (await import('./sqlite.ts')).openSqliteStore(parsed.file, budget);
   return (await import('./postgres.ts')).openPostgresStore(parsed.url, budget);
 }
-
-export { hidePassword, parseStoreUrl } from './common.ts';
