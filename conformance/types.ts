@@ -45,7 +45,14 @@ export interface CheckResult {
  * Which credentials a request carries: the run's key as `Bearer`, none, the key
  * with the Basic scheme, the key with a lower-case `bearer`, or a literal `Authorization` value.
  */
-export type AuthMode = 'key' | 'none' | 'basic' | 'lowercase' | { authorization: string } | { nearKey: NearKey };
+export type AuthMode =
+  | 'key'
+  | 'none'
+  | 'basic'
+  | 'lowercase'
+  | 'prefixedScheme'
+  | { authorization: string }
+  | { nearKey: NearKey };
 
 /** A request as a case describes it; `path` is relative to the base URL (`/pets?limit=1`). */
 export interface CaseRequest {

@@ -100,6 +100,14 @@ const VARIANTS: Variant[] = [
   { id: 'wrongKey', title: 'a wrong key', auth: (ctx) => ({ authorization: `Bearer ${ctx.name('wrong-key')}` }) },
   { id: 'basic', title: 'the key sent with the Basic scheme', auth: () => 'basic' },
   { id: 'emptyToken', title: 'Bearer with an empty token', auth: () => ({ authorization: 'Bearer ' }) },
+  // A wrong key stays invalid whatever the scheme's case: a server that takes "bearer" as a second, unchecked path fails.
+  {
+    id: 'lowercaseWrongKey',
+    title: 'a wrong key under the scheme in lowercase ("bearer")',
+    auth: (ctx) => ({ authorization: `bearer ${ctx.name('wrong-key')}` }),
+  },
+  // The scheme is a whole token (RFC 9110 §11.1, §11.6.2): "xbearer" is not Bearer, so even the right key under it is no key.
+  { id: 'schemePrefixed', title: 'the key under the scheme "xbearer"', auth: () => 'prefixedScheme' },
   ...NEAR_KEY_VARIANTS.map(({ id, nearKey }) => ({
     id,
     title: `${NEAR_KEY_WORDS[nearKey]} (keys are compared exactly)`,
@@ -177,7 +185,8 @@ function adviceCases(): Case[] {
   return [
     {
       id: 'auth.wwwAuthenticate',
-      title: 'a 401 carries a WWW-Authenticate challenge for the Bearer scheme (RFC 6750 §3)',
+      title:
+        'a 401 for a missing key and for a wrong key carries a WWW-Authenticate challenge for the Bearer scheme (RFC 6750 §3)',
       level: 'advice',
       section: `${SECTION}; RFC 6750 §3`,
       basis:
@@ -186,20 +195,28 @@ function adviceCases(): Case[] {
       covers: [401],
       writes: false,
       async run(ctx) {
-        const ex = await ctx.send({ method: 'GET', path: '/pets', auth: 'none' });
-        if (ex.response?.status !== 401 && (ex.response?.status ?? 0) < 500) {
+        const sent = [
+          { what: 'no key', ex: await ctx.send({ method: 'GET', path: '/pets', auth: 'none' }) },
+          { what: 'a wrong key', ex: await ctx.send({ method: 'GET', path: '/pets', auth: wrongKey(ctx) }) },
+        ];
+        // Only a 401 (or a 5xx, which fails anyway) has a challenge to read; the required cases judge the status.
+        const judged = sent.filter(({ ex }) => ex.response?.status === 401 || (ex.response?.status ?? 0) >= 500);
+        if (judged.length === 0) {
+          const got = sent.map(({ what, ex }) => `${what}: ${ex.response?.status ?? ex.error?.code}`).join(', ');
           ctx.notApplicable(
-            `not applicable: GET /pets without credentials answered ${ex.response?.status ?? ex.error?.code}, not 401, so there is no challenge to read (auth.listPets.missing judges the status)`,
+            `not applicable: GET /pets answered ${got}, not 401, so there is no challenge to read (auth.listPets.missing and auth.listPets.wrongKey judge the status)`,
           );
           return;
         }
-        const challenge = ex.response?.headers['www-authenticate'];
         ctx.check(
-          checkThat(
-            'WWW-Authenticate',
-            /^\s*bearer\b/i.test(challenge ?? ''),
-            challenge === undefined ? 'no WWW-Authenticate header' : `WWW-Authenticate: ${challenge}`,
-          ),
+          ...judged.map(({ what, ex }) => {
+            const challenge = ex.response?.headers['www-authenticate'];
+            return checkThat(
+              `WWW-Authenticate (${what})`,
+              /^\s*bearer\b/i.test(challenge ?? ''),
+              challenge === undefined ? `no WWW-Authenticate header for ${what}` : `WWW-Authenticate: ${challenge}`,
+            );
+          }),
         );
       },
     },

@@ -328,6 +328,7 @@ function requestHeaders(request: CaseRequest, apiKey: string): Record<string, st
   const auth = request.auth ?? 'key';
   if (auth === 'key') headers.authorization = `Bearer ${apiKey}`;
   else if (auth === 'lowercase') headers.authorization = `bearer ${apiKey}`;
+  else if (auth === 'prefixedScheme') headers.authorization = `xbearer ${apiKey}`;
   else if (auth === 'basic')
     headers.authorization = `Basic ${Buffer.from(`${BASIC_USER}:${apiKey}`).toString('base64')}`;
   else if (typeof auth === 'object' && 'nearKey' in auth)

@@ -144,7 +144,12 @@ function credentials(auth: CaseRequest['auth']): string {
   if (auth === undefined || auth === 'key') return '';
   if (typeof auth === 'object')
     return 'nearKey' in auth ? ` with ${NEAR_KEY_WORDS[auth.nearKey]}` : ` with Authorization: ${auth.authorization}`;
-  return { none: ' without credentials', basic: ' with the key as Basic', lowercase: ' with "bearer <key>"' }[auth];
+  return {
+    none: ' without credentials',
+    basic: ' with the key as Basic',
+    lowercase: ' with "bearer <key>"',
+    prefixedScheme: ' with "xbearer <key>"',
+  }[auth];
 }
 
 /** Makes the context of one case; every exchange it sends or borrows is recorded for the report. */

@@ -66,7 +66,13 @@ function credentialsOk(s: FakeState, value: string | undefined): boolean {
   const scheme = m[1]!;
   const token = (m[2] ?? '').trim();
   if (scheme.toLowerCase() === 'basic') return s.broken.has('basicAccepted');
-  if (s.c.caseSensitiveScheme ? scheme !== 'Bearer' : scheme.toLowerCase() !== 'bearer') return false;
+  if (s.broken.has('lowercaseSchemeUnchecked') && scheme === 'bearer') return true;
+  const isBearer = s.broken.has('schemeSuffixMatch')
+    ? scheme.toLowerCase().endsWith('bearer')
+    : s.c.caseSensitiveScheme
+      ? scheme === 'Bearer'
+      : scheme.toLowerCase() === 'bearer';
+  if (!isBearer) return false;
   if (token === '') return s.broken.has('emptyTokenAccepted');
   if (s.broken.has('keyLengthOnly')) return token.length === s.apiKey.length;
   if (s.broken.has('keyPrefixCompare')) return token.startsWith(s.apiKey) || s.apiKey.startsWith(token);
@@ -79,7 +85,8 @@ function unauthorized(s: FakeState, req: FakeRequest): FakeResult | undefined {
   const header = req.headers.authorization;
   if (credentialsOk(s, Array.isArray(header) ? header[0] : header)) return undefined;
   if (s.broken.has('unauthorizedWithoutBody')) return { status: 401, headers: {}, body: '' };
-  const challenge: Record<string, string> = s.c.noAdviceHeaders ? {} : { 'www-authenticate': 'Bearer realm="fake"' };
+  const noChallenge = s.c.noAdviceHeaders || (s.broken.has('noChallengeForWrongKey') && header !== undefined);
+  const challenge: Record<string, string> = noChallenge ? {} : { 'www-authenticate': 'Bearer realm="fake"' };
   return error(s, 401, 'unauthorized', 'API key missing or invalid', challenge);
 }
 

@@ -30,6 +30,12 @@ export type Violation =
   | 'keyPrefixCompare'
   /** The token is compared with the key without regard to case. */
   | 'keyCaseInsensitive'
+  /** "bearer" (lowercase) is a second path that never compares the key: any token under it passes. */
+  | 'lowercaseSchemeUnchecked'
+  /** The scheme is matched by its end, not as a whole token: "xbearer <key>" passes. */
+  | 'schemeSuffixMatch'
+  /** A 401 for a wrong key has no WWW-Authenticate challenge (the one for a missing key does). */
+  | 'noChallengeForWrongKey'
   /** GET /pets/{petId} looks the animal up before the key: a wrong key gets 404 for an unknown id, 401 for a known one. */
   | 'lookupBeforeAuth'
   | 'create200'

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { classify, type MutantOutcome, originalText } from './classify.ts';
+import { classify, enclosingFunction, type MutantOutcome, originalText } from './classify.ts';
 import type { Equivalent } from './equivalents.ts';
 
 const SOURCE = ['function f(a) {', "  if (a < 1) return error('a must be 1 or more');", '  return a;', '}'].join('\n');
@@ -45,5 +45,19 @@ describe('classifying a run', () => {
       { file: 'mock/core/f.ts', code: 'a < 1', replacement: 'a <= 0', kind: 'fast path', reason: 'same' },
     ];
     expect(classify([BOUND], () => SOURCE, list).unexplained).toHaveLength(1);
+  });
+
+  it('an entry naming a function explains the code only inside that function', () => {
+    const two = [SOURCE, 'export function g(a) {', '  if (a < 1) return 0;', '}'].join('\n');
+    expect(enclosingFunction(two, 2)).toBe('f');
+    expect(enclosingFunction(two, 6)).toBe('g');
+    expect(enclosingFunction(['const x = 1;', 'function f() {}'].join('\n'), 1)).toBeUndefined();
+    const inG = { ...BOUND, id: '5', location: { start: { line: 6, column: 7 }, end: { line: 6, column: 12 } } };
+    const list: Equivalent[] = [
+      { file: 'mock/core/f.ts', function: 'g', code: 'a < 1', kind: 'fast path', reason: 'only in g' },
+    ];
+    const s = classify([BOUND, inG], () => two, list);
+    expect(s.explained.map((e) => [e.line, e.enclosing])).toEqual([[6, 'g']]);
+    expect(s.unexplained.map((u) => [u.line, u.enclosing])).toEqual([[2, 'f']]);
   });
 });

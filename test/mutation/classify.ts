@@ -22,6 +22,8 @@ export interface Survivor {
   id: string;
   file: string;
   line: number;
+  /** The top-level function it is in, when it is in one. */
+  enclosing?: string;
   mutator: string;
   original: string;
   replacement: string;
@@ -66,15 +68,28 @@ export function originalText(source: string, location: MutantOutcome['location']
   return fold(picked);
 }
 
+/** The name of the last top-level `function` declared at or above `line` (from 1), the one a mutant there is in. */
+export function enclosingFunction(source: string, line: number): string | undefined {
+  const lines = source.split('\n').slice(0, line).reverse();
+  for (const text of lines) {
+    const m = /^(?:export )?(?:async )?function\*? ?(\w+)/.exec(text);
+    if (m) return m[1];
+    // A top-level statement that is not a function's body: the line is in no function.
+    if (/^(?:export )?(?:const|let|class|interface|type) /.test(text)) return undefined;
+  }
+  return undefined;
+}
+
 function fold(text: string): string {
   return text.replace(/\s+/g, ' ').trim();
 }
 
-/** The entry explaining `s`: same file and mutator, its code found in the mutated text, its replacement if given. */
+/** The entry explaining `s`: same file, function (when the entry names one) and mutator, its code found in the mutated text, its replacement if given. */
 export function entryFor(s: Survivor, equivalents: readonly Equivalent[]): Equivalent | undefined {
   return equivalents.find(
     (e) =>
       e.file === s.file &&
+      (e.function === undefined || e.function === s.enclosing) &&
       (e.mutator === undefined || e.mutator === s.mutator) &&
       s.original.includes(fold(e.code)) &&
       (e.replacement === undefined || fold(e.replacement) === fold(s.replacement)),
@@ -97,6 +112,7 @@ export function classify(
       id: r.id,
       file: r.fileName,
       line: r.location.start.line,
+      enclosing: enclosingFunction(sourceOf(r.fileName), r.location.start.line),
       mutator: r.mutatorName,
       original: originalText(sourceOf(r.fileName), r.location),
       replacement: fold(r.replacement),

@@ -1,6 +1,6 @@
 /**
  * The mutants of the mock that no server could get wrong in a way the contract forbids, each with its reason: what
- * `npm run mutation` counts as equivalent. Keyed by the file, the mutator and the code it changed (not Stryker's
+ * `npm run mutation` counts as equivalent. Keyed by the file, the enclosing function, the mutator and the code it changed (not Stryker's
  * ids or line numbers, which move with every edit): an entry that stops matching is reported, to be removed.
  */
 
@@ -19,6 +19,8 @@ export type EquivalentKind =
 export interface Equivalent {
   /** The mutated file, from the repository's root. */
   file: string;
+  /** The top-level function the code is in, where the same code could be elsewhere in the file; any when absent. */
+  function?: string;
   /** Stryker's mutator (StringLiteral, ConditionalExpression, ...); any when absent. */
   mutator?: string;
   /** Text found in the mutated code (whitespace folded). */
@@ -122,10 +124,23 @@ export const EQUIVALENTS: readonly Equivalent[] = [
   ...['text.length <= start', 'code < 0x21 || code > 0x7e', 'code < 0x21', 'code > 0x7e'].map(
     (code): Equivalent => ({
       file: AUTH,
+      function: 'isVisibleAscii',
       code,
       kind: 'open choice',
       reason:
         'isVisibleAscii only picks the fast path: a mutant changes the answer only for a token after two spaces or with a control character, where the contract gives the form `Bearer <API_KEY>` (one space) and the suite requires nothing',
+    }),
+  ),
+  // The loop never run, or run one past the end (charCodeAt gives NaN there, which is neither bound): every token
+  // takes the fast path, whose exact compare refuses whatever is not the key, as the pattern would.
+  ...['false', 'i <= text.length'].map(
+    (replacement): Equivalent => ({
+      file: AUTH,
+      function: 'isVisibleAscii',
+      code: 'i < text.length',
+      replacement,
+      kind: 'fast path',
+      reason: 'the fast path for every token: its exact compare refuses anything that is not the key',
     }),
   ),
 ];

@@ -62,8 +62,9 @@ async function mutate(files: string[], concurrency: number): Promise<MutantOutco
     reporters: ['progress', 'json'],
     jsonReporter: { fileName: `${OUT}/mutation.json` },
     tempDirName: '.stryker-tmp',
-    // The sandbox holds what the suite and the mock import, not the docs, the bench or the built package.
-    ignorePatterns: ['/*', '!/mock', '!/spec', '!/conformance', '!/fixtures', '!/test', '!/package.json'],
+    // The sandbox holds what the suite and the mock import (guard/ is the shared redaction), not the docs, the bench
+    // or the built package.
+    ignorePatterns: ['/*', '!/mock', '!/spec', '!/conformance', '!/guard', '!/fixtures', '!/test', '!/package.json'],
     timeoutMS: 10_000,
     logLevel: 'warn' as LogLevel,
     fileLogLevel: 'off' as LogLevel,
