@@ -166,7 +166,7 @@ export const LAYERS: readonly Layer[] = [
   },
   {
     name: 'the route',
-    measuredAs: "minimal answering with mock/core's bare handler (createHandler), over minimal + key check",
+    measuredAs: "minimal answering with mock/core's pipeline, no layer switched on, over minimal + key check",
     with: HANDLER,
     over: KEY_CHECK,
     partOfMock: true,

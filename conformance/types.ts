@@ -31,6 +31,11 @@ export interface CheckResult {
   required?: true;
   /** The request variation it judged, in words: `categoryId 9223372036854779904, beyond int64's largest value (…)`. */
   variation?: string;
+  /**
+   * The rule of the contract the request broke, in words (`status is a boolean`): a server that accepts requests
+   * breaking two rules has two causes, each with its own request, though the status it answered is the same.
+   */
+  rule?: string;
   /** Information, not a verdict on the server (how a generated failure repeated): `ok`, and drawn as neither. */
   info?: true;
 }
@@ -144,6 +149,11 @@ export interface Case {
   section: string;
   /** What an advice case rests on: an RFC section, or the contract's text (every advice case has one). */
   basis?: string;
+  /**
+   * Advice that `--strict` leaves a warning: what it advises against is something the contract allows (a JSON body
+   * parsed whatever its media type), so no strictness makes it a failure.
+   */
+  warnOnly?: true;
   operationId: string;
   /** Statuses documented in the spec for `operationId` that this case expects to exercise (the status table shows what it did get). */
   covers: number[];

@@ -59,7 +59,7 @@ describe.each(stores)('the pets view and reset on %s', (_name, open) => {
     expect(await mock.pets.all()).toEqual([{ id: 7, name: 'Only', categoryId: 5, status: 'pending' }]);
     expect(await mock.pets.get(1)).toBeUndefined();
 
-    const created = await mock.respond({
+    const created = await mock.fetch({
       method: 'POST',
       url: '/v1/pets',
       headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' },

@@ -9,7 +9,12 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { createAuthenticator, createHandler, createMock } from 'petstore-toolkit/mock/core';
+// The mock's internals by relative import (bundled from the sources by esbuild): they are no part of the package's API.
+import { createAuthenticator } from '../../mock/core/auth.ts';
+import { shippedPets } from '../../mock/core/default-pets.ts';
+import { createHandler } from '../../mock/core/handler.ts';
+import { compose } from '../../mock/core/layers.ts';
+import { createPetStore } from '../../mock/core/store.ts';
 import { createHandlerServer } from './handler.ts';
 import { createMinimalServer, type FixedAnswers, plainKeyCheck } from './minimal.ts';
 
@@ -29,11 +34,11 @@ export interface VariantOptions {
 
 /** Makes the named server (not listening yet). */
 export function createVariantServer({ variant, apiKey, answers }: VariantOptions): Server {
-  // The route itself: the bare API handler (routing, key check, operation), none of the mock's layers.
+  // The route itself: the mock's one pipeline (routing, key check, operation) with no layer switched on.
   if (variant === 'handler') {
     // The default seed's pets, which ship as data (no faker): the store createMock seeds, without its layers.
-    const { store } = createMock();
-    return createHandlerServer({ handle: createHandler({ store, apiKeys: [apiKey] }), reset: store.reset });
+    const store = createPetStore(shippedPets());
+    return createHandlerServer({ fetch: compose([], createHandler({ store, apiKeys: [apiKey] })), reset: store.reset });
   }
   if (!answers) throw new Error(`the ${variant} server needs --answers`);
   if (variant === 'minimal') return createMinimalServer({ answers, authorized: plainKeyCheck(apiKey) });

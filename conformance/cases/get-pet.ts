@@ -13,8 +13,16 @@ import { checkEcho } from './create-pet.ts';
 const SECTION = CONTRACT_SECTIONS.getAnAnimal;
 /** A valid int64 (and safe JavaScript integer) no real store is likely to have reached. */
 export const UNKNOWN_ID = '9007199254740991';
-/** Not an integer, beyond int64, and a segment whose percent-decoded bytes are not UTF-8 (0xFF). */
-const MALFORMED = ['abc', '1.5', '99999999999999999999', '%FF'];
+/**
+ * Not an integer, beyond int64 (2^63 exactly, which a saturating parser reads as 2^63 - 1, and far beyond), and a
+ * segment whose percent-decoded bytes are not UTF-8 (0xFF).
+ */
+const MALFORMED = ['abc', '1.5', '9223372036854775808', '99999999999999999999', '%FF'];
+/**
+ * What a lenient integer parse drops after an existing id (`strconv`-less `parseInt`, `sscanf("%d")`, a float
+ * parse): letters, an encoded NUL, an encoded line feed, an exponent. Each makes the segment no int64.
+ */
+const TRAILING = ['abc', '%00', '%0A', 'e0'];
 const SUNSET_DATE = sunsetOf('getPet')!;
 const SUNSET = SUNSET_DATE.getTime();
 
@@ -84,6 +92,20 @@ export function getPetCases(): Case[] {
         for (const id of MALFORMED) {
           const ex = await ctx.send({ method: 'GET', path: `/pets/${id}` });
           ctx.check(...labelled(id, expectResponse(ex, { statuses: { 400: 'Error', 404: 'Error' } })));
+        }
+      },
+    }),
+    getCase({
+      id: 'getPet.malformed.trailing',
+      title:
+        'an existing id followed by junk (abc, %00, %0A, e0) gets a 400 or 404 Error, never that animal: a lenient integer parse reads the id and drops the rest',
+      covers: [404],
+      async run(ctx) {
+        if (!(await fetchControl(ctx))) return;
+        const id = await ctx.knownPetId();
+        for (const junk of TRAILING) {
+          const ex = await ctx.send({ method: 'GET', path: `/pets/${id}${junk}` });
+          ctx.check(...labelled(`${id}${junk}`, expectResponse(ex, { statuses: { 400: 'Error', 404: 'Error' } })));
         }
       },
     }),

@@ -67,12 +67,14 @@ type Control = (ctx: CaseContext) => Promise<boolean>;
 /** A 400 Error or a 200 with at most `max` items, for each query: never a 5xx (once the control got its 200). */
 async function tolerate(ctx: CaseContext, control: Control, queries: string[], max: number): Promise<void> {
   if (!(await control(ctx))) return;
-  for (const q of queries) {
-    const ex = await ctx.send({ method: 'GET', path: `/pets?${q}` });
-    const checks = expectResponse(ex, { statuses: { 200: 'Pets', 400: 'Error' }, strict: ctx.strict });
-    if (ex.response?.status === 200) checks.push(checkAtMost(ex, max));
-    ctx.check(...labelled(q, checks));
-  }
+  for (const q of queries) await tolerateOne(ctx, q, max);
+}
+
+async function tolerateOne(ctx: CaseContext, q: string, max: number): Promise<void> {
+  const ex = await ctx.send({ method: 'GET', path: `/pets?${q}` });
+  const checks = expectResponse(ex, { statuses: { 200: 'Pets', 400: 'Error' }, strict: ctx.strict });
+  if (ex.response?.status === 200) checks.push(checkAtMost(ex, max));
+  ctx.check(...labelled(q, checks));
 }
 
 /**
@@ -136,6 +138,40 @@ function invalidLimitCases(bounds: LimitBounds): Case[] {
   ];
 }
 
+/**
+ * Query strings a decoder reads its own way: a parameter given twice (the contract gives each once), the
+ * array-style names some frameworks turn into arrays (`limit[]`), and percent-escapes that decode to nothing
+ * (RFC 3986 §2.1: `%` is followed by two hex digits). None is a value the contract defines, so a 400 Error and a
+ * 200 within the bounds are both fine; a 5xx (a framework handed an array where it wanted a string) or a 400 that is
+ * no Error (a query parser's HTML page) is not. A repeated `limit` is held to the larger of its values.
+ */
+function unusualQueryCases(max: number): Case[] {
+  const repeated: [string, number][] = [
+    ['limit=1&limit=2', 2],
+    ['limit[]=2', max],
+    ['status[]=sold', max],
+  ];
+  return [
+    listCase({
+      id: 'listPets.query.repeated',
+      title: `a repeated or array-style parameter (limit=1&limit=2, limit[]=2, status[]=sold) gets a 400 Error or a 200 within the bounds, never a 5xx`,
+      section: `${SECTION}; Errors`,
+      covers: [200],
+      async run(ctx) {
+        if (!(await listingControl(ctx))) return;
+        for (const [q, most] of repeated) await tolerateOne(ctx, q, most);
+      },
+    }),
+    listCase({
+      id: 'listPets.query.badEscape',
+      title: 'a broken percent-escape (limit=%, status=%zz) gets a 400 Error or a 200 within the bounds, never a 5xx',
+      section: `${SECTION}; Errors; RFC 3986 §2.1`,
+      covers: [200],
+      run: (ctx) => tolerate(ctx, listingControl, ['limit=%', 'status=%zz'], max),
+    }),
+  ];
+}
+
 /** Status values outside the enumeration: tolerated like invalid limits, with the same note. */
 function unknownStatusCases(max: number): Case[] {
   // A made-up value, a documented one in upper case, and bytes that are not UTF-8 (0xC3 then "(": a lead byte cut off).
@@ -170,5 +206,12 @@ export function listPetsCases(): Case[] {
     },
   });
   const statuses = petStatuses().map((s) => statusCase(s, bounds.maximum));
-  return [ok, ...boundCases(bounds), ...statuses, ...invalidLimitCases(bounds), ...unknownStatusCases(bounds.maximum)];
+  return [
+    ok,
+    ...boundCases(bounds),
+    ...statuses,
+    ...invalidLimitCases(bounds),
+    ...unknownStatusCases(bounds.maximum),
+    ...unusualQueryCases(bounds.maximum),
+  ];
 }

@@ -21,6 +21,7 @@ import {
   invalidBodyText,
   type NewPetValue,
   newPetArb,
+  ruleOf,
 } from './values.ts';
 
 /** The operations generation sends requests to. */
@@ -161,7 +162,7 @@ class InvalidCreateCommand implements Command {
   async run(_m: SequenceModel, exec: Execution): Promise<void> {
     const ex = await this.ctx.send(exec, 'createPet', { method: 'POST', path: '/pets', body: this.text()! }, true);
     this.ctx.letIn(ex);
-    exec.judge(invalidFindings(ex, describeInvalid(this.body)));
+    exec.judge(invalidFindings(ex, describeInvalid(this.body), ruleOf(this.body)));
   }
   toString(): string {
     return `POST /pets ${this.text()} (${describeInvalid(this.body)})`;

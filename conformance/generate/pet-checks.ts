@@ -34,17 +34,17 @@ export function createFindings(
 }
 
 /**
- * Advice on a valid NewPet refused with 400; none for a categoryId beyond 2^53, which may be refused (or kept
- * exactly) as the interface allows.
+ * Information on a valid NewPet refused with 400 (the interface leaves name length and characters open: "not
+ * shown"); none for a categoryId beyond 2^53, which may be refused (or kept exactly) as the interface allows.
  */
 function refusalFinding(ex: Exchange, sent: NewPetValue): Finding | undefined {
   const status = ex.response?.status;
-  if (status === 201) return finding('createPet', 'validRefused', checkThat('accepted', true, 'accepted'), 'advice');
+  if (status === 201) return finding('createPet', 'validRefused', checkThat('accepted', true, 'accepted'), 'info');
   if (status !== 400) return undefined;
   const category = Object.values(sent).find((v): v is bigint => typeof v === 'bigint');
   if (category !== undefined && (category > 2n ** 53n - 1n || category < -(2n ** 53n) + 1n)) return undefined;
   const message = `a valid NewPet with name ${describeText(String(sent.name))} was refused with 400`;
-  return finding('createPet', 'validRefused', checkThat('accepted', false, message), 'advice');
+  return finding('createPet', 'validRefused', checkThat('accepted', false, message), 'info');
 }
 
 /** The checks of reading back an animal: `check` is `fetchable` right after its create, `lost` later on. */
@@ -79,10 +79,13 @@ export function readBackFindings(
   return out;
 }
 
-/** The checks of a generated create with an invalid body; `variation` says in words what is wrong with it. */
-export function invalidFindings(ex: Exchange, variation: string): Finding[] {
+/**
+ * The checks of a generated create with an invalid body; `variation` says in words what is wrong with it, `rule`
+ * which rule it breaks (its failures are told apart by it).
+ */
+export function invalidFindings(ex: Exchange, variation: string, rule: string): Finding[] {
   return basics('createPet', ex, { statuses: { 400: 'Error' } }, 'invalidRefused').map((f) =>
-    f.id.endsWith('.invalidRefused') ? { ...f, result: { ...f.result, variation } } : f,
+    f.id.endsWith('.invalidRefused') ? { ...f, result: { ...f.result, variation, rule } } : f,
   );
 }
 

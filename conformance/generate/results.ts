@@ -9,7 +9,7 @@ import { THROTTLED } from '../judge/verdict.ts';
 import type { CaseResult, CheckResult } from '../types.ts';
 import { plural } from '../words.ts';
 import type { GeneratedProperty } from './catalog.ts';
-import type { SearchResult } from './search.ts';
+import type { Failure, SearchResult } from './search.ts';
 
 /** What the results need besides the search. */
 export interface ResultsOptions {
@@ -23,10 +23,10 @@ export interface ResultsOptions {
 
 function failedResult(
   base: Omit<CaseResult, 'outcome' | 'checks' | 'exchanges' | 'durationMs'>,
+  failure: Failure,
   s: SearchResult,
   o: ResultsOptions,
 ): JudgedCase {
-  const failure = s.failures.get(base.id)!;
   const { result } = failure.finding;
   const { failed, of } = failure.replays;
   const intermittent = failed < of;
@@ -61,13 +61,30 @@ function skipReason(property: GeneratedProperty, o: ResultsOptions): string {
   return 'no generated request exercised it';
 }
 
-/** One case result per selected generated property. */
+/**
+ * Each distinct failure of a check as a result of its own: the first under the check's id, the next ones under
+ * `<id>.2`, `<id>.3`, … with the rule each broke in the title (a selection of the check still takes them all).
+ */
+function failedResults(
+  base: Omit<CaseResult, 'outcome' | 'checks' | 'exchanges' | 'durationMs'>,
+  failures: Failure[],
+  s: SearchResult,
+  o: ResultsOptions,
+): CaseResult[] {
+  return failures.map((f, i) => {
+    const rule = f.finding.result.rule;
+    const title = rule === undefined || failures.length === 1 ? base.title : `${base.title}: ${rule}`;
+    return failedResult({ ...base, id: i === 0 ? base.id : `${base.id}.${i + 1}`, title }, f, s, o);
+  });
+}
+
+/** One case result per selected generated property, and one more per further distinct failure of a property. */
 export function generatedResults(
   properties: readonly GeneratedProperty[],
   s: SearchResult,
   o: ResultsOptions,
 ): CaseResult[] {
-  return properties.map((c): CaseResult => {
+  return properties.flatMap((c): CaseResult | CaseResult[] => {
     const base = {
       id: c.id,
       title: c.title,
@@ -77,7 +94,8 @@ export function generatedResults(
       operationId: c.operationId,
       covers: [],
     };
-    if (s.failures.has(c.id)) return failedResult(base, s, o);
+    const failures = [...s.failures.values()].filter((f) => f.finding.id === c.id);
+    if (failures.length > 0) return failedResults(base, failures, s, o);
     const held = s.held.get(c.id) ?? 0;
     const failed = s.failedCount.get(c.id) ?? 0;
     const example = s.advice.get(c.id);
@@ -85,7 +103,8 @@ export function generatedResults(
       const { result } = example.finding;
       return {
         ...base,
-        outcome: o.strict ? 'failed' : 'warned',
+        // Information is never a failure, --strict included; advice fails only under --strict.
+        outcome: c.level === 'info' ? 'info' : o.strict ? 'failed' : 'warned',
         reason: `${result.name}: ${result.variation ? `${result.variation}: ` : ''}${result.message} (${failed} of ${failed + held} generated requests; seed ${o.seed})`,
         checks: [result],
         exchanges: example.exchanges,

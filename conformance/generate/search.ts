@@ -53,8 +53,9 @@ export interface SearchOptions {
 
 /** What the search found and spent. */
 export interface SearchResult {
+  /** Each distinct failure by {@link failureKey}: a check may have several, one per rule broken. */
   failures: Map<string, Failure>;
-  /** The first example of each advice check not followed. */
+  /** The first example of each advice or information check not followed. */
   advice: Map<string, { finding: Finding; exchanges: Exchange[] }>;
   /** How many times each check held, and failed, while searching. */
   held: Map<string, number>;
@@ -74,6 +75,14 @@ export interface SearchResult {
   firstProxied?: string;
   /** What the server created from generated invalid bodies (`id 7`, or its JSON when it has no id). */
   letIn: Set<string>;
+}
+
+/**
+ * What tells two failures of one check apart: the check and the rule its request broke (`status is a boolean`, `the
+ * body is not UTF-8`). Each distinct one is replayed, shrunk and reported on its own, so the first hides no other.
+ */
+export function failureKey(f: Finding): string {
+  return f.result.rule === undefined ? f.id : `${f.id} (${f.result.rule})`;
 }
 
 const RUNS_PER_ROUND = 100;
@@ -169,7 +178,7 @@ export async function search(o: SearchOptions): Promise<SearchResult> {
   const spent = (): boolean => [...o.operations].every((op) => budget[op] <= 0);
   let target: string | undefined;
   const wanted = (f: Finding): boolean =>
-    !f.result.ok && (f.level === 'required' || o.strict) && o.selected(f.id) && !r.failures.has(f.id);
+    !f.result.ok && (f.level === 'required' || o.strict) && o.selected(f.id) && !r.failures.has(failureKey(f));
   let replaying = false;
   const ctx = commandContext(
     o,
@@ -209,7 +218,8 @@ function newExecution(state: RoundState): Execution {
       const on = exec.exchanges.at(-1);
       exec.findings.push(...findings.map((f) => (on === undefined || f.exchange ? f : { ...f, exchange: on })));
       const t = state.getTarget();
-      if (findings.some((f) => (t === undefined ? state.wanted(f) : f.id === t && !f.result.ok))) exec.stopped = true;
+      if (findings.some((f) => (t === undefined ? state.wanted(f) : failureKey(f) === t && !f.result.ok)))
+        exec.stopped = true;
     },
   };
   return exec;
@@ -220,7 +230,7 @@ function noteSearchFindings(r: SearchResult, exec: Execution): void {
     if (f.result.ok) bump(r.held, f.id);
     else {
       bump(r.failedCount, f.id);
-      if (f.level === 'advice' && !r.advice.has(f.id))
+      if (f.level !== 'required' && !r.advice.has(f.id))
         // The request that did not follow the advice, not the whole sequence that led to it.
         r.advice.set(f.id, { finding: f, exchanges: f.exchange ? [f.exchange] : [...exec.exchanges] });
     }
@@ -279,7 +289,9 @@ async function searchRound(
         return true;
       }
       if (target === undefined) noteSearchFindings(r, exec);
-      const hit = exec.findings.find((f) => (target === undefined ? state.wanted(f) : f.id === target && !f.result.ok));
+      const hit = exec.findings.find((f) =>
+        target === undefined ? state.wanted(f) : failureKey(f) === target && !f.result.ok,
+      );
       if (!hit) return true;
       if (target !== undefined) {
         last = { ...last!, finding: hit, exchanges: exec.exchanges };
@@ -287,7 +299,8 @@ async function searchRound(
       }
       // Found: the same sequence again, REPLAYS times, before anything is shrunk. One that does not fail every
       // time is intermittent: reported with the requests that got it, never shrunk into a made-up sequence.
-      state.setTarget(hit.id);
+      const key = failureKey(hit);
+      state.setTarget(key);
       state.setReplaying(true);
       let failed = 0;
       for (let i = 0; i < REPLAYS && !o.ended(); i++) {
@@ -295,14 +308,14 @@ async function searchRound(
         if (
           again.throttled === undefined &&
           again.proxied === undefined &&
-          again.findings.some((f) => f.id === hit.id && !f.result.ok)
+          again.findings.some((f) => failureKey(f) === key && !f.result.ok)
         )
           failed++;
       }
       state.setReplaying(false);
       const replays = { failed, of: REPLAYS };
       if (failed < REPLAYS) {
-        r.failures.set(hit.id, { finding: hit, exchanges: exec.exchanges, shrinks: 0, replays });
+        r.failures.set(key, { finding: hit, exchanges: exec.exchanges, shrinks: 0, replays });
         state.setTarget(undefined);
         return true;
       }
@@ -319,7 +332,7 @@ async function searchRound(
       code: EXCHANGE_ERROR_CODES.generationBug,
     });
   if (last)
-    r.failures.set(last.finding.id, {
+    r.failures.set(failureKey(last.finding), {
       ...last,
       shrinks: details.numShrinks,
       shrinking: { requests: r.shrinkRequests - shrinkFrom, ms: performance.now() - shrinkStarted, stoppedAtBudget },

@@ -254,6 +254,45 @@ export function describeInvalid(b: InvalidBody): string {
   }
 }
 
+/** A value's JSON type in the words a rule uses: `null`, `a boolean`, `an array`. */
+function kindOf(value: BodyValue | undefined, integerField: boolean): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  if (typeof value === 'bigint') return 'a number';
+  if (typeof value === 'number') return integerField && !Number.isInteger(value) ? 'not an integer' : 'a number';
+  if (typeof value === 'object') return 'an object';
+  return typeof value === 'boolean' ? 'a boolean' : 'a string';
+}
+
+/**
+ * The rule an invalid body breaks, with the kind of value, in the words of the fixed table's `breaks`
+ * (fixtures/invalid-new-pets.json): `status is a boolean`, `name is missing`, `data follows the JSON value`. Two
+ * bodies that break different rules are different failures, each shrunk and reported on its own, and a generated
+ * failure shares its cause with the fixed case that breaks the same rule.
+ */
+export function ruleOf(b: InvalidBody): string {
+  const [rule, field = ''] = b.kind.split('.');
+  const value = field === '' ? undefined : (b.value as Record<string, BodyValue>)[field];
+  switch (rule) {
+    case 'missing':
+      return `${field} is missing`;
+    case 'type':
+      return `${field} is ${kindOf(value, field === 'categoryId')}`;
+    case 'enum':
+      return `${field} is outside the enumeration`;
+    case 'range':
+      return `${field} is beyond int64`;
+    case 'notUtf8':
+      return 'the body is not UTF-8';
+    case 'notObject':
+      return 'the body is not a JSON object';
+    case 'malformed':
+      return 'the body is not JSON';
+    default:
+      return b.kind;
+  }
+}
+
 /** Whether a `range.*` body holds an integer outside int64. */
 export function outsideInt64(b: InvalidBody): boolean {
   if (!b.kind.startsWith('range.')) return false;

@@ -141,11 +141,13 @@ function schemaFinding(c: CaseResult, check: CheckResult, name: string, ex: Exch
       exchange: ex,
       operation: c.operationId,
     };
-  const at = error.field === '' ? `\`${item}\`` : `\`${item}.${error.field}\``;
+  // An error at the answer's root is about the root schema (a listing answered `null` is no `Pets`), not its items.
+  const named = error.path === '' ? schema : item;
+  const at = error.field === '' ? `\`${named}\`` : `\`${named}.${error.field}\``;
   const value = valueAt(ex, error.path);
   return {
-    key: `schema ${item} ${error.field} ${shape(error.rule)}`,
-    statement: `${at} ${error.rule}${value === undefined || error.field === '' ? '' : ` (got ${value})`}`,
+    key: `schema ${named} ${error.field} ${shape(error.rule)}`,
+    statement: `${at} ${error.rule}${value === undefined ? '' : ` (got ${value})`}`,
     exchange: ex,
     operation: c.operationId,
   };
@@ -197,12 +199,15 @@ function find(c: CaseResult, check: CheckResult, api: Api): Found | undefined {
     // The same kind of request refused the same way on every operation (an auth middleware's 400) is one cause.
     // An auth middleware's one behaviour (no check at all; a 400 for a scheme it does not know) is one cause on
     // every operation and every kind of bad key.
+    // An invalid request accepted: which rule it broke is the bug (a loose enum comparison, a first-value decoder),
+    // so two rules accepted are two causes, each with its own request, though both answered 201.
+    const rule = got.startsWith('2') ? check.rule : undefined;
     const key = c.id.startsWith('auth.')
       ? `status auth ${status[1]} ${got[0]}xx`
-      : `status ${where} ${status[1]} ${got}`;
+      : `status ${where} ${status[1]} ${got}${rule === undefined ? '' : ` rule ${rule}`}`;
     return {
       key,
-      statement: `${where} answers ${got} ${required(status[1]!, operation, c.section)}`,
+      statement: `${where} answers ${got} ${required(status[1]!, operation, c.section)}${rule === undefined ? '' : ` when ${rule}`}`,
       exchange: exchange ?? last,
       where,
       got,

@@ -15,11 +15,11 @@ export interface Unjudged {
 
 /**
  * How a case ended: a failed check fails a required case (an advice case too when strict, and any case when the
- * check is `required`, as a 5xx is), else warns an advice case and notes an information case (never a failure,
+ * check is `required`, as a 5xx is; not a `warnOnly` one), else warns an advice case and notes an information case (never a failure,
  * strict or not: it has no basis to prefer one answer); a case that recorded no check fails.
  */
 export function caseOutcome(
-  c: Pick<Case, 'level'>,
+  c: Pick<Case, 'level' | 'warnOnly'>,
   checks: readonly CheckResult[],
   unjudged: Unjudged,
   strict: boolean,
@@ -29,7 +29,7 @@ export function caseOutcome(
     const reason = failed.map((r) => `${r.name}: ${r.message}`).join('; ');
     if (failed.some((r) => r.required) || c.level === 'required') return { outcome: 'failed', reason };
     if (c.level === 'info') return { outcome: 'info', reason };
-    return { outcome: strict ? 'failed' : 'warned', reason };
+    return { outcome: strict && !c.warnOnly ? 'failed' : 'warned', reason };
   }
   if (unjudged.skip !== undefined) return { outcome: 'skipped', reason: unjudged.skip };
   if (unjudged.notApplicable !== undefined) return { outcome: 'notApplicable', reason: unjudged.notApplicable };

@@ -6,6 +6,7 @@
  * operations themselves are in fake-operations.ts.
  */
 import { type Pet, petStatuses } from '../../spec/index.ts';
+import { queryParserResponse, routerPage } from './fake-decoders.ts';
 import {
   error,
   type FakeChoices,
@@ -92,6 +93,8 @@ function route(s: FakeState, req: FakeRequest): FakeResult {
     const early = invalidBeforeAuth(s, req, url.pathname, url.searchParams);
     if (early) return early;
   }
+  const page = routerPage(s, req, url.pathname);
+  if (page) return page;
   if (s.c.routerDigitsOnly && req.method === 'GET' && /^\/v1\/pets\/[^/]*\D[^/]*$/.test(url.pathname))
     return error(s, 404, 'not_found', 'no such route');
   // Broken: the animal is looked up before the key is checked, so a wrong key learns which ids exist (404 or 401).
@@ -100,7 +103,8 @@ function route(s: FakeState, req: FakeRequest): FakeResult {
     return error(s, 404, 'not_found', 'no such pet');
   const denied = unauthorized(s, req);
   if (denied) return denied;
-  if (url.pathname === '/v1/pets' && req.method === 'GET') return listPets(s, url.searchParams);
+  if (url.pathname === '/v1/pets' && req.method === 'GET')
+    return queryParserResponse(s, url.search.slice(1)) ?? listPets(s, url.searchParams);
   if (url.pathname === '/v1/pets' && req.method === 'POST') return createPet(s, req);
   const m = /^\/v1\/pets\/([^/]+)$/.exec(url.pathname);
   if (m && req.method === 'GET') return getPet(s, decodedSegment(m[1]!));

@@ -32,7 +32,6 @@ export type Violation =
   | 'sameIdTwice'
   | 'noValidation'
   | 'floatCategoryAccepted'
-  | 'nonJsonAccepted'
   | 'emptyBodyAccepted'
   | 'clientIdOverwrites'
   | 'getUnknown200'
@@ -50,7 +49,25 @@ export type Violation =
   | 'inexactCategoryRounded'
   | 'petsInProtoKey'
   /** A body that is not UTF-8 gets a 500 (aiohttp's UnicodeDecodeError slipping past `except json.JSONDecodeError`). */
-  | 'notUtf8Body500';
+  | 'notUtf8Body500'
+  /** Member names matched in any case: `{"NAME": …, "CATEGORYID": 1}` creates an animal (fake-decoders.ts). */
+  | 'caseInsensitiveMembers'
+  /** Only the first JSON value is read: `{…}xyz` and `{…}{"x":1}` create an animal. */
+  | 'firstValueDecoder'
+  /** `"status": true` passes a loose comparison with the enumeration and is stored. */
+  | 'looseEnumStatus'
+  /** Integers beyond int64 saturate: categoryId 2^63 is stored as 2^63 - 1, petId 2^63 is looked up as 2^63 - 1. */
+  | 'saturatingIds'
+  /** `limit[]=…` or `status[]=…` gets a 500 (a framework hands the handler an array). */
+  | 'arrayQuery500'
+  /** A query with a broken percent-escape (`limit=%`) gets the query parser's HTML 400, no Error. */
+  | 'badEscapeHtml400'
+  /** petId read with a lenient integer parse: `1abc`, `1%00`, `1%0A`, `1e0` answer animal 1. */
+  | 'lenientIdParse'
+  /** A petId that is not digits gets the router's HTML 404 before the key is checked, whatever the key. */
+  | 'routerHtml404'
+  /** A listing is answered with the JSON value `null` (Go's nil slice). */
+  | 'listNull';
 
 /**
  * Bugs no fixed case sends a request for, each breaking one documented rule for some values only: the
@@ -98,6 +115,11 @@ export interface FakeChoices {
   malformedId404?: boolean;
   /** 415 rather than 400 for a non-JSON Content-Type. */
   nonJson415?: boolean;
+  /**
+   * Parse the body as JSON whatever its Content-Type (Flask's `get_json(force=True)`): a valid NewPet sent as
+   * `text/plain` is created. Advice, not a violation: the contract never says another media type is refused.
+   */
+  nonJsonParsed?: boolean;
   /** Pets carry fields the spec does not name. */
   extraFields?: boolean;
   /** Use this code string in every Error. */

@@ -14,6 +14,7 @@ import {
   reusedId,
   storeWithBugs,
 } from './fake-bugs.ts';
+import { decodedBody, decodedText, looseStatusAccepted, parsedIdText } from './fake-decoders.ts';
 import { parseKeepingBigInts, toJson } from './fake-json.ts';
 import { error, type FakeRequest, type FakeResult, type FakeState } from './fake-model.ts';
 
@@ -75,9 +76,11 @@ export function listPets(s: FakeState, query: URLSearchParams): FakeResult {
     items = pageWithBugs(s, items, s.broken.has('limitOffByOne') ? limit + 1 : limit, status);
   if (s.broken.has('hugeListBody')) return { action: 'huge' };
   const json = items.map((p) => view(s, p));
-  const body = s.broken.has('petsInProtoKey')
-    ? inProtoKeys(json)
-    : toJson(s.broken.has('listNotArray') ? { items: json } : json);
+  const body = s.broken.has('listNull')
+    ? 'null'
+    : s.broken.has('petsInProtoKey')
+      ? inProtoKeys(json)
+      : toJson(s.broken.has('listNotArray') ? { items: json } : json);
   return {
     status: 200,
     headers: { 'content-type': s.broken.has('listWrongContentType') ? 'text/plain' : 'application/json' },
@@ -102,7 +105,12 @@ function isNewPet(s: FakeState, b: Record<string, unknown>): boolean {
     typeof b.name === 'string' &&
     categoryOk &&
     (b.status === undefined ||
-      STATUSES.includes(s.bugs.has('statusCaseInsensitive') ? String(b.status).toLowerCase() : (b.status as string)))
+      looseStatusAccepted(s, b.status) ||
+      STATUSES.includes(
+        s.bugs.has('statusCaseInsensitive') && typeof b.status === 'string'
+          ? b.status.toLowerCase()
+          : (b.status as string),
+      ))
   );
 }
 
@@ -112,7 +120,7 @@ export function parseNewPet(s: FakeState, req: FakeRequest): { pet?: Record<stri
     .split(';')[0]!
     .trim()
     .toLowerCase();
-  if (type !== 'application/json' && !s.broken.has('nonJsonAccepted')) {
+  if (type !== 'application/json' && !s.c.nonJsonParsed) {
     return {
       failure: s.c.nonJson415
         ? error(s, 415, 'unsupported_media_type', 'send application/json')
@@ -131,7 +139,8 @@ export function parseNewPet(s: FakeState, req: FakeRequest): { pet?: Record<stri
       : { failure: error(s, 400, 'invalid_body', 'empty body') };
   let body: unknown;
   try {
-    body = s.c.bigCategoryExact ? parseKeepingBigInts(req.body) : JSON.parse(req.body);
+    const text = decodedText(s, req.body);
+    body = decodedBody(s, s.c.bigCategoryExact ? parseKeepingBigInts(text) : JSON.parse(text), text);
   } catch {
     return { failure: error(s, 400, 'malformed_json', 'body is not JSON') };
   }
@@ -180,8 +189,9 @@ export function createPet(s: FakeState, req: FakeRequest): FakeResult {
 }
 
 /** GET /pets/{petId}. */
-export function getPet(s: FakeState, idText: string): FakeResult {
+export function getPet(s: FakeState, segment: string): FakeResult {
   if (s.broken.has('hangOnGet')) return { action: 'hang' };
+  const idText = parsedIdText(s, segment);
   const headers: Record<string, string> = s.c.noAdviceHeaders
     ? {}
     : {

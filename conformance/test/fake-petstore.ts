@@ -128,6 +128,7 @@ export const EVERY_ALLOWED_CHOICE: Required<Omit<FakeChoices, 'echoAuthorization
   lenient: true,
   malformedId404: true,
   nonJson415: true,
+  nonJsonParsed: true,
   extraFields: true,
   errorCode: 'E_SOMETHING_ELSE',
   bigIds: true,

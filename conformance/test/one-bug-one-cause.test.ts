@@ -31,7 +31,8 @@ describe('the null-and-rounding server', () => {
     expect(rounding[0]!.cases).toContain('createPet.categoryId.inexact');
     expect(nulls[0]!.cases).toContain('createPet.categoryId.inexact');
     expect(causes.map((c) => c.statement)).toHaveLength(2);
-  });
+    // A fixed run and 60 generated requests a check: generous, the machine is shared.
+  }, 120_000);
 
   it('a generated `lost` that found its animal unchanged is a consequence of the null cause, not a failure of its own', async () => {
     fake = await startFakePetstore({ violations: ['statusNull'], count: 20 });
@@ -46,11 +47,12 @@ describe('the null-and-rounding server', () => {
     for (const c of report.cases) expect(c.checks.filter((k) => k.name === 'replay' && !k.ok)).toEqual([]);
   });
 
-  it('a generated advice not followed shows the request that did not follow it, not the whole sequence', async () => {
+  it('a generated preference not taken shows the request that did not take it, not the whole sequence', async () => {
     fake = await startFakePetstore({ choices: { refuseUnusualNames: true }, count: 20 });
     const report = await runConformance({ baseUrl: fake.url, apiKey: fake.apiKey, generate: 60, seed: 1 });
     const advice = report.cases.find((c) => c.id === 'generated.createPet.validRefused')!;
-    expect(advice.outcome).toBe('warned');
+    // Refusing an empty name is the server's call (name lengths are not shown): information, never a warning.
+    expect(advice.outcome).toBe('info');
     expect(advice.exchanges).toHaveLength(1);
     expect(advice.exchanges[0]!.request.method).toBe('POST');
     expect(advice.exchanges[0]!.response?.status).toBe(400);

@@ -82,7 +82,7 @@ describe('advice has a basis; a preference without one is information', () => {
     expect(advice.map((c) => c.id).sort()).toEqual([
       'auth.bearerLowercase',
       'auth.wwwAuthenticate',
-      'generated.createPet.validRefused',
+      'createPet.invalid.nonJsonContentType',
       'getPet.deprecationHeaders',
     ]);
     for (const c of advice) expect(c.basis, c.id).toMatch(/RFC \d+ §|contract/);

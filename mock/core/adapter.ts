@@ -5,7 +5,7 @@
  */
 
 import { badOption } from './errors.ts';
-import type { Responder } from './layers.ts';
+import type { Fetch } from './layers.ts';
 import { type ApiRequest, type ApiResponse, ErrorCode, errorResponse } from './responses.ts';
 
 /** Largest request body the mock reads: 1 MiB; a bigger one is answered 413 unread. */
@@ -50,26 +50,23 @@ export function pathInMount(mount: Mount, pathAndQuery: string): string | undefi
 }
 
 /**
- * `respond` for requests whose URL includes the mount's prefix (`/api/v1/pets`): each is handed on as the core
+ * `fetch` for requests whose URL includes the mount's prefix (`/api/v1/pets`): each is handed on as the core
  * expects it (`/v1/pets`), and one outside the mount (`/v1/pets` under `/api`) is a 404, not served at `/v1`.
  */
-export function mounted<R>(
-  mount: Pick<Mount, 'prefix'>,
-  respond: (request: ApiRequest) => R,
-): (request: ApiRequest) => R | ApiResponse {
-  if (mount.prefix === '') return respond;
+export function mounted(mount: Pick<Mount, 'prefix'>, fetch: Fetch): Fetch {
+  if (mount.prefix === '') return fetch;
   return (request) => {
     const url = pathInMount(mount as Mount, request.url);
     if (url === undefined)
       return errorResponse(404, ErrorCode.routeNotFound, `no route for ${request.method} ${request.url}`);
-    return respond({ ...request, url });
+    return fetch({ ...request, url });
   };
 }
 
-/** Runs the handler (sync or async); a throw, which would be a bug in the mock, becomes a 500 Error rather than a dropped request. */
-export async function answer(handle: Responder, request: ApiRequest): Promise<ApiResponse> {
+/** `fetch(request)`, awaited; a throw, which would be a bug in the mock, becomes a 500 Error rather than a dropped request. */
+export async function fetchOr500(fetch: Fetch, request: ApiRequest): Promise<ApiResponse> {
   try {
-    return await handle(request);
+    return await fetch(request);
   } catch {
     return errorResponse(500, ErrorCode.internalError, 'internal error in the mock');
   }

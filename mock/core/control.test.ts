@@ -85,7 +85,7 @@ describe('control endpoints: state', () => {
     ]);
     expect(json(await call('POST', '/v1/pets', JSON_HEADERS, '{"name":"C","categoryId":3}')).id).toBe(41);
     mock.reset();
-    expect(mock.store.size).toBe(3);
+    expect(mock.pets.size).toBe(3);
   });
 
   it.each([

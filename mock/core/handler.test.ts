@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { getValidator, type Pet } from '../../spec/index.ts';
 import { createHandler } from './handler.ts';
+import { compose } from './layers.ts';
 import { type ApiRequest, type ApiResponse, ErrorCode } from './responses.ts';
 import { seedPets } from './seed.ts';
 import { createPetStore } from './store.ts';
@@ -11,14 +12,15 @@ const JSON_HEADERS = { ...AUTH, 'content-type': 'application/json' };
 
 function setup(count = 50) {
   const store = createPetStore(seedPets({ seed: 1, count }));
-  const handler = createHandler({ store, apiKeys: [KEY, 'second-key'] });
+  // The one pipeline with no layer: routing in compose, then the operations; a store in memory answers at once.
+  const handler = compose([], createHandler({ store, apiKeys: [KEY, 'second-key'] }));
   const call = (
     method: string,
     url: string,
     headers: ApiRequest['headers'] = AUTH,
     body?: string,
     extra: Partial<ApiRequest> = {},
-  ) => handler({ method, url, headers, body, ...extra });
+  ) => handler({ method, url, headers, body, ...extra }) as ApiResponse;
   return { store, call };
 }
 

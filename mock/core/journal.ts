@@ -121,7 +121,7 @@ interface Extra {
  * request costs a few stores, the reader pays for the rest. Nothing leaves the
  * journal unredacted. The headers object is kept, not copied: whoever hands a
  * request over must not change it afterwards (every adapter builds a fresh one
- * and calls `Mock.respond`; `Mock.handle` copies first).
+ * and calls `Mock.fetch`).
  */
 export function createJournal({
   capacity = DEFAULT_JOURNAL_SIZE,

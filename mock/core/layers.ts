@@ -6,7 +6,6 @@
  */
 import type { OperationInfo } from '../../spec/index.ts';
 import { type OperationMatcher, operationMatcher, type RouteMatch } from '../../spec/match.ts';
-import type { AnswerHandler } from './handler.ts';
 import { queryMemo, type TextMemo } from './memo.ts';
 import type { ApiRequest, ApiResponse, Fault } from './responses.ts';
 
@@ -77,11 +76,11 @@ export type Next = (context: RequestContext) => Answer;
 /** One cross-cutting concern around the handler. */
 export type Layer = (context: RequestContext, next: Next) => Answer;
 
-/** A handler that may take its time (delays): what adapters call. */
-export type AsyncHandler = (request: ApiRequest) => Promise<ApiResponse>;
-
-/** A handler that answers at once unless it has to wait: what the node adapter calls. */
-export type Responder = (request: ApiRequest) => Answer;
+/**
+ * Answers a request: at once unless it has to wait (a delay, a database store). The one signature every adapter
+ * calls, as hono's `app.fetch` is, on plain objects.
+ */
+export type Fetch = (request: ApiRequest) => Answer;
 
 /**
  * A layer that shows every API answer to `observe` (coverage, the Pact recorder), at once when it is ready, else
@@ -106,11 +105,12 @@ export function thenAnswer(answer: Answer, change: (response: ApiResponse) => Ap
   return answer instanceof Promise ? answer.then(change) : change(answer);
 }
 
-/** Wraps `inner` in `layers`, the first outermost. */
-export function compose(layers: readonly Layer[], inner: AnswerHandler, basePath = '/v1'): Responder {
-  // The context's path and query are the target split once, for every layer and the handler.
-  // The route is matched once, here: the layers and the handler all read the same answer.
-  let chain: Next = (context) => inner(context.request, context);
+/**
+ * Wraps `inner` (the API's operations) in `layers`, the first outermost: the one pipeline a request takes. The
+ * target is split and the route matched once, here: the layers and the operations all read the same answer.
+ */
+export function compose(layers: readonly Layer[], inner: Next, basePath = '/v1'): Fetch {
+  let chain: Next = inner;
   for (const layer of [...layers].reverse()) {
     const next = chain;
     chain = (context) => layer(context, next);

@@ -16,7 +16,7 @@ import { DEFAULT_SEED, loadSeededPets, shippedPets } from './default-pets.ts';
 import { badOption, PetstoreMockError } from './errors.ts';
 import { createHandler } from './handler.ts';
 import { createJournal, type Journal, type JournalFilter, journalLayer } from './journal.ts';
-import { compose, type Layer, observingLayer } from './layers.ts';
+import { compose, type Fetch, type Layer, observingLayer } from './layers.ts';
 import { storeFailure } from './operations.ts';
 import {
   asOfDate,
@@ -38,7 +38,6 @@ import type { MockCore, PetstoreMock, PetsView } from './petstore-mock.ts';
 import { seededRandom } from './random.ts';
 import { rateLimitLayer } from './rate-limit.ts';
 import { validatePets } from './replace-pets.ts';
-import type { ApiRequest } from './responses.ts';
 import { createScenarioStore, type ScenarioStore } from './scenarios.ts';
 import { createPetStore, type Later, type PetStore, StoreFullError } from './store.ts';
 
@@ -181,15 +180,10 @@ export function createMock(options: MockOptions = {}, adapter: MockAdapter = {})
   };
 
   const layers = layersOf(options, checked, { mock, store, scenarios, journal, coverage, recorder, urlBase });
-  const handler = createHandler({ store, apiKeys, basePath: BASE_PATH, urlBase, removed });
-  const layered = compose(layers, handler, BASE_PATH);
-  const respond: MockCore['respond'] = (request) => (isReady() ? layered(request) : ready.then(() => layered(request)));
-  // The adapter's hooks are not enumerable: the object reads as the controls it is.
-  return Object.defineProperties(mock, {
-    respond: { value: respond },
-    handle: { value: async (request: ApiRequest) => respond({ ...request, headers: copyHeaders(request.headers) }) },
-    store: { value: store },
-  }) as MockCore;
+  const layered = compose(layers, createHandler({ store, apiKeys, urlBase, removed }), BASE_PATH);
+  const fetch: Fetch = (request) => (isReady() ? layered(request) : ready.then(() => layered(request)));
+  // The adapter's hook is not enumerable: the object reads as the controls it is.
+  return Object.defineProperties(mock, { fetch: { value: fetch } }) as MockCore;
 }
 
 /** The options as createMock uses them, each checked once: a PetstoreMockError names the first bad one. */
@@ -388,12 +382,4 @@ function checkFilter(filter: JournalFilter | undefined): JournalFilter | undefin
       ': filter must be { method?: string, path?: string, since?: integer ≥ 0, limit?: integer ≥ 1 }',
     );
   return filter;
-}
-
-/** A copy of `headers` nothing outside can change (a repeated header's array included). */
-function copyHeaders(headers: ApiRequest['headers']): ApiRequest['headers'] {
-  // Entries, not assignments: a header named `__proto__` must stay a plain field.
-  return Object.fromEntries(
-    Object.entries(headers).map(([name, value]) => [name, Array.isArray(value) ? [...value] : value]),
-  );
 }

@@ -16,7 +16,7 @@ describe('Prefer: code=NNN (RFC 7240)', () => {
     const { call, mock } = setupMock();
     const body = '{"name":"Rex","categoryId":1}';
     expectError(await call('POST', '/v1/pets', { ...JSON_HEADERS, prefer: 'code=400' }, body), 400, 'invalid_body');
-    expect(mock.store.size).toBe(3);
+    expect(mock.pets.size).toBe(3);
     const refused = await call('GET', '/v1/pets', { ...AUTH, prefer: 'code=401' });
     expectError(refused, 401, 'unauthorized');
     expect(refused.headers['www-authenticate']).toBe('Bearer realm="petstore"');

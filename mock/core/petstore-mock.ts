@@ -10,11 +10,10 @@
 import type { Pet } from '../../spec/index.ts';
 import type { CoverageReport } from './coverage.ts';
 import type { JournalEntry, JournalFilter } from './journal.ts';
-import type { AsyncHandler, Responder } from './layers.ts';
+import type { Fetch } from './layers.ts';
 import type { PactFile, PactOptions } from './pact/document.ts';
 import type { ProviderStateChange, StateApplied } from './pact/provider-states.ts';
 import type { Scenario, ScenarioInput } from './scenarios.ts';
-import type { PetStore } from './store.ts';
 
 /**
  * The mock's pets, read-only: what `GET /__control/pets` returns. Each read answers at once in memory and as a
@@ -86,12 +85,9 @@ export interface PetstoreMock {
 /** A {@link PetstoreMock} as createMock returns it to an adapter: the controls, and how the adapter answers (not enumerable). */
 export interface MockCore extends PetstoreMock {
   /**
-   * Answers one request: at once, or a promise when a delay applies (or the pets are still loading); what adapters
-   * call. The journal keeps `request.headers` itself, not a copy: pass an object nothing changes afterwards.
+   * Answers one request: at once, or a promise when a delay applies, the store is a database's or the pets are
+   * still loading; what adapters call. The journal keeps `request.headers` itself, not a copy: pass an object
+   * nothing changes afterwards.
    */
-  readonly respond: Responder;
-  /** Answers one request asynchronously, keeping a copy of its headers: for callers that reuse their objects. */
-  readonly handle: AsyncHandler;
-  /** The state, for tests and the bench. */
-  readonly store: PetStore;
+  readonly fetch: Fetch;
 }

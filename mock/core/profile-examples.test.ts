@@ -59,7 +59,7 @@ function examplesOf(node: { example?: unknown; examples?: unknown } | undefined)
 async function send(method: string, path: string, headers: Record<string, string> = {}, body?: unknown) {
   const mock = createMock({ apiKeys: [KEY] });
   const json = body === undefined ? undefined : new TextEncoder().encode(JSON.stringify(body));
-  const response = await mock.handle({
+  const response = await mock.fetch({
     method,
     url: `/v1${path.replace('{petId}', '1')}`,
     headers: {

@@ -13,8 +13,8 @@ describe('the journal', () => {
       '/v1/pets?q=sk%2flive%2b1',
       '/v1/pets?q=sk/live+1',
     ])
-      await mock.handle({ method: 'GET', url, headers: { ...auth, 'x-echo': btoa(KEY) } });
-    await mock.handle({
+      await mock.fetch({ method: 'GET', url, headers: { ...auth, 'x-echo': btoa(KEY) } });
+    await mock.fetch({
       method: 'POST',
       url: '/v1/pets',
       headers: { ...auth, 'content-type': 'application/json' },
@@ -23,7 +23,7 @@ describe('the journal', () => {
     const seen = JSON.stringify(mock.requests());
     expect(seen).not.toMatch(/live/i);
     expect(seen).not.toContain(btoa(KEY));
-    const journal = await mock.handle({ method: 'GET', url: '/__control/requests', headers: {} });
+    const journal = await mock.fetch({ method: 'GET', url: '/__control/requests', headers: {} });
     expect(journal.body).not.toMatch(/live/i);
   });
 });

@@ -3,7 +3,7 @@ import { JOURNAL_BODY_LIMIT } from './journal.ts';
 import { AUTH, KEY, setupMock } from './test-support.ts';
 
 // What the node adapter relies on: a promise only when something makes the mock wait.
-describe('Mock.respond answers in the same turn unless it has to wait', () => {
+describe('Mock.fetch answers in the same turn unless it has to wait', () => {
   it('with no delay: the response itself, for API, control and error requests, with every layer on', () => {
     const { mock } = setupMock({ rateLimit: 1_000, chaos: 0.000_001 });
     for (const [method, url] of [
@@ -14,7 +14,7 @@ describe('Mock.respond answers in the same turn unless it has to wait', () => {
       ['GET', '/__control/health'],
       ['GET', '/nowhere'],
     ] as const) {
-      const answer = mock.respond({ method, url, headers: AUTH });
+      const answer = mock.fetch({ method, url, headers: AUTH });
       expect(answer, `${method} ${url}`).not.toBeInstanceOf(Promise);
     }
     expect(mock.requests()).toHaveLength(4);
@@ -22,7 +22,7 @@ describe('Mock.respond answers in the same turn unless it has to wait', () => {
 
   it('with a delay (latency, a scenario or Prefer): a promise, and the journal records it once it is answered', async () => {
     const { mock } = setupMock({ latency: 5 });
-    const delayed = mock.respond({ method: 'GET', url: '/v1/pets/1', headers: AUTH });
+    const delayed = mock.fetch({ method: 'GET', url: '/v1/pets/1', headers: AUTH });
     expect(delayed).toBeInstanceOf(Promise);
     expect(mock.requests()).toHaveLength(0);
     expect((await delayed).status).toBe(200);
@@ -30,15 +30,15 @@ describe('Mock.respond answers in the same turn unless it has to wait', () => {
 
     const { mock: plain } = setupMock();
     plain.scenarios.add({ path: '/v1/pets', delayMs: 5 });
-    expect(plain.respond({ method: 'GET', url: '/v1/pets', headers: AUTH })).toBeInstanceOf(Promise);
-    const preferred = plain.respond({ method: 'GET', url: '/v1/pets/1', headers: { ...AUTH, prefer: 'delay=5' } });
+    expect(plain.fetch({ method: 'GET', url: '/v1/pets', headers: AUTH })).toBeInstanceOf(Promise);
+    const preferred = plain.fetch({ method: 'GET', url: '/v1/pets/1', headers: { ...AUTH, prefer: 'delay=5' } });
     expect(preferred).toBeInstanceOf(Promise);
     expect((await preferred).headers['preference-applied']).toBe('delay=5');
   });
 
   it('the journal redacts what it kept raw when it is read', () => {
     const { mock } = setupMock();
-    mock.respond({
+    mock.fetch({
       method: 'POST',
       url: `/v1/pets?k=${KEY}`,
       headers: { ...AUTH, 'x-echo': KEY },
@@ -56,22 +56,10 @@ describe('Mock.respond answers in the same turn unless it has to wait', () => {
   it('a kept body that redaction makes longer is still read back at most JOURNAL_BODY_LIMIT characters, marked cut', () => {
     const { mock } = setupMock({ apiKeys: ['ab'] });
     const body = 'ab'.repeat(JOURNAL_BODY_LIMIT / 2);
-    mock.respond({ method: 'POST', url: '/v1/pets', headers: { authorization: 'Bearer ab' }, body });
+    mock.fetch({ method: 'POST', url: '/v1/pets', headers: { authorization: 'Bearer ab' }, body });
     const [entry] = mock.requests();
     expect(entry!.body).toHaveLength(JOURNAL_BODY_LIMIT);
     expect(entry!.body).not.toContain('ab');
     expect(entry!.bodyTruncated).toBe(true);
-  });
-
-  it('handle copies the headers it is given: changing them afterwards does not change the journal; what is read is a copy too', async () => {
-    const { mock } = setupMock();
-    const headers: Record<string, string | string[]> = { ...AUTH, 'x-trace': 'one', 'x-list': ['a', 'b'] };
-    await mock.handle({ method: 'GET', url: '/v1/pets/1', headers });
-    headers['x-trace'] = 'two';
-    (headers['x-list'] as string[]).push('c');
-    const [entry] = mock.requests();
-    expect(entry!.headers).toMatchObject({ 'x-trace': 'one', 'x-list': ['a', 'b'] });
-    entry!.headers['x-trace'] = 'three';
-    expect(mock.requests()[0]!.headers).toMatchObject({ 'x-trace': 'one' });
   });
 });

@@ -67,7 +67,7 @@ describe('the default pets that ship as data (default-pets.ts)', () => {
 describe('createMock with pets that do not ship as data', () => {
   it('loads faker in the background: requests wait for the pets, and ready resolves once they are there', async () => {
     const mock = createMock({ seed: 7, count: 3, apiKeys: ['k'] });
-    const answer = await mock.handle({ method: 'GET', url: '/v1/pets', headers: { authorization: 'Bearer k' } });
+    const answer = await mock.fetch({ method: 'GET', url: '/v1/pets', headers: { authorization: 'Bearer k' } });
     expect(JSON.parse(answer.body)).toEqual(seedPets({ seed: 7, count: 3 }));
     await mock.ready;
     expect(await mock.pets.all()).toEqual(seedPets({ seed: 7, count: 3 }));
@@ -84,7 +84,7 @@ describe('createMock with pets that do not ship as data', () => {
 
   it('is ready at once for the pets that ship', async () => {
     const mock = createMock({ count: 3 });
-    expect(mock.store.size).toBe(3);
+    expect(mock.pets.size).toBe(3);
     await mock.ready;
   });
 });

@@ -9,7 +9,7 @@ import type { Faker } from '@faker-js/faker';
 // which pulls in every locale; its instance lends us the class and the data.
 import { faker as english } from '@faker-js/faker/locale/en';
 import type { Pet, PetStatus } from '../../spec/index.ts';
-import { checkCount, DEFAULT_COUNT, DEFAULT_SEED, type SeedOptions } from './default-pets.ts';
+import { checkCount, DEFAULT_COUNT, DEFAULT_SEED, type SeedOptions } from './seed-options.ts';
 
 const STATUS_WEIGHTS: { weight: number; value: PetStatus | undefined }[] = [
   { weight: 35, value: 'available' },

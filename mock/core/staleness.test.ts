@@ -116,7 +116,7 @@ const op: fc.Arbitrary<Op> = fc.oneof(
 function answer(mock: MockCore, method: string, url: string, body?: unknown): ApiResponse {
   const headers: Record<string, string> = url.startsWith('/v1') ? { ...AUTH } : {};
   if (body !== undefined) headers['content-type'] = 'application/json';
-  const response = mock.respond({
+  const response = mock.fetch({
     method,
     url,
     headers,

@@ -24,8 +24,9 @@ export function setupMock(options: MockOptions = {}) {
   // Seeded here, with faker, so the mock holds its pets from the start (createMock would load faker in the background).
   const seeding = { seed: options.seed ?? 1, count: options.count ?? 3 };
   const mock = createMock({ apiKeys: [KEY], ...options, seed: seeding.seed, pets: options.pets ?? seedPets(seeding) });
-  const call = (method: string, url: string, headers: ApiRequest['headers'] = AUTH, body?: string) =>
-    mock.handle({ method, url, headers, ...(body === undefined ? {} : { body }) });
+  // A fresh headers object per call: the journal keeps the one it is given.
+  const call = async (method: string, url: string, headers: ApiRequest['headers'] = AUTH, body?: string) =>
+    mock.fetch({ method, url, headers: { ...headers }, ...(body === undefined ? {} : { body }) });
   return { mock, call };
 }
 

@@ -4,7 +4,7 @@
  * handlers run in a browser (service worker) and in Node (`setupServer`).
  */
 import { type HttpHandler, http } from 'msw';
-import { answer, BODY_LIMIT, bodyless, type Mount, mountOf, pathInMount } from '../core/adapter.ts';
+import { BODY_LIMIT, bodyless, fetchOr500, type Mount, mountOf, pathInMount } from '../core/adapter.ts';
 import { createMock, type MockOptions } from '../core/mock.ts';
 import { optionsObject } from '../core/options.ts';
 import type { PetstoreMock } from '../core/petstore-mock.ts';
@@ -38,13 +38,12 @@ export function createMswHandlers(options: MswHandlersOptions = {}): MswPetstore
   const resolve = async ({ request }: { request: Request }): Promise<Response> => {
     // As the dispatcher fails a request after close: the handlers stay mounted, the mock no longer answers.
     if (closed) return Response.error();
-    // respond, not handle: the request's headers are already a fresh object, so handle's copy would be a second one.
     const apiRequest = await toApiRequest(mount, request);
     // The page's fetch aborted (its timeout, its signal) while the mock made its answer: that answer is abandoned.
     const { signal } = request;
     if (signal?.aborted) apiRequest.abandoned = true;
     else signal?.addEventListener('abort', () => (apiRequest.abandoned = true), { once: true });
-    const response = await answer(mock.respond, apiRequest);
+    const response = await fetchOr500(mock.fetch, apiRequest);
     if (response.fault !== undefined) return faultResponse(request, response);
     return toResponse(request.method, response);
   };

@@ -8,7 +8,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { Duplex } from 'node:stream';
 import { redactKeys } from '../../guard/redact.ts';
 import { BODY_LIMIT } from '../core/adapter.ts';
-import type { Answer, Responder } from '../core/layers.ts';
+import type { Answer, Fetch } from '../core/layers.ts';
 import { type ApiRequest, type ApiResponse, ErrorCode, errorResponse } from '../core/responses.ts';
 import { type HostCheck, hostRefusal } from './hosts.ts';
 
@@ -29,8 +29,8 @@ export interface RequestLogEntry {
 
 /** Options for {@link createHttpServer}. */
 export interface HttpServerOptions {
-  /** What answers each request: a mock's `respond` (at once, or a promise when it waits). */
-  handler: Responder;
+  /** What answers each request: a mock's `fetch` (at once, or a promise when it waits). */
+  fetch: Fetch;
   bodyLimit?: number;
   /** Called once per finished request. */
   log?: (entry: RequestLogEntry) => void;
@@ -52,9 +52,9 @@ export interface ServerTimeouts {
 /** The timeouts used unless told otherwise: headers 10 s, whole request 30 s, idle keep-alive 5 s. */
 export const DEFAULT_TIMEOUTS: Required<ServerTimeouts> = { headersMs: 10_000, requestMs: 30_000, keepAliveMs: 5_000 };
 
-/** Wraps the handler in a node:http server with body limit, timeouts and keep-alive. */
+/** Wraps `fetch` in a node:http server with body limit, timeouts and keep-alive. */
 export function createHttpServer({
-  handler,
+  fetch,
   bodyLimit = BODY_LIMIT,
   log,
   secrets = [],
@@ -91,7 +91,7 @@ export function createHttpServer({
     closeAfter: boolean,
     started: number,
   ): void => {
-    const answer = safeHandle(handler, request);
+    const answer = fetchSafely(fetch, request);
     // Answered in the same turn when nothing made the mock wait: a promise would cost every request a microtask trip.
     if (answer instanceof Promise) {
       // A client that gives up while the mock waits (latency, a delay) never reads the answer: the journal and
@@ -176,10 +176,10 @@ function toApiRequest(req: IncomingMessage): ApiRequest {
   return { method: req.method ?? 'GET', url: req.url ?? '/', headers: req.headers };
 }
 
-/** The handler's answer; a throw or a rejection, a bug rather than bad input, becomes a 500 Error rather than a dropped connection. */
-function safeHandle(handler: Responder, request: ApiRequest): Answer {
+/** `fetch`'s answer; a throw or a rejection, a bug rather than bad input, becomes a 500 Error rather than a dropped connection. */
+function fetchSafely(fetch: Fetch, request: ApiRequest): Answer {
   try {
-    const answer = handler(request);
+    const answer = fetch(request);
     return answer instanceof Promise ? answer.catch(internalError) : answer;
   } catch {
     return internalError();

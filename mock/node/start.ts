@@ -178,7 +178,7 @@ export async function startMockServer(given?: MockServerOptions): Promise<MockSe
     throw sharedStore && !(error instanceof PetstoreMockError) ? storeFailed(store!, describeError(error)) : error;
   }
   server = createHttpServer({
-    handler: mounted(mount, mock.respond),
+    fetch: mounted(mount, mock.fetch),
     log,
     secrets: mockOptions.controlKey === undefined ? mock.apiKeys : [...mock.apiKeys, mockOptions.controlKey],
     timeouts,

@@ -5,7 +5,7 @@
  * `runConformance({ dispatcher })`.
  */
 import { Dispatcher, errors } from 'undici';
-import { answer, bodyless, type Mount, mounted, mountOf } from '../core/adapter.ts';
+import { bodyless, fetchOr500, type Mount, mounted, mountOf } from '../core/adapter.ts';
 import { badOption, PetstoreMockError } from '../core/errors.ts';
 import { createMock, type MockOptions } from '../core/mock.ts';
 import { optionsObject } from '../core/options.ts';
@@ -35,7 +35,7 @@ export interface MockDispatcher extends DispatcherControls {}
 export class MockDispatcher extends Dispatcher implements PetstoreMock {
   readonly #mount: Mount;
   readonly #fallback: Dispatcher | undefined;
-  readonly #answer: MockCore['respond'];
+  readonly #answer: MockCore['fetch'];
   #closed = false;
 
   constructor(options: MockDispatcherOptions = {}) {
@@ -60,7 +60,7 @@ export class MockDispatcher extends Dispatcher implements PetstoreMock {
       url: () => mount.baseUrl,
       close: () => this.close(),
     });
-    this.#answer = mounted(mount, mock.respond);
+    this.#answer = mounted(mount, mock.fetch);
     // The controls are createMock's own (getters included), on this object: the control endpoints act on them too.
     const { close: _close, ...controls } = Object.getOwnPropertyDescriptors(mock);
     Object.defineProperties(this, controls);
@@ -124,8 +124,7 @@ export class MockDispatcher extends Dispatcher implements PetstoreMock {
     else if (bytes) request.body = bytes;
     caller.request = request;
     if (caller.abandoned) request.abandoned = true;
-    // respond, not handle: the request's headers are already a fresh object, so handle's copy would be a second one.
-    const response = await answer(this.#answer, request);
+    const response = await fetchOr500(this.#answer, request);
     // Transport faults (see ApiResponse): a hang never answers (the caller's timeout or signal ends it).
     if (response.fault === 'hang') return new Promise<never>(() => {});
     if (response.fault === 'reset' || response.fault === 'close') throw closedByPeer();

@@ -33,12 +33,12 @@ describe('mock handler under generated requests', () => {
   it(`keeps every answer allowed and the store equal to the model (${HANDLER_RUNS} requests)`, async () => {
     const seeded = seedPets({ seed: 7, count: 40 });
     // The whole mock, layers and control endpoints included, as every adapter gets it.
-    const { handle: handler, pets } = createMock({ pets: seeded, apiKeys, journalSize: 50 });
+    const { fetch: handler, pets } = createMock({ pets: seeded, apiKeys, journalSize: 50 });
     const model = new PetModel(seeded);
     const prototypes = () =>
       [Object.prototype, Array.prototype, Function.prototype].map((p) => Object.getOwnPropertyNames(p).sort().join());
     const pristine = prototypes();
-    const get = (id: number): Promise<ApiResponse> =>
+    const get = async (id: number): Promise<ApiResponse> =>
       handler({ method: 'GET', url: `/v1/pets/${id}`, headers: { authorization: `Bearer ${apiKeys[0]}` } });
     let created = 0;
     await fc.assert(

@@ -8,6 +8,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import { Pool } from 'undici';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createHandler } from '../../mock/core/handler.ts';
+import { compose } from '../../mock/core/layers.ts';
 import { createPetStore } from '../../mock/core/store.ts';
 import { type MockServer, startMockServer } from '../../mock/node/index.ts';
 import { createHttpServer, DEFAULT_TIMEOUTS } from '../../mock/node/server.ts';
@@ -117,7 +118,7 @@ describe('slow and idle clients', () => {
   it('hundreds of idle connections that never read do not stop others being served, and the server lets go of them all', async () => {
     // The adapter alone, to count the server's own sockets.
     const server = createHttpServer({
-      handler: createHandler({ store: createPetStore([]), apiKeys: [KEY] }),
+      fetch: compose([], createHandler({ store: createPetStore([]), apiKeys: [KEY] })),
       timeouts: TIMEOUTS,
     });
     server.listen(0, '127.0.0.1');
