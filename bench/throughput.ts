@@ -13,7 +13,7 @@ import { LISTENING, serverArgs, writeAnswerFiles } from './answers.ts';
 import type { InstalledProject } from './install.ts';
 import { type BenchServer, benchServers, LADDER_LOADS, type Layer } from './layers.ts';
 import { type LoadResult, loadSlice, mean, quantile, type Slice } from './load.ts';
-import { type ChildServer, cpuSeconds, spawnServer, waitForOutput } from './processes.ts';
+import { type ChildServer, cpuSeconds, spawnServer, threadCpuSeconds, waitForOutput } from './processes.ts';
 import type { LayerFigures, LoadName, ServerFigures, ThroughputFigures } from './report.ts';
 import { type LoadName as Load, MIXED_ROUTES, ROUTE_REQUESTS, resetMock } from './servers/index.ts';
 
@@ -37,6 +37,13 @@ export interface ThroughputOptions {
 
 /** The fewest requests in a slice, so that connecting costs little beside them. */
 const MIN_SLICE_REQUESTS = 200;
+
+/**
+ * Requests of the mixed load (every route) each fresh process gets before anything is measured: counted, not timed,
+ * so that every server reaches the same JIT state whatever the machine's speed (a fresh process's first requests run
+ * unoptimised code at ten times the cost).
+ */
+const LAUNCH_WARMUP_REQUESTS = 20_000;
 
 interface Running {
   server: BenchServer;
@@ -129,6 +136,12 @@ function loadOf(running: Running, route: Load, o: ThroughputOptions): Parameters
   };
 }
 
+/** A server's CPU time so far: its threads' exact run time where the kernel keeps it, else the ticks of /proc/PID/stat. */
+function cpuOf(r: Running): number | undefined {
+  const pid = r.child.child.pid!;
+  return threadCpuSeconds(pid) ?? cpuSeconds(pid);
+}
+
 /** One server's slices of a route in one launch, as one result. */
 function resultOf(slices: Slice[], cpuS: number | undefined): LoadResult {
   const requests = slices.reduce((sum, s) => sum + s.requests, 0);
@@ -163,14 +176,14 @@ async function loadRoute(group: Running[], route: Load, o: ThroughputOptions): P
   }
   const cycles = Math.max(1, Math.round(o.duration / o.slice));
   const slices = new Map<Running, Slice[]>(group.map((r) => [r, []]));
-  const before = new Map(group.map((r) => [r, cpuSeconds(r.child.child.pid!)]));
+  const before = new Map(group.map((r) => [r, cpuOf(r)]));
   for (let cycle = 0; cycle < cycles; cycle++)
     for (const r of cycle % 2 === 0 ? group : [...group].reverse())
       slices.get(r)!.push(await loadSlice(loadOf(r, route, o), { amount: amounts.get(r)! }));
   const results = new Map<string, LoadResult>();
   for (const r of group) {
     assertAlive(r);
-    const [cpuBefore, cpuAfter] = [before.get(r), cpuSeconds(r.child.child.pid!)];
+    const [cpuBefore, cpuAfter] = [before.get(r), cpuOf(r)];
     const cpu = cpuBefore === undefined || cpuAfter === undefined ? undefined : cpuAfter - cpuBefore;
     results.set(r.server.key, resultOf(slices.get(r)!, cpu));
     if ((route === 'create' || route === 'mixed') && r.server.resettable) await resetMock(r.base);
@@ -230,6 +243,10 @@ async function launch(
   const group: Running[] = [];
   try {
     for (const server of order) group.push(await start(server, o, answersFile, cpu));
+    for (const r of group) {
+      await loadSlice(loadOf(r, 'mixed', o), { amount: LAUNCH_WARMUP_REQUESTS });
+      if (r.server.resettable) await resetMock(r.base);
+    }
     for (const route of LOADS) {
       const loaded = group.filter((r) => r.server.loads.includes(route));
       const results = await loadRoute(loaded, route, o);
