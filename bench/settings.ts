@@ -44,7 +44,7 @@ export interface Settings {
 /** The `--help` text. */
 export const HELP = `Usage: npm run bench -- [--quick] [--only SECTION,...] [--out FILE]
 
-  --quick        one short round of each section (about two minutes)
+  --quick        two short launches, one short round of the other sections
   --only LIST    only these sections: ${SECTION_NAMES.join(', ')}
   --out FILE     where the JSON goes (default: bench/results/quick.tmp)
   --keep-callgrind DIR
