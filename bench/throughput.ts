@@ -12,7 +12,7 @@ import { availableParallelism } from 'node:os';
 import { LISTENING, serverArgs, writeAnswerFiles } from './answers.ts';
 import type { InstalledProject } from './install.ts';
 import { type BenchServer, benchServers, LADDER_LOADS, type Layer } from './layers.ts';
-import { type LoadResult, loadSlice, mean, quantile, type Slice } from './load.ts';
+import { type LoadResult, loadSlice, mean, median, quantile, type Slice } from './load.ts';
 import { type ChildServer, cpuSeconds, spawnServer, threadCpuSeconds, waitForOutput } from './processes.ts';
 import type { LayerFigures, LoadName, ServerFigures, ThroughputFigures } from './report.ts';
 import { type LoadName as Load, MIXED_ROUTES, ROUTE_REQUESTS, resetMock } from './servers/index.ts';
@@ -168,18 +168,21 @@ function resultOf(slices: Slice[], cpuS: number | undefined): LoadResult {
  * none). Resets the servers that keep what POST creates, after the reading.
  */
 async function loadRoute(group: Running[], route: Load, o: ThroughputOptions): Promise<Map<string, LoadResult>> {
-  const amounts = new Map<Running, number>();
+  const rates: number[] = [];
   for (const r of group) {
     assertAlive(r);
     const warm = await loadSlice(loadOf(r, route, o), { duration: o.warmup });
-    amounts.set(r, Math.max(MIN_SLICE_REQUESTS, Math.round((warm.requests / warm.seconds) * o.slice)));
+    rates.push(warm.requests / warm.seconds);
   }
+  // One amount for the whole group, from its median rate: every server then opens its 32 connections per the same
+  // number of requests, so connecting weighs on each alike.
+  const amount = Math.max(MIN_SLICE_REQUESTS, Math.round(median(rates) * o.slice));
   const cycles = Math.max(1, Math.round(o.duration / o.slice));
   const slices = new Map<Running, Slice[]>(group.map((r) => [r, []]));
   const before = new Map(group.map((r) => [r, cpuOf(r)]));
   for (let cycle = 0; cycle < cycles; cycle++)
     for (const r of cycle % 2 === 0 ? group : [...group].reverse())
-      slices.get(r)!.push(await loadSlice(loadOf(r, route, o), { amount: amounts.get(r)! }));
+      slices.get(r)!.push(await loadSlice(loadOf(r, route, o), { amount }));
   const results = new Map<string, LoadResult>();
   for (const r of group) {
     assertAlive(r);
