@@ -4,6 +4,7 @@
  * report can be serialised as it is.
  */
 import type { Pet, PetStatus } from '../spec/index.ts';
+import type { NearKey } from './client/near-key.ts';
 
 /**
  * `required` for what the interface documents; `advice` for what it does not state but an RFC section or the
@@ -44,7 +45,7 @@ export interface CheckResult {
  * Which credentials a request carries: the run's key as `Bearer`, none, the key
  * with the Basic scheme, the key with a lower-case `bearer`, or a literal `Authorization` value.
  */
-export type AuthMode = 'key' | 'none' | 'basic' | 'lowercase' | { authorization: string };
+export type AuthMode = 'key' | 'none' | 'basic' | 'lowercase' | { authorization: string } | { nearKey: NearKey };
 
 /** A request as a case describes it; `path` is relative to the base URL (`/pets?limit=1`). */
 export interface CaseRequest {
@@ -116,6 +117,8 @@ export interface CaseContext {
   readonly runId: string;
   readonly strict: boolean;
   readonly readOnly: boolean;
+  /** The kinds of near key (one edit from the run's key) that the key has; a case never sees the key itself. */
+  readonly nearKeys: readonly NearKey[];
   /** `conformance-<runId>-<suffix>`: the name of everything the run creates. */
   name(suffix: string): string;
   send(request: CaseRequest): Promise<Exchange>;

@@ -2,12 +2,13 @@
 // The Debian packages the tests use, brought before they run (the first step of `npm test`): what is missing is
 // installed when this runs as root with apt-get, and otherwise the run stops at once with the one command that
 // installs it, rather than with dozens of failing browser or proxy tests.
-// PETSTORE_SYSTEM_PACKAGES=check only reports (exit 1 when something is missing).
+// `node scripts/system-packages.mjs outside` brings instead the toolchains of npm run outside's servers written in
+// other languages (its first step). PETSTORE_SYSTEM_PACKAGES=check only reports (exit 1 when something is missing).
 import { spawnSync } from 'node:child_process';
-import { accessSync, constants } from 'node:fs';
+import { accessSync, constants, existsSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 
-/** Each package, the programs that show it is there, and what needs it. */
+/** Each package, the programs (or files) that show it is there, and what needs it. */
 export const NEEDED = [
   { pkg: 'chromium', bins: ['chromium'], why: 'the browser tests (headless, through playwright-core)' },
   {
@@ -27,6 +28,18 @@ export const NEEDED = [
   },
 ];
 
+/** The toolchains of the servers npm run outside runs that are written in other languages (test/outside/). */
+export const OUTSIDE = [
+  { pkg: 'default-jdk-headless', bins: ['javac', 'java'], why: 'the Java server (compiled with javac at run time)' },
+  {
+    pkg: 'libjackson2-databind-java',
+    files: ['/usr/share/java/jackson-databind.jar', '/usr/share/java/jackson-core.jar'],
+    why: 'the Java server (Jackson reads and writes its JSON)',
+  },
+  { pkg: 'libmojolicious-perl', files: ['/usr/share/perl5/Mojolicious.pm'], why: 'the Perl server (Mojolicious)' },
+  { pkg: 'python3', bins: ['python3'], why: 'the Python server (its standard library only)' },
+];
+
 function found(bin) {
   // /usr/sbin and /sbin hold servers (squid), often off a user's PATH.
   const dirs = [...(process.env.PATH ?? '').split(delimiter), '/usr/sbin', '/sbin'];
@@ -40,15 +53,25 @@ function found(bin) {
   });
 }
 
-const missing = NEEDED.filter(({ bins }) => !bins.every(found));
+function present({ bins = [], files = [] }) {
+  return bins.every(found) && files.every((file) => existsSync(file));
+}
+
+const outside = process.argv[2] === 'outside';
+if (process.argv.length > 2 && !outside) {
+  process.stderr.write(`unknown argument ${process.argv[2]}: none (npm test's packages) or outside\n`);
+  process.exit(2);
+}
+const [wanted, script] = outside ? [OUTSIDE, 'npm run outside'] : [NEEDED, 'npm test'];
+const missing = wanted.filter((entry) => !present(entry));
 if (missing.length === 0) process.exit(0);
 
 const names = missing.map(({ pkg }) => pkg);
 const command = `apt-get install -y ${names.join(' ')}`;
-for (const { pkg, why } of missing) process.stderr.write(`npm test needs Debian's ${pkg}: ${why}\n`);
+for (const { pkg, why } of missing) process.stderr.write(`${script} needs Debian's ${pkg}: ${why}\n`);
 const canInstall = process.env.PETSTORE_SYSTEM_PACKAGES !== 'check' && process.getuid?.() === 0 && found('apt-get');
 if (!canInstall) {
-  process.stderr.write(`Install them, then run npm test again:\n  sudo ${command}\n`);
+  process.stderr.write(`Install them, then run ${script} again:\n  sudo ${command}\n`);
   process.exit(1);
 }
 process.stderr.write(`Installing: ${command}\n`);
@@ -68,7 +91,7 @@ for (const args of [
     process.exit(1);
   }
 }
-const still = missing.filter(({ bins }) => !bins.every(found)).map(({ pkg }) => pkg);
+const still = missing.filter((entry) => !present(entry)).map(({ pkg }) => pkg);
 if (still.length > 0) {
   process.stderr.write(`still missing after apt-get: ${still.join(', ')}\n`);
   process.exit(1);

@@ -232,7 +232,9 @@ describe('CORS and the control endpoints', () => {
       });
       expect(preflight.status).toBe(204);
       expect(preflight.headers['access-control-allow-origin']).toBe(origin);
-      expect(preflight.headers['access-control-allow-headers']).toBe('Authorization, Content-Type, Prefer');
+      expect(preflight.headers['access-control-allow-headers']).toBe(
+        'Authorization, Content-Type, Prefer, Petstore-Session',
+      );
     }
     for (const origin of [EVIL, 'http://localhost.evil.example', 'http://127.0.0.1.evil.example', 'null']) {
       const res = await probe(mock, 'GET', '/v1/pets/1', { origin, authorization: `Bearer ${KEY}` });

@@ -223,6 +223,7 @@ const CONTROLS: Record<keyof PetstoreMock, string> = {
   pact: 'function',
   clearPact: 'function',
   setProviderState: 'function',
+  session: 'function',
   close: 'function',
 };
 

@@ -1,10 +1,13 @@
 /**
  * Authentication cases for every operation: a missing header, a wrong key,
- * the Basic scheme and an empty token each get a 401 Error, also when the
- * request is otherwise invalid; advice on WWW-Authenticate and scheme case.
+ * the Basic scheme, an empty token, and keys one edit from the right one (a
+ * character changed, left out or added, the letters' case) each get a 401
+ * Error, also when the request is otherwise invalid; advice on
+ * WWW-Authenticate and scheme case.
  * @see ../../docs/contract.md "Authentication"; RFC 6750 §3; RFC 9110 §11.1
  */
 import { CONTRACT_SECTIONS } from '../../spec/generated/sections.ts';
+import { NEAR_KEY_WORDS, type NearKey } from '../client/near-key.ts';
 import { checkNo5xx, checkStatus, checkThat, checkTransport, expectResponse } from '../judge/checks.ts';
 import type { AuthMode, Case, CaseContext, CaseRequest } from '../types.ts';
 import { existenceHiddenCase, routerRefusal, wrongKey } from './auth-leaks.ts';
@@ -67,13 +70,42 @@ interface Variant {
   id: string;
   title: string;
   auth(ctx: CaseContext): AuthMode;
+  /** The near key it sends, which the run's key may not have (no letter to change the case of). */
+  nearKey?: NearKey;
 }
+
+/**
+ * "When the key is missing or invalid, the service answers 401 with an Error body" (contract, Authentication): a key
+ * one edit from the right one is invalid, and keys are compared exactly, so each is refused. A server that compares
+ * only the lengths accepts the changed character and the other case, one that compares a prefix accepts the key
+ * cut short or run on, one that ignores case accepts the other case.
+ */
+const NEAR_KEY_VARIANTS: { id: string; nearKey: NearKey }[] = [
+  { id: 'keyLastChanged', nearKey: 'lastChanged' },
+  { id: 'keyLastMissing', nearKey: 'lastMissing' },
+  { id: 'keyOneMore', nearKey: 'oneMore' },
+  { id: 'keyOtherCase', nearKey: 'otherCase' },
+];
+
+/** Why the run's key has no near key of a kind. */
+const NO_NEAR_KEY: Record<NearKey, string> = {
+  lastChanged: 'the run has no key',
+  lastMissing: "the run's key is one character: without it the token is empty, which auth.*.emptyToken sends",
+  oneMore: 'the run has no key',
+  otherCase: "the run's key has no letter, so it has no other case",
+};
 
 const VARIANTS: Variant[] = [
   { id: 'missing', title: 'no Authorization header', auth: () => 'none' },
   { id: 'wrongKey', title: 'a wrong key', auth: (ctx) => ({ authorization: `Bearer ${ctx.name('wrong-key')}` }) },
   { id: 'basic', title: 'the key sent with the Basic scheme', auth: () => 'basic' },
   { id: 'emptyToken', title: 'Bearer with an empty token', auth: () => ({ authorization: 'Bearer ' }) },
+  ...NEAR_KEY_VARIANTS.map(({ id, nearKey }) => ({
+    id,
+    title: `${NEAR_KEY_WORDS[nearKey]} (keys are compared exactly)`,
+    auth: () => ({ nearKey }),
+    nearKey,
+  })),
 ];
 
 function variantCase(op: Operation, v: Variant): Case {
@@ -86,6 +118,8 @@ function variantCase(op: Operation, v: Variant): Case {
     covers: [401],
     writes: op.writes,
     async run(ctx) {
+      if (v.nearKey && !ctx.nearKeys.includes(v.nearKey))
+        return void ctx.notApplicable(`not applicable: ${NO_NEAR_KEY[v.nearKey]}`);
       if (!(await op.control(ctx))) return;
       const ex = await ctx.send({ ...(await op.valid(ctx)), auth: v.auth(ctx) });
       ctx.check(...expectResponse(ex, { statuses: { 401: 'Error' } }));

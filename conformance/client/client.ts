@@ -12,6 +12,7 @@ import { REDACTED } from '../../guard/redact.ts';
 import { EXCHANGE_ERROR_CODES } from '../errors.ts';
 import type { CaseRequest, Exchange, ExchangeResponse } from '../types.ts';
 import { wireBody } from './bytes.ts';
+import { NEAR_KEY_WORDS, nearKey } from './near-key.ts';
 import { PROXY_ANSWERED, type ProxyChoice, proxyOwnAnswer, shownProxy, tunnelRefusal } from './proxy.ts';
 import { BASIC_USER } from './redact.ts';
 import { createThrottle, RATE_LIMITED, type Throttle, type ThrottleOptions, type ThrottleStats } from './throttle.ts';
@@ -271,7 +272,7 @@ async function sendOnce(a: Attempt): Promise<Exchange> {
   const captured = {
     method: request.method,
     url: a.base.origin + path,
-    headers: hideCredentials(headers, a.extra, typeof request.auth !== 'object'),
+    headers: hideCredentials(headers, a.extra, request.auth),
     ...(request.body === undefined ? {} : { body: request.body }),
   };
   const timeout = AbortSignal.timeout(timeoutMs);
@@ -321,6 +322,8 @@ function requestHeaders(request: CaseRequest, apiKey: string): Record<string, st
   else if (auth === 'lowercase') headers.authorization = `bearer ${apiKey}`;
   else if (auth === 'basic')
     headers.authorization = `Basic ${Buffer.from(`${BASIC_USER}:${apiKey}`).toString('base64')}`;
+  else if (typeof auth === 'object' && 'nearKey' in auth)
+    headers.authorization = `Bearer ${nearKey(apiKey, auth.nearKey) ?? apiKey}`;
   else if (auth !== 'none') headers.authorization = auth.authorization;
   if (request.body !== undefined && request.contentType !== null)
     headers['content-type'] = request.contentType ?? 'application/json';
@@ -329,18 +332,21 @@ function requestHeaders(request: CaseRequest, apiKey: string): Record<string, st
 
 /**
  * The headers the suite sent, with the user's own headers' values replaced, and the credentials part of
- * Authorization when it carries the key (`fromKey`): an Authorization a case wrote itself (a wrong key
- * `conformance-<run>-wrong-key`, an empty token) holds no secret and is kept as sent, so its curl line reproduces it.
+ * Authorization when it carries the key or a near key (which says which, never the key): an Authorization a case
+ * wrote itself (a wrong key `conformance-<run>-wrong-key`, an empty token) holds no secret and is kept as sent, so
+ * its curl line reproduces it.
  */
 function hideCredentials(
   headers: Record<string, string>,
   extra: Readonly<Record<string, string>>,
-  fromKey: boolean,
+  auth: CaseRequest['auth'],
 ): Record<string, string> {
+  const near = typeof auth === 'object' && 'nearKey' in auth ? ` (${NEAR_KEY_WORDS[auth.nearKey]})` : '';
+  const fromKey = typeof auth !== 'object' || near !== '';
   const out: Record<string, string> = {};
   for (const [name, value] of Object.entries(headers)) {
     const m = name === 'authorization' && fromKey ? /^(\S+)( +)(.+)$/.exec(value) : null;
-    out[name] = m ? `${m[1]}${m[2]}${REDACTED}` : Object.hasOwn(extra, name) ? REDACTED : value;
+    out[name] = m ? `${m[1]}${m[2]}${REDACTED}${near}` : Object.hasOwn(extra, name) ? REDACTED : value;
   }
   return out;
 }

@@ -4,6 +4,7 @@
  */
 import { getValidator, listPetsLimit, type Pet } from '../../spec/index.ts';
 import type { Client } from '../client/client.ts';
+import { NEAR_KEY_WORDS, type NearKey } from '../client/near-key.ts';
 import type { CaseContext, CaseRequest, CheckResult, CreatedKind, Creation, Exchange } from '../types.ts';
 
 /** A listing of as many animals as one page may hold, made once per run. */
@@ -115,6 +116,8 @@ export interface CaseContextOptions {
   runId: string;
   strict: boolean;
   readOnly: boolean;
+  /** The kinds of near key the run's key has. */
+  nearKeys: readonly NearKey[];
 }
 
 /** A case context and what it recorded. */
@@ -129,7 +132,8 @@ export interface RecordingContext {
 /** How a request's credentials read in a control's reason (the run's key is never shown). */
 function credentials(auth: CaseRequest['auth']): string {
   if (auth === undefined || auth === 'key') return '';
-  if (typeof auth === 'object') return ` with Authorization: ${auth.authorization}`;
+  if (typeof auth === 'object')
+    return 'nearKey' in auth ? ` with ${NEAR_KEY_WORDS[auth.nearKey]}` : ` with Authorization: ${auth.authorization}`;
   return { none: ' without credentials', basic: ' with the key as Basic', lowercase: ' with "bearer <key>"' }[auth];
 }
 
@@ -146,6 +150,7 @@ export function createCaseContext(options: CaseContextOptions): RecordingContext
     runId: options.runId,
     strict: options.strict,
     readOnly: options.readOnly,
+    nearKeys: options.nearKeys,
     name: (suffix) => namePrefix(options.runId) + suffix,
     async send(request: CaseRequest) {
       const ex = await options.client.send(request);

@@ -5,6 +5,7 @@
  */
 import { type Client, type ClientStats, createClient, RUN_ENDED, sentTheKey } from '../client/client.ts';
 import { formatDuration } from '../client/duration.ts';
+import { NEAR_KEYS, nearKey } from '../client/near-key.ts';
 import { ConformanceError } from '../errors.ts';
 import { type GenerationOutcome, runGeneration } from '../generate/index.ts';
 import { buildReport } from '../report/build.ts';
@@ -94,7 +95,8 @@ export async function runSuite(settings: Settings): Promise<Report> {
       settings.onProgress?.({ done, total: cases.length, failed });
     };
     const shared = createShared({ client, runId });
-    results = await runCases(cases, { client, shared, runId, ...reported, onResult });
+    const nearKeys = NEAR_KEYS.filter((kind) => nearKey(settings.apiKey, kind) !== undefined);
+    results = await runCases(cases, { client, shared, runId, ...reported, nearKeys, onResult });
     if (settings.generation && !end.signal.aborted) {
       generation = await runGeneration(client, { ...settings.generation, ended: () => end.signal.aborted });
       results.push(...generation.results);

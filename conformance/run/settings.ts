@@ -10,6 +10,7 @@ import { unknownOptions } from '../../guard/options.ts';
 import { urlUserInfo } from '../../guard/redact.ts';
 import { allCases } from '../cases/index.ts';
 import type { ClientOptions, TlsOptions } from '../client/client.ts';
+import { nearKeys } from '../client/near-key.ts';
 import { chooseProxy, type ProxyChoice, proxySecrets, shownProxy } from '../client/proxy.ts';
 import { canRequest, undici } from '../client/undici.ts';
 import { badOptions } from '../errors.ts';
@@ -186,7 +187,8 @@ export function secretsOf(options: ConformanceOptions): string[] {
   const env = given.env ?? process.env;
   const proxies = [given.proxy, ...PROXY_VARIABLES.map((name) => env[name])].filter(text);
   const all = [
-    ...(text(given.apiKey) ? [given.apiKey] : []),
+    // The near keys the auth cases send are one edit from the key: a server that echoes one would show the key.
+    ...(text(given.apiKey) ? [given.apiKey, ...nearKeys(given.apiKey)] : []),
     ...headers.filter(text).map((v) => v.trim()),
     ...proxies.flatMap(credentialsIn),
     ...(text(given.baseUrl) ? credentialsIn(given.baseUrl) : []),

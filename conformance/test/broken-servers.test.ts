@@ -135,6 +135,9 @@ const VIOLATIONS: Record<Violation, Expectation> = {
   },
   basicAccepted: { catches: ALL_AUTH('basic') },
   emptyTokenAccepted: { catches: ALL_AUTH('emptyToken') },
+  keyLengthOnly: { catches: [...ALL_AUTH('keyLastChanged'), ...ALL_AUTH('keyOtherCase')] },
+  keyPrefixCompare: { catches: [...ALL_AUTH('keyLastMissing'), ...ALL_AUTH('keyOneMore')] },
+  keyCaseInsensitive: { catches: ALL_AUTH('keyOtherCase') },
   // A malformed id gets the same 404 whatever the key (allowed: nothing is looked up); an unknown id does not.
   lookupBeforeAuth: {
     catches: ['auth.getPet.existenceHidden'],

@@ -68,6 +68,9 @@ function credentialsOk(s: FakeState, value: string | undefined): boolean {
   if (scheme.toLowerCase() === 'basic') return s.broken.has('basicAccepted');
   if (s.c.caseSensitiveScheme ? scheme !== 'Bearer' : scheme.toLowerCase() !== 'bearer') return false;
   if (token === '') return s.broken.has('emptyTokenAccepted');
+  if (s.broken.has('keyLengthOnly')) return token.length === s.apiKey.length;
+  if (s.broken.has('keyPrefixCompare')) return token.startsWith(s.apiKey) || s.apiKey.startsWith(token);
+  if (s.broken.has('keyCaseInsensitive')) return token.toLowerCase() === s.apiKey.toLowerCase();
   return token === s.apiKey || s.broken.has('wrongKeyAccepted');
 }
 

@@ -24,6 +24,12 @@ export type Violation =
   | 'wrongKeyAccepted'
   | 'basicAccepted'
   | 'emptyTokenAccepted'
+  /** Only the token's length is compared with the key's (a constant-time compare whose loop never runs). */
+  | 'keyLengthOnly'
+  /** The token is compared with the key as far as the shorter reaches: a prefix of the key, or the key run on, passes. */
+  | 'keyPrefixCompare'
+  /** The token is compared with the key without regard to case. */
+  | 'keyCaseInsensitive'
   /** GET /pets/{petId} looks the animal up before the key: a wrong key gets 404 for an unknown id, 401 for a known one. */
   | 'lookupBeforeAuth'
   | 'create200'

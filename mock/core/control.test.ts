@@ -19,7 +19,9 @@ describe('CORS layer', () => {
     });
     expect(response.status).toBe(204);
     expect(response.headers['access-control-allow-origin']).toBe('*');
-    expect(response.headers['access-control-allow-headers']).toBe('Authorization, Content-Type, Prefer, x-request-id');
+    expect(response.headers['access-control-allow-headers']).toBe(
+      'Authorization, Content-Type, Prefer, Petstore-Session, x-request-id',
+    );
     expect(response.headers['access-control-allow-methods']).toBe('GET, HEAD, POST');
   });
 

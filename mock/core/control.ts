@@ -17,6 +17,7 @@ import {
   jsonResponse,
   refuseContentCoding,
 } from './responses.ts';
+import { SessionError, type Sessions } from './sessions.ts';
 
 /** Path prefix of the control endpoints. */
 export const CONTROL_PREFIX = '/__control';
@@ -33,6 +34,8 @@ export interface ControlExtras {
   profile(): string;
   /** The key every control endpoint but health requires (`Authorization: Bearer <key>`); none: open. */
   controlKey?: string;
+  /** The mock's sessions (`/__control/sessions`); none inside a session, which holds no sessions of its own. */
+  sessions?: Sessions;
 }
 
 type Run = (context: RequestContext) => Answer;
@@ -104,6 +107,41 @@ function routes(t: PetstoreMock, x: ControlExtras): Record<string, Record<string
       GET: () => ok(t.coverage()),
       DELETE: () => (t.clearCoverage(), noContent()),
     },
+    ...(x.sessions === undefined ? {} : { sessions: sessionRoutes(x.sessions) }),
+  };
+}
+
+/** `GET` (the live sessions) and `POST` (a new one, `{"name"?}`: its name and base URL) on `/__control/sessions`. */
+function sessionRoutes(sessions: Sessions): Record<string, Run> {
+  const create = (name: unknown) => {
+    const session = sessions.create(name);
+    const control = `${session.url.slice(0, -'/v1'.length)}/__control`;
+    return ok({ name: session.name, url: session.url, control, header: { 'Petstore-Session': session.name } }, 201);
+  };
+  return {
+    GET: () => ok(sessions.list()),
+    POST: (c) =>
+      // No body is a session with a generated name; a body is JSON, as every control body is.
+      c.request.body === undefined || c.request.body.length === 0
+        ? create(undefined)
+        : withJson(c, (input) =>
+            typeof input === 'object' && input !== null && !Array.isArray(input)
+              ? create((input as { name?: unknown }).name)
+              : errorResponse(
+                  400,
+                  ErrorCode.invalidBody,
+                  'the body is {"name"?: string}, or none for a generated name',
+                ),
+          ),
+  };
+}
+
+function sessionItem(sessions: Sessions, name: string): Record<string, Run> {
+  return {
+    DELETE: () =>
+      sessions.end(name)
+        ? noContent()
+        : errorResponse(404, ErrorCode.sessionNotFound, `no live session ${name.slice(0, 64)}`),
   };
 }
 
@@ -120,7 +158,9 @@ export function controlLayer(targets: PetstoreMock, extras: ControlExtras): Laye
         ? table[name]
         : name === 'scenarios' && id !== '' && more.length === 0
           ? scenarioItem(targets, id)
-          : undefined;
+          : name === 'sessions' && extras.sessions && id !== '' && more.length === 0
+            ? sessionItem(extras.sessions, id)
+            : undefined;
     if (!methods || !Object.hasOwn(table, name)) return next(context);
     // A preflight carries no credentials (CORS answers it), and a load balancer's health probe has none.
     const open = context.request.method === 'OPTIONS' || (name === 'health' && id === undefined);
@@ -215,6 +255,7 @@ function dispatch(
       throw error;
     }
     if (error.code === 'PETSTORE_MOCK_STORE_FULL') return errorResponse(507, ErrorCode.storeFull, error.message);
+    if (error instanceof SessionError) return error.response();
     const code =
       error.code === 'PETSTORE_MOCK_INVALID_SCENARIO'
         ? ErrorCode.invalidScenario

@@ -13,6 +13,7 @@ import { CONTROL_PREFIX } from './control.ts';
 import { badOption } from './errors.ts';
 import type { Layer } from './layers.ts';
 import { type ApiRequest, type ApiResponse, ErrorCode, errorResponse } from './responses.ts';
+import { SESSIONS_PATH } from './sessions.ts';
 
 /** Response headers a page may read, when an answer carries them. */
 export const EXPOSED_HEADERS = [
@@ -29,7 +30,7 @@ export const EXPOSED_HEADERS = [
 ];
 
 /** Request headers every preflight allows, before those it asks for. */
-export const ALLOWED_HEADERS = ['Authorization', 'Content-Type', 'Prefer'];
+export const ALLOWED_HEADERS = ['Authorization', 'Content-Type', 'Prefer', 'Petstore-Session'];
 
 /** Which origins CORS grants: `any` (a `*`), or loopback origins (API only) and those named. */
 export interface CorsPolicy {
@@ -133,7 +134,10 @@ export function corsLayer(policy: CorsPolicy = { any: true, origins: new Set() }
     const sent = header === undefined ? undefined : Array.isArray(header) ? header.join(', ') : header;
     let origin: string | undefined;
     if (!policy.any && sent !== undefined) {
-      const control = context.path.startsWith(CONTROL_PATH);
+      // A session's controls (`/sessions/x/__control/reset`) are controls too: a foreign page may not reset one.
+      const control =
+        context.path.startsWith(CONTROL_PATH) ||
+        (context.path.startsWith(SESSIONS_PATH) && context.path.includes(CONTROL_PATH));
       const host = request.headers.host;
       const own = sameOrigin(sent, Array.isArray(host) ? host[0] : host);
       if (control && !own && !policy.origins.has(sent)) return refuseOrigin(sent, true);

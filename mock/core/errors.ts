@@ -30,6 +30,8 @@ export const PETSTORE_MOCK_ERROR_CODES = [
   'PETSTORE_MOCK_STORE_FAILED',
   /** A client-coverage gate (`expectCoverage`, `expectNoInvalidRequests`) is not met. */
   'PETSTORE_MOCK_COVERAGE_NOT_MET',
+  /** A session refused (a bad or taken name, the session limit, a database store) or not live (unknown, ended). */
+  'PETSTORE_MOCK_SESSION_REFUSED',
 ] as const;
 
 /** A stable code of {@link PetstoreMockError}. */

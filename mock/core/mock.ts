@@ -27,6 +27,7 @@ import {
   checkLatency,
   checkMockOptions,
   checkRateLimit,
+  checkSessions,
   checkStoreBytes,
   type Latency,
 } from './options.ts';
@@ -38,7 +39,16 @@ import type { MockCore, PetstoreMock, PetsView } from './petstore-mock.ts';
 import { seededRandom } from './random.ts';
 import { rateLimitLayer } from './rate-limit.ts';
 import { validatePets } from './replace-pets.ts';
+import { ErrorCode } from './responses.ts';
 import { createScenarioStore, type ScenarioStore } from './scenarios.ts';
+import {
+  createSessions,
+  type SessionCore,
+  SessionError,
+  type SessionOptions,
+  type Sessions,
+  sessionLayer,
+} from './sessions.ts';
 import { createPetStore, type Later, type PetStore, StoreFullError } from './store.ts';
 
 /** The development key used when no key is configured. Printed at start; never use it outside a local mock. */
@@ -97,6 +107,12 @@ export interface MockOptions {
    * sunset on (getPet's, 5 December 2030), it is removed and answers as an unknown route does (404 Error).
    */
   asOf?: Date | string;
+  /**
+   * Sessions, mocks of their own on the same port ({@link PetstoreMock.session}, `POST /__control/sessions`): at most
+   * `max` live (default 100), each ended after `idleMs` without a request (default 15 minutes; 0: never). Their pets
+   * share `storeBytes`: each may take `storeBytes / max`.
+   */
+  sessions?: SessionOptions;
 }
 
 /** Every name of {@link MockOptions}: a key of the options outside it is a typo, refused (the type keeps the two equal). */
@@ -117,6 +133,7 @@ const MOCK_OPTION_NAMES: Record<keyof MockOptions, true> = {
   now: true,
   asOf: true,
   controlKey: true,
+  sessions: true,
 };
 
 /** What an adapter tells {@link createMock}: where it mounts the mock, how its user reaches and closes it. */
@@ -135,12 +152,19 @@ export interface MockAdapter {
   loadPets?: () => Promise<readonly Pet[]>;
 }
 
+/** What a session's mock is made with besides its holder's options and adapter (createMock's own use). */
+interface SessionOf {
+  name: string;
+  /** The holder's coverage: a session's requests count there too, so the holder's gate sees every session. */
+  holderCoverage: Coverage;
+}
+
 /** Builds a mock: its user's {@link PetstoreMock}, with what its adapter calls. */
-export function createMock(options: MockOptions = {}, adapter: MockAdapter = {}): MockCore {
+export function createMock(options: MockOptions = {}, adapter: MockAdapter = {}, within?: SessionOf): MockCore {
   const checked = checkOptions(options, adapter);
   const urlBase = `${adapter.prefix ?? ''}${BASE_PATH}`;
   const apiKeys = options.apiKeys && options.apiKeys.length > 0 ? [...options.apiKeys] : [DEFAULT_API_KEY];
-  const { store, ready, isReady } = openPets(options, adapter, checked.storeBytes);
+  const { store, ready, isReady, startingPets } = openPets(options, adapter, checked.storeBytes);
   const scenarios = createScenarioStore();
   // The control key is a secret like the API keys: hidden wherever they are.
   const secrets = options.controlKey === undefined ? apiKeys : [...apiKeys, options.controlKey];
@@ -176,10 +200,34 @@ export function createMock(options: MockOptions = {}, adapter: MockAdapter = {})
     pact: (pactOptions) => buildPact(recorder, pactOptions, apiKeys),
     clearPact: () => recorder.clear(),
     setProviderState: (change) => applyProviderState(mock, change),
+    session: (name) => {
+      if (!sessions)
+        throw new SessionError(
+          400,
+          ErrorCode.invalidSessionName,
+          'sessions do not nest: call session() on the mock, not on a session',
+        );
+      return sessions.create(name);
+    },
     close: adapter.close ?? (async () => {}),
   };
+  if (within) Object.defineProperty(mock, 'name', { value: within.name, enumerable: true });
+  const sessions =
+    within === undefined
+      ? holdSessions(options, adapter, { mock, store, coverage, storeBytes: checked.storeBytes, isReady, startingPets })
+      : undefined;
 
-  const layers = layersOf(options, checked, { mock, store, scenarios, journal, coverage, recorder, urlBase });
+  const layers = layersOf(options, checked, {
+    mock,
+    store,
+    scenarios,
+    journal,
+    coverage,
+    recorder,
+    urlBase,
+    sessions,
+    holderCoverage: within?.holderCoverage,
+  });
   const layered = compose(layers, createHandler({ store, apiKeys, urlBase, removed }), BASE_PATH);
   const fetch: Fetch = (request) => (isReady() ? layered(request) : ready.then(() => layered(request)));
   // The adapter's hook is not enumerable: the object reads as the controls it is.
@@ -196,8 +244,9 @@ function checkOptions(options: MockOptions, adapter: MockAdapter) {
   checkJournalSize(options.journalSize);
   checkJournalBytes(options.journalBytes);
   const storeBytes = checkStoreBytes(options.storeBytes);
+  const sessions = checkSessions(options.sessions);
   const cors = corsPolicy(options.corsOrigins ?? adapter.corsOrigins ?? ['*']);
-  return { latency, storeBytes, cors, seed: options.seed ?? DEFAULT_SEED };
+  return { latency, storeBytes, sessions, cors, seed: options.seed ?? DEFAULT_SEED };
 }
 
 /**
@@ -212,9 +261,15 @@ function openPets(options: MockOptions, adapter: MockAdapter, storeBytes: number
   const now = given ?? (adapter.loadPets ? undefined : shippedPets(seeding));
   const store: PetStore = options.sharedStore ?? withinBudget(() => createPetStore(now, storeBytes), 'storeBytes');
   let seeded = false;
+  // What a session starts from: the pets this mock started from (never those replaced since).
+  let starting: readonly Pet[] | undefined = now;
+  const load = () => {
+    const loading = adapter.loadPets?.() ?? loadSeededPets(seeding);
+    return loading instanceof Promise ? loading.then((pets) => (starting = pets)) : (starting = loading);
+  };
   let opening: Later<number>;
   try {
-    opening = store.open(() => now ?? adapter.loadPets?.() ?? loadSeededPets(seeding));
+    opening = store.open(() => now ?? load());
   } catch (error) {
     throw budgetError(error, 'storeBytes');
   }
@@ -232,7 +287,7 @@ function openPets(options: MockOptions, adapter: MockAdapter, storeBytes: number
   if (!(opening instanceof Promise)) seeded = true;
   // Whoever waits on `ready` sees a failure; nobody waiting is no unhandled rejection.
   ready.catch(() => {});
-  return { store, ready, isReady: () => seeded };
+  return { store, ready, isReady: () => seeded, startingPets: () => starting };
 }
 
 /** The in-process view of the pets, on any store: each read answers now in memory, later from a database. */
@@ -263,36 +318,53 @@ interface LayerParts {
   coverage: Coverage;
   recorder: PactRecorder;
   urlBase: string;
+  /** The mock's sessions; none in a session. */
+  sessions: Sessions | undefined;
+  /** In a session, the coverage of the mock that holds it, which counts the session's requests too. */
+  holderCoverage: Coverage | undefined;
 }
 
 /** The layers around the handler, outermost first: each one the options switch on. */
 function layersOf(options: MockOptions, checked: ReturnType<typeof checkOptions>, parts: LayerParts): Layer[] {
-  const { mock, store, scenarios, journal, coverage, recorder, urlBase } = parts;
+  const { mock, store, scenarios, journal, coverage, recorder, urlBase, sessions, holderCoverage } = parts;
   const failed = (error: unknown) => storeFailure(error, store.where);
   // The served profile names this mock's own base path, relative to where it is read from (any host, any port),
-  // not the default address the profile document carries.
-  const profile = JSON.stringify({
-    ...loadProfile(),
-    servers: [{ url: urlBase, description: 'This mock, where this document was read from.' }],
-  });
+  // not the default address the profile document carries. Made when first read: a thousand sessions need not
+  // hold a thousand copies.
+  let profile: string | undefined;
+  const profileText = () =>
+    (profile ??= JSON.stringify({
+      ...loadProfile(),
+      servers: [{ url: urlBase, description: 'This mock, where this document was read from.' }],
+    }));
   const { latency, seed } = checked;
   const latencyRandom = seededRandom(seed);
   const draw = () => latency.min + Math.floor(latencyRandom() * (latency.max - latency.min + 1));
   return [
     ...(options.cors === false ? [] : [corsLayer(checked.cors)]),
+    ...(sessions ? [sessionLayer(sessions, urlBase.slice(0, -BASE_PATH.length))] : []),
     controlLayer(mock, {
       petsJson: () => store.allJson(),
       journal,
-      profile: () => profile,
+      profile: profileText,
+      ...(sessions ? { sessions } : {}),
       storeFailure: failed,
       ...(options.controlKey === undefined ? {} : { controlKey: options.controlKey }),
     }),
     journalLayer(journal),
     // Coverage and the Pact recorder watch every API answer as sent, from one layer: one step fewer per request.
-    observingLayer((context, response) => {
-      coverage.record(context, response);
-      recorder.record(context, response);
-    }),
+    observingLayer(
+      holderCoverage
+        ? (context, response) => {
+            coverage.record(context, response);
+            recorder.record(context, response);
+            holderCoverage.record(context, response);
+          }
+        : (context, response) => {
+            coverage.record(context, response);
+            recorder.record(context, response);
+          },
+    ),
     ...(options.rateLimit === undefined
       ? []
       : [
@@ -311,6 +383,69 @@ function layersOf(options: MockOptions, checked: ReturnType<typeof checkOptions>
     ...(options.chaos ? [chaosLayer({ rate: options.chaos, random: seededRandom(seed ^ 0x5eed) })] : []),
     answerLayer({ latency: latency.max === 0 ? () => 0 : draw }),
   ];
+}
+
+/** What {@link holdSessions} makes sessions from. */
+interface SessionParts {
+  mock: PetstoreMock;
+  store: PetStore;
+  coverage: Coverage;
+  storeBytes: number;
+  isReady: () => boolean;
+  startingPets: () => readonly Pet[] | undefined;
+}
+
+/**
+ * The sessions of a mock: each made by createMock with the same options and adapter, starting from the same pets,
+ * behind the holder's CORS answer, its store a share of the budget; none on a database store, whose pets every mock
+ * on it shares.
+ */
+function holdSessions(options: MockOptions, adapter: MockAdapter, parts: SessionParts): Sessions {
+  const { mock, store, coverage, storeBytes, isReady, startingPets } = parts;
+  const limits = checkSessions(options.sessions);
+  const share = Math.floor(storeBytes / limits.max);
+  const prefix = adapter.prefix ?? '';
+  return createSessions(
+    {
+      now: options.now ?? Date.now,
+      unsupported:
+        options.sharedStore &&
+        `sessions need the memory store: on ${store.where} every mock shares the pets, so a session's would not be its own; start a mock without a store for sessions`,
+      make: (name, end) => {
+        const pets = startingPets();
+        if (!isReady() || pets === undefined)
+          throw new SessionError(
+            409,
+            ErrorCode.sessionsUnsupported,
+            'the mock is still loading its pets: await mock.ready first',
+          );
+        const base = () => mock.url.slice(0, -BASE_PATH.length);
+        try {
+          return createMock(
+            // One CORS answer, the holder's: the session's own layers start inside it.
+            { ...options, pets, cors: false, storeBytes: share },
+            {
+              ...adapter,
+              loadPets: undefined,
+              prefix,
+              url: () => `${base()}/sessions/${name}${BASE_PATH}`,
+              close: end,
+            },
+            { name, holderCoverage: coverage },
+          ) as SessionCore;
+        } catch (error) {
+          if (error instanceof PetstoreMockError && error.option === 'storeBytes')
+            throw new SessionError(
+              507,
+              ErrorCode.storeFull,
+              `a session's pets take more than its share of the store's budget, storeBytes / sessions.max = ${share} bytes: raise storeBytes or lower sessions.max`,
+            );
+          throw error;
+        }
+      },
+    },
+    limits,
+  );
 }
 
 /** A StoreFullError as a PetstoreMockError: about the option `option` (seeded pets beyond the budget are a bad start). */

@@ -8,6 +8,7 @@ import { checkCount, checkSeed } from './default-pets.ts';
 import { badOption } from './errors.ts';
 import { MAX_JOURNAL_BYTES, MAX_JOURNAL_SIZE } from './journal.ts';
 import { MAX_DELAY_MS } from './prefer.ts';
+import { DEFAULT_MAX_SESSIONS, DEFAULT_SESSION_IDLE_MS, MAX_SESSIONS, type SessionOptions } from './sessions.ts';
 import { DEFAULT_STORE_BYTES, MAX_STORE_BYTES } from './store.ts';
 
 /** A fixed latency in ms, or a range drawn from (seeded) on every API answer. */
@@ -158,6 +159,28 @@ export function checkStoreBytes(bytes: number | undefined): number {
     `must be an integer from 0 to ${MAX_STORE_BYTES}`,
   );
   return bytes ?? DEFAULT_STORE_BYTES;
+}
+
+/** The sessions' bounds, defaults filled in: `max` 1..10000, `idleMs` 0..2^31-1 (0: never idle). */
+export function checkSessions(sessions: SessionOptions | undefined): Required<SessionOptions> {
+  check(
+    sessions === undefined || (typeof sessions === 'object' && sessions !== null && !Array.isArray(sessions)),
+    'sessions',
+    `must be { max?, idleMs? }, got ${typeOf(sessions)}`,
+  );
+  checkKnownOptions(sessions ?? {}, ['max', 'idleMs']);
+  const { max = DEFAULT_MAX_SESSIONS, idleMs = DEFAULT_SESSION_IDLE_MS } = sessions ?? {};
+  check(
+    Number.isSafeInteger(max) && max >= 1 && max <= MAX_SESSIONS,
+    'sessions.max',
+    `must be an integer from 1 to ${MAX_SESSIONS}`,
+  );
+  check(
+    Number.isSafeInteger(idleMs) && idleMs >= 0 && idleMs <= 2 ** 31 - 1,
+    'sessions.idleMs',
+    'must be an integer of ms from 0 (never) to 2147483647',
+  );
+  return { max, idleMs };
 }
 
 /** `250` or `100-500` as a {@link Latency}; throws a PetstoreMockError (`PETSTORE_MOCK_BAD_OPTION`) on anything else. */

@@ -78,8 +78,21 @@ export interface PetstoreMock {
    * database store a state that sets the pets answers once they are set, as a promise.
    */
   setProviderState(change: ProviderStateChange): StateApplied | Promise<StateApplied>;
+  /**
+   * A new session: a mock of its own on the same port (or handlers, or dispatcher), with the same pets and these
+   * same members, reached at its `url` (`…/sessions/{name}/v1`) or with the `Petstore-Session: {name}` header; its
+   * `close()` ends it. Throws a PetstoreMockError (`PETSTORE_MOCK_SESSION_REFUSED`) for a bad or taken name, beyond
+   * the session limit, on a database store, and inside a session (sessions do not nest).
+   */
+  session(name?: string): PetstoreSession;
   /** Stops answering: a port stops listening; MSW handlers and the dispatcher fail later requests. Resolves once done. */
   close(): Promise<void>;
+}
+
+/** A session of a mock ({@link PetstoreMock.session}): the same members, its own state, and its name. */
+export interface PetstoreSession extends PetstoreMock {
+  /** The session's name: the URL segment after `/sessions/`, and the `Petstore-Session` header's value. */
+  readonly name: string;
 }
 
 /** A {@link PetstoreMock} as createMock returns it to an adapter: the controls, and how the adapter answers (not enumerable). */

@@ -28,5 +28,6 @@ export type { PactBody, PactInteraction } from './pact/interaction.ts';
 export type { ProviderState, ProviderStateChange } from './pact/provider-states.ts';
 export type { SkippedKind } from './pact/recorder.ts';
 export type { PactMatcher, PactRuleCategory } from './pact/schema-rules.ts';
-export type { PetstoreMock, PetsView, ScenarioControls } from './petstore-mock.ts';
+export type { PetstoreMock, PetstoreSession, PetsView, ScenarioControls } from './petstore-mock.ts';
 export type { Scenario, ScenarioInput } from './scenarios.ts';
+export type { SessionInfo, SessionOptions } from './sessions.ts';

@@ -85,6 +85,12 @@ export const ErrorCode = {
   idsExhausted: 'ids_exhausted',
   storeFull: 'store_full',
   controlKeyRequired: 'control_key_required',
+  sessionNotFound: 'session_not_found',
+  sessionEnded: 'session_ended',
+  invalidSessionName: 'invalid_session_name',
+  sessionExists: 'session_exists',
+  sessionLimit: 'session_limit',
+  sessionsUnsupported: 'sessions_unsupported',
 } as const;
 
 /** One of the mock's error codes. */

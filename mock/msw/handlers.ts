@@ -22,7 +22,7 @@ export interface MswPetstore extends PetstoreMock {
   readonly handlers: HttpHandler[];
 }
 
-/** Builds the mock and MSW handlers for its API (`{baseUrl}/*`) and its control endpoints (`/__control/*` beside `/v1`). */
+/** Builds the mock and MSW handlers for its API (`{baseUrl}/*`), its control endpoints (`/__control/*` beside `/v1`) and its sessions (`/sessions/*`). */
 export function createMswHandlers(options: MswHandlersOptions = {}): MswPetstore {
   const { baseUrl, ...mockOptions } = optionsObject(options);
   const mount = mountOf(baseUrl);
@@ -47,7 +47,10 @@ export function createMswHandlers(options: MswHandlersOptions = {}): MswPetstore
     if (response.fault !== undefined) return faultResponse(request, response);
     return toResponse(request.method, response);
   };
-  const handlers = ['/v1', '/v1/.*', '/__control/.*'].map((tail) => http.all(mountPattern(mount, tail), resolve));
+  // Sessions are reached under `/sessions/{name}/` beside `/v1` (the core answers a name it does not hold).
+  const handlers = ['/v1', '/v1/.*', '/__control/.*', '/sessions/.*'].map((tail) =>
+    http.all(mountPattern(mount, tail), resolve),
+  );
   return Object.assign(mock, { handlers });
 }
 

@@ -17,6 +17,7 @@ import { DEFAULT_JOURNAL_BYTES, DEFAULT_JOURNAL_SIZE, MAX_JOURNAL_BYTES, MAX_JOU
 import { DEFAULT_API_KEY } from '../core/mock.ts';
 import { type Latency, parseLatency } from '../core/options.ts';
 import { checkPactOptions, type PactFile, type PactOptions } from '../core/pact/document.ts';
+import { DEFAULT_MAX_SESSIONS, DEFAULT_SESSION_IDLE_MS, MAX_SESSIONS } from '../core/sessions.ts';
 import { DEFAULT_STORE_BYTES } from '../core/store.ts';
 import { renderCoverageHtml } from './coverage-html.ts';
 import { coverageGateFailures } from './enforce-coverage.ts';
@@ -83,6 +84,10 @@ Options (environment variable in brackets):
                     several mocks); an empty store is seeded, one holding pets served as it is
   --store-bytes N   bytes the pets may take (their JSON, plus  [PETSTORE_STORE_BYTES] default ${DEFAULT_STORE_BYTES}
                     48 each; ${DEFAULT_STORE_BYTES / 2 ** 20} MiB); a create beyond it is a 507 store_full
+  --max-sessions N  live sessions at most, 1 to ${MAX_SESSIONS}; each  [PETSTORE_MAX_SESSIONS] default ${DEFAULT_MAX_SESSIONS}
+                    may hold store-bytes / N of pets
+  --session-idle S  end a session after S seconds with no     [PETSTORE_SESSION_IDLE] default ${DEFAULT_SESSION_IDLE_MS / 1000}
+                    request (0: never)
   -h, --help        show this text
   --version         print the version
 
@@ -99,6 +104,9 @@ Control endpoints (no key needed), each also a method of startMockServer's resul
   GET, DELETE /__control/pact           the consumer contract (?consumer=web&provider=petstore)
   POST /__control/provider-states       Pact's state change: {state, params, action}
   GET /__control/openapi.json           the mock's OpenAPI profile
+  GET, POST /__control/sessions, DELETE /__control/sessions/{name}
+                                        sessions: a mock of their own each, at /sessions/{name}/v1
+                                        or with the Petstore-Session header; POST answers {name, url}
   GET /__control/health
 Details: docs/mock.md.`;
 
@@ -121,6 +129,8 @@ const FLAGS: Record<string, string> = {
   journalSize: 'journal-size',
   journalBytes: 'journal-bytes',
   storeBytes: 'store-bytes',
+  'sessions.max': 'max-sessions',
+  'sessions.idleMs': 'session-idle',
   store: 'store',
   asOf: 'as-of',
   coverageRequire: 'coverage-require',
@@ -194,6 +204,8 @@ function parseOptions(argv: string[], env: NodeJS.ProcessEnv) {
       'journal-size': { type: 'string' },
       'journal-bytes': { type: 'string' },
       'store-bytes': { type: 'string' },
+      'max-sessions': { type: 'string' },
+      'session-idle': { type: 'string' },
       store: { type: 'string' },
       quiet: { type: 'boolean' },
       'as-of': { type: 'string' },
@@ -317,6 +329,13 @@ function behaviour(values: Record<string, unknown>, env: NodeJS.ProcessEnv) {
     journalBytes: integer('journalBytes', pick('journal-bytes', 'PETSTORE_JOURNAL_BYTES'), DEFAULT_JOURNAL_BYTES),
     journalSize: integer('journalSize', pick('journal-size', 'PETSTORE_JOURNAL_SIZE'), DEFAULT_JOURNAL_SIZE),
     storeBytes: integer('storeBytes', pick('store-bytes', 'PETSTORE_STORE_BYTES'), DEFAULT_STORE_BYTES),
+    sessions: {
+      max: integer('sessions.max', pick('max-sessions', 'PETSTORE_MAX_SESSIONS'), DEFAULT_MAX_SESSIONS),
+      // Seconds on the command line, as a person thinks of them; ms in the library.
+      idleMs:
+        integer('sessions.idleMs', pick('session-idle', 'PETSTORE_SESSION_IDLE'), DEFAULT_SESSION_IDLE_MS / 1000) *
+        1000,
+    },
   };
 }
 

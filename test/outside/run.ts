@@ -2,9 +2,13 @@
  * The suite against servers nobody on this project wrote (test/outside/targets.ts):
  * every cause each run reports must be one reviewed as true.
  *
- *   npm run outside                          every target (about a minute)
+ *   npm run outside                          every target (about two minutes)
  *   npm run outside -- express prism-oai     only those (ids: json-server, express, prism-oai, fastify,
- *                                            fastify-errors, nest, hono, mock-chaos, mock-rate-limit)
+ *                                            fastify-errors, nest, hono, java, mojolicious, python,
+ *                                            mock-chaos, mock-rate-limit)
+ *
+ * The Java, Perl and Python servers need their Debian toolchains: the npm script brings them first
+ * (node scripts/system-packages.mjs outside).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -29,6 +29,7 @@ import { startFastifyApp } from './fastify-app.ts';
 import { startHonoApp } from './hono-app.ts';
 import { startJsonServer } from './json-server.ts';
 import { startNestApp } from './nest-app.ts';
+import { startJavaApp, startMojoliciousApp, startPythonApp } from './stack-apps.ts';
 
 interface Running {
   url: string;
@@ -319,6 +320,69 @@ export const TARGETS: Target[] = [
         'c.req.json() is JSON.parse, and zod 4’s .int() takes any safe integer (beyond 2^53 it refuses: an allowed 400)',
       ),
     ],
+  },
+  {
+    id: 'java',
+    name: 'Java 17 on com.sun.net.httpserver, records read and written by a default Jackson ObjectMapper',
+    start: () => startJavaApp(),
+    args: ['--generate', '100'],
+    exit: 1,
+    causes: [
+      {
+        statement: /^`Pet\.status` must be string \(got null\), in createPet, listPets and getPet$/,
+        why: 'a default ObjectMapper writes every record component, null ones too (JsonInclude ALWAYS): an animal created without status is answered, listed and fetched with "status": null, which is no PetStatus; the other answers that fail only on that (the exact, beyond-2^53 and client-id cases, the generated reads) are its consequences',
+      },
+      {
+        statement: /^POST \/v1\/pets answers 201 where the contract requires 400$/,
+        why: 'Jackson’s default coercions store invalid values: name 42 as "42", categoryId "1" as 1 (ALLOW_COERCION_OF_SCALARS), categoryId 1.5 as 1 (ACCEPT_FLOAT_AS_INT), status 1 as "pending" (an integer read as the enum’s index, FAIL_ON_NUMBERS_FOR_ENUMS off); the NewPet record takes status null; and its UTF-8 reader lets through bytes that are not UTF-8 (an overlong "/" C0 AF stored as "/", an encoded surrogate ED A0 80 as \\uD800: the generated notUtf8.name): every one an invalid body answered 201',
+      },
+      readsInexact('ACCEPT_FLOAT_AS_INT (on by default) truncates a fraction to a long'),
+    ],
+  },
+  {
+    id: 'mojolicious',
+    name: 'Perl, Mojolicious::Lite 9 with its Validator, the id placeholder of type num, production mode',
+    start: () => startMojoliciousApp(),
+    args: ['--generate', '100'],
+    exit: 1,
+    causes: [
+      {
+        statement: /^POST \/v1\/pets answers 201 where the contract requires 400$/,
+        why: 'Mojolicious::Validator checks text, not JSON types: name 42 and name {} pass required (defined is enough) and are stored as sent; categoryId "1" and true (a JSON::PP::Boolean, "1" as text) pass num (/^-?[0-9]+$/) and are stored as "1" and true; optional skips status null; and Mojo::JSON reads 9223372036854779904 as an unsigned 64-bit integer, which passes num and is stored beyond int64; listings holding them are not Pets (its consequence)',
+      },
+      {
+        statement: /^answers with the wrong media type: expected application\/json, got "text\/html;charset=UTF-8"$/,
+        why: 'the route /pets/<petId:num> (num is [0-9]+) does not match abc, 1.5 or %FF, nor -1, a valid int64 the generated getPet sends: Mojolicious’s router answers each with its own HTML "Page Not Found", not an Error',
+      },
+      {
+        statement: /^createPet: exact: categoryId 1e-400 was stored changed: the answer reads 0(\.0)?$/,
+        why: 'Mojo::JSON reads 1e-400 as a Perl number, which underflows to 0; num sees "0", and it is stored and answered as 0.0',
+      },
+    ],
+  },
+  {
+    id: 'python',
+    name: 'Python 3 standard library: http.server, json.loads, int() and isinstance() checks',
+    start: () => startPythonApp(),
+    args: ['--generate', '100'],
+    exit: 1,
+    causes: [
+      {
+        statement: /^POST \/v1\/pets answers 201 where the contract requires 400$/,
+        why: 'isinstance(True, int) holds in Python (bool is a subclass of int): categoryId true is stored and listed back (its consequence, a listing that is not Pets); "status is not None" takes status null as absent; and Python’s int is unbounded: a categoryId beyond int64 (9223372036854779904) is stored as sent',
+      },
+      {
+        statement: /^createPet: no usable answer: UND_ERR_SOCKET: other side closed$/,
+        why: 'json.loads(bytes) decodes UTF-8 first and raises UnicodeDecodeError, a ValueError but not the json.JSONDecodeError the handler catches: the exception ends the handler and socketserver closes the connection without an answer to a body that is not UTF-8',
+      },
+    ],
+    // The same statement would be a client's stale keep-alive socket elsewhere; here it must be the body's own case.
+    expect: (r) => {
+      const closed = r.causes?.find((c) => /no usable answer/.test(c.statement));
+      return closed?.cases.includes('createPet.invalid.notUtf8')
+        ? []
+        : [`the connection closed without an answer must be createPet.invalid.notUtf8's, got ${closed?.cases}`];
+    },
   },
   {
     id: 'mock-chaos',
