@@ -12,6 +12,8 @@ declare module 'autocannon' {
     connections?: number;
     pipelining?: number;
     duration?: number;
+    /** Requests to send in all, instead of a duration; the run ends when every one has been answered. */
+    amount?: number;
     timeout?: number;
     /** Milliseconds between samples; a run stops only on a sample, so this bounds how far it overruns `duration`. */
     sampleInt?: number;

@@ -19,7 +19,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { LISTENING, serverArgs, writeAnswerFiles } from './answers.ts';
 import type { InstalledProject } from './install.ts';
-import { type BenchServer, benchServers, type Layer, MINIMAL_AGAIN } from './layers.ts';
+import { type BenchServer, benchServers, type Layer, MINIMAL_AGAIN, MINIMAL_AGAIN_1000 } from './layers.ts';
 import { type ChildServer, spawnServer, waitForOutput } from './processes.ts';
 import { type LoadName, MIXED_ROUTES, ROUTE_REQUESTS, resetMock } from './servers/index.ts';
 
@@ -191,7 +191,9 @@ async function countLoads(
 /** Measures every server of the throughput section on its loads, one at a time under valgrind. */
 export async function measureInstructions(o: InstructionOptions): Promise<InstructionFigures[]> {
   // The rungs of the mock row; the request log (not part of it) only adds a slow write to stderr under valgrind.
-  const servers = benchServers(o.layers.filter((l) => l.partOfMock)).filter((s) => s !== MINIMAL_AGAIN);
+  const servers = benchServers(o.layers.filter((l) => l.partOfMock)).filter(
+    (s) => s !== MINIMAL_AGAIN && s !== MINIMAL_AGAIN_1000,
+  );
   const answers = await writeAnswerFiles(servers, o.project, o.apiKey);
   const figures: InstructionFigures[] = [];
   const measure = async (server: BenchServer): Promise<void> => {

@@ -45,12 +45,68 @@ export function quantile(sorted: ArrayLike<number>, q: number): number {
   return sorted[rank]!;
 }
 
+/** The arithmetic mean of `values`, NaN ones left out (NaN when none is left). */
+export function mean(values: readonly number[]): number {
+  const kept = values.filter((v) => !Number.isNaN(v));
+  return kept.length === 0 ? NaN : kept.reduce((sum, v) => sum + v, 0) / kept.length;
+}
+
 /** The median of `values` (NaN when empty). */
 export function median(values: readonly number[]): number {
   const sorted = values.filter((v) => !Number.isNaN(v)).sort((a, b) => a - b);
   if (sorted.length === 0) return NaN;
   const mid = sorted.length >> 1;
   return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+}
+
+/** One slice of load: its requests, wall seconds, failures and every response's latency (ms). */
+export interface Slice {
+  requests: number;
+  seconds: number;
+  failures: number;
+  latencies: Float64Array;
+}
+
+/**
+ * Sends exactly `amount` requests (or, with `duration`, for that many seconds) and returns what came back. With an
+ * amount autocannon waits for every answer, so no request is cut off at the end and the server's CPU time over the
+ * slice belongs to the requests counted.
+ */
+export async function loadSlice(
+  options: Omit<LoadOptions, 'duration' | 'warmup' | 'pid'>,
+  limit: { amount: number } | { duration: number },
+): Promise<Slice> {
+  let latencies = new Float64Array(1 << 12);
+  let count = 0;
+  let failures = 0;
+  const instance = autocannon({
+    url: options.url,
+    method: options.method ?? 'GET',
+    headers: options.headers,
+    body: options.body,
+    ...(options.requests ? { requests: options.requests } : {}),
+    connections: options.connections,
+    ...limit,
+    timeout: 10,
+    sampleInt: 100,
+  });
+  instance.on('response', (_client: unknown, status: number, _bytes: number, ms: number) => {
+    if (status < 200 || status > 299) failures++;
+    if (count === latencies.length) {
+      const grown = new Float64Array(latencies.length * 2);
+      grown.set(latencies);
+      latencies = grown;
+    }
+    latencies[count++] = ms;
+  });
+  const started = performance.now();
+  const result = await instance;
+  return {
+    requests: result.requests.total,
+    seconds: (performance.now() - started) / 1000,
+    failures: failures + result.errors + result.timeouts,
+    latencies: latencies.subarray(0, count),
+  };
 }
 
 async function once(options: LoadOptions, duration: number, record: boolean): Promise<LoadResult> {

@@ -3,7 +3,7 @@
  * 127.0.0.1, bounded in time, and always killed (also when the bench fails).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
@@ -190,6 +190,28 @@ export function cpuSeconds(pid: number): number | undefined {
     // Fields after the command name, which is in parentheses and may hold spaces: utime and stime are the 12th and 13th.
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
     return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS_PER_S;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * CPU time the live threads of a process have run so far, in seconds, to the nanosecond: the sum of each thread's
+ * /proc/PID/task/TID/schedstat (Linux with schedstats; `undefined` elsewhere). Unlike {@link cpuSeconds}, which the
+ * kernel samples in 10 ms ticks, it reads a slice of a few milliseconds exactly; threads that exited are not in it
+ * (a Node server's threads live as long as it does).
+ */
+export function threadCpuSeconds(pid: number): number | undefined {
+  try {
+    let ns = 0;
+    for (const tid of readdirSync(`/proc/${pid}/task`)) {
+      try {
+        ns += Number(readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').split(' ')[0]);
+      } catch {
+        // The thread exited between the listing and the read.
+      }
+    }
+    return Number.isFinite(ns) && ns > 0 ? ns / 1e9 : undefined;
   } catch {
     return undefined;
   }

@@ -6,10 +6,9 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { MINIMAL_AGAIN } from './layers.ts';
 import { num, ratio } from './markdown.ts';
 import { renderTables, targetCount } from './render.ts';
-import { type BenchResults, LOAD_NAMES, ROUTE_TITLES, THROUGHPUT_TARGETS } from './report.ts';
+import { type BenchResults, LOAD_NAMES, ROUTE_TITLES, TARGET_SIZES, THROUGHPUT_TARGETS } from './report.ts';
 
 /** The marked sections: which file holds each, and what renders it. */
 export const SECTIONS = {
@@ -62,18 +61,31 @@ export function writeReadmes(results: BenchResults, root: string): string[] {
 function throughputLine(r: BenchResults): string {
   const t = r.throughput;
   if (!t) return 'Throughput was not measured in this run.';
-  const routes = (['list', 'get', 'create'] as const).map((route) => {
+  const sliced = t.method === 'slices';
+  const routes = (sliced ? LOAD_NAMES : (['list', 'get', 'create'] as const)).map((route) => {
     const [mock, big] = [t.routes[route]?.mock, t.routes[route]?.['mock-1000']];
-    return `${ROUTE_TITLES[route]} ${ratio(mock?.overMinimal)} / ${ratio(mock?.cpuOverMinimal)} (1,000 pets: ${ratio(big?.overMinimal)} / ${ratio(big?.cpuOverMinimal)})`;
+    return sliced
+      ? `${ROUTE_TITLES[route]} ${ratio(mock?.cpuOverMinimal)} / ${ratio(big?.cpuOverMinimal)}`
+      : `${ROUTE_TITLES[route]} ${ratio(mock?.overMinimal)} / ${ratio(mock?.cpuOverMinimal)} (1,000 pets: ${ratio(big?.overMinimal)} / ${ratio(big?.cpuOverMinimal)})`;
   });
   const p99 = Math.max(...(['list', 'get', 'create'] as const).map((route) => t.routes[route]?.mock?.p99Ms ?? NaN));
-  const control = LOAD_NAMES.flatMap((route) => {
-    const f = t.routes[route]?.[MINIMAL_AGAIN.key];
-    return f ? [f.cpuOverMinimal] : [];
-  });
+  const control = TARGET_SIZES.flatMap(({ control: key }) =>
+    LOAD_NAMES.flatMap((route) => {
+      const f = t.routes[route]?.[key];
+      return f ? [f.cpuOverMinimal] : [];
+    }),
+  );
+  const range = `${ratio(Math.min(...control))} to ${ratio(Math.max(...control))}`;
+  if (sliced)
+    return [
+      `Per CPU-second against a minimal \`node:http\` server sharing its CPU in alternating slices (target ${THROUGHPUT_TARGETS.list}x; 50 / 1,000 pets; means of ${r.settings.launches} launches), the mock serves ${routes.join(', ')}; its p99 at 32 connections is at most ${num(p99, 1)} ms (target 5 ms).`,
+      control.length > 0
+        ? `The control, the minimal server against a second process of itself, read ${range} on the ten loads: a ratio closer to its target than the control to 1.00x is not called.`
+        : 'The control was not run.',
+    ].join('\n');
   const controlLine =
     control.length > 0
-      ? ` The control, the minimal server against itself, read ${ratio(Math.min(...control))} to ${ratio(Math.max(...control))} per CPU-second on the five loads (medians).`
+      ? ` The control, the minimal server against itself, read ${range} per CPU-second on the five loads (medians).`
       : '';
   return `Against a minimal \`node:http\` server, per second / per CPU-second (target ${THROUGHPUT_TARGETS.list}x), the mock serves ${routes.join(', ')}; its p99 at 32 connections is at most ${num(p99, 1)} ms (target 5 ms).${controlLine}`;
 }

@@ -53,8 +53,12 @@ export function layerTable(r: BenchResults): string {
     ],
     ...r.layers.filter((l) => !l.partOfMock).map(row),
   ];
+  const each =
+    r.throughput?.method === 'slices'
+      ? 'the mean of the per-launch differences (lowest to highest launch)'
+      : 'the median of the per-round differences (lowest to highest round)';
   return [
-    "Where the time goes: the server's CPU time per request in µs; for each cost, what it adds: the median of the per-round differences (lowest to highest round)",
+    `Where the time goes: the server's CPU time per request in µs; for each cost, what it adds: ${each}`,
     '',
     table(['cost', ...ROUTES.map((route) => ROUTE_TITLES[route]), 'measured as'], rows, [0, 4]),
   ].join('\n');

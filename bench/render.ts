@@ -5,10 +5,9 @@
  * to bench/results/latest.json.
  */
 
-import { MINIMAL_AGAIN } from './layers.ts';
 import { notMeasured, num, ratio, table } from './markdown.ts';
 import { instructionTable, layerTable } from './render-layers.ts';
-import { type BenchResults, LOAD_NAMES, ROUTE_TITLES, type TargetCheck } from './report.ts';
+import { type BenchResults, LOAD_NAMES, ROUTE_TITLES, TARGET_SIZES, type TargetCheck } from './report.ts';
 import { storesTable } from './stores.ts';
 
 const ROUTES = LOAD_NAMES;
@@ -36,7 +35,7 @@ function throughputTables(r: BenchResults): string {
     `\`${server.command}\``,
   ]);
   const latency = t.servers
-    .filter((server) => ['minimal', 'mock', 'minimal-1000', 'mock-1000'].includes(server.key))
+    .filter((server) => TARGET_SIZES.some((size) => size.minimal === server.key || size.mock === server.key))
     .map((server) => [
       server.label,
       ...ROUTES.map((route) => {
@@ -45,26 +44,34 @@ function throughputTables(r: BenchResults): string {
       }),
     ]);
   const titles = ROUTES.map((route) => ROUTE_TITLES[route]);
-  const control = ROUTES.flatMap((route) => {
-    const f = t.routes[route]?.[MINIMAL_AGAIN.key];
-    return f
-      ? [
-          `${ROUTE_TITLES[route]} ${ratio(f.overMinimal)} (${ratio(f.overMinimalRange[0])} to ${ratio(f.overMinimalRange[1])}) / ${ratio(f.cpuOverMinimal)} (${ratio(f.cpuOverMinimalRange[0])} to ${ratio(f.cpuOverMinimalRange[1])})`,
-        ]
-      : [];
+  const sliced = t.method === 'slices';
+  const control = TARGET_SIZES.flatMap(({ pets, control: key }) => {
+    const reads = ROUTES.flatMap((route) => {
+      const f = t.routes[route]?.[key];
+      return f
+        ? [
+            `${ROUTE_TITLES[route]} ${ratio(f.overMinimal)} (${ratio(f.overMinimalRange[0])} to ${ratio(f.overMinimalRange[1])}) / ${ratio(f.cpuOverMinimal)} (${ratio(f.cpuOverMinimalRange[0])} to ${ratio(f.cpuOverMinimalRange[1])})`,
+          ]
+        : [];
+    });
+    return reads.length > 0 ? [`${num(pets)} pets: ${reads.join('; ')}`] : [];
   });
+  const each = sliced ? ['mean', 'launch'] : ['median', 'round'];
+  const method = sliced
+    ? `the servers of each store size pinned to one CPU, the load generator on the other, loaded in turn in slices of about ${s.sliceS} s (a fixed number of requests each); req/s in its own slices · req/s over the minimal server's (at the same number of pets) · requests per CPU-second over the minimal server's (CPU from /proc); means over ${s.launches} launches of fresh processes, started in the opposite order every other launch, each server loaded ${s.durationS} s per route after ${s.warmupS} s of warmup`
+    : `req/s · req/s over the minimal server's (at the same number of pets) · requests per CPU-second over the minimal server's; medians of ${s.rounds} interleaved rounds of ${s.durationS} s after ${s.warmupS} s of warmup`;
   return [
-    `Throughput, ${s.connections} connections: req/s · req/s over the minimal server's (at the same number of pets) · requests per CPU-second over the minimal server's; medians of ${s.rounds} interleaved rounds of ${s.durationS} s after ${s.warmupS} s of warmup; the rungs of the ladder are loaded on three routes only`,
+    `Throughput, ${s.connections} connections: ${method}; the rungs of the ladder are loaded on three routes only`,
     '',
     table(['server', ...titles, 'command'], rows, [0, titles.length + 1]),
     '',
     ...(control.length > 0
       ? [
-          `The control, the minimal server again in a process of its own, over the minimal server (the same code: what the method reads when nothing differs), req/s / per CPU-second, median (lowest to highest round): ${control.join('; ')}.`,
+          `The control, the minimal server again in a process of its own, over the minimal server (the same code: what the method reads when nothing differs), req/s / per CPU-second, ${each[0]} (lowest to highest ${each[1]}): ${control.join('. ')}.`,
           '',
         ]
       : []),
-    `Latency at ${s.connections} connections, p50 / p99 in ms (medians of the rounds)`,
+    `Latency at ${s.connections} connections, p50 / p99 in ms (${sliced ? 'means of the launches' : 'medians of the rounds'})`,
     '',
     table(['server', ...titles], latency),
   ].join('\n');
@@ -176,28 +183,42 @@ function conformanceLine(r: BenchResults): string {
   ].join('\n');
 }
 
-/** `3 of 12 targets met (2 not measured; 1 too noisy to call)`. */
+/** `3 of 12 targets met (2 not measured; 1 too close to call)`. */
 export function targetCount(targets: TargetCheck[]): string {
   const missing = targets.filter((t) => t.met === null).length;
   const noisy = targets.filter((t) => t.roundsDisagree).length;
+  const close = targets.filter((t) => t.tooClose).length;
   const notes = [
     missing ? `${missing} not measured` : '',
     noisy ? `${noisy} too noisy to call: rounds on both sides of the limit` : '',
+    close ? `${close} too close to call: no further from the limit than the control from 1.00` : '',
   ].filter(Boolean);
-  return `${targets.filter((t) => t.met).length} of ${targets.length} targets met${notes.length ? ` (${notes.join('; ')})` : ''}`;
+  const met = targets.filter((t) => t.met && !t.tooClose).length;
+  return `${met} of ${targets.length} targets met${notes.length ? ` (${notes.join('; ')})` : ''}`;
+}
+
+function verdict(t: TargetCheck): string {
+  if (t.met === null) return 'not measured';
+  if (t.tooClose) return `too close to call (${t.met ? 'above' : 'below'})`;
+  return `${t.met ? 'yes' : 'NO'}${t.roundsDisagree ? ', rounds disagree' : ''}`;
 }
 
 function targetTable(r: BenchResults): string {
+  const sliced = r.throughput?.method === 'slices';
   const rows = r.targets.map((t) => [
     t.name,
     `${num(t.value, 2)}${t.range ? ` (${num(t.range[0], 2)} to ${num(t.range[1], 2)})` : ''}`,
     t.limit,
-    t.met === null ? 'not measured' : `${t.met ? 'yes' : 'NO'}${t.roundsDisagree ? ', rounds disagree' : ''}`,
+    ...(sliced ? [t.controlDistance === undefined ? '' : `±${num(t.controlDistance, 2)}`] : []),
+    verdict(t),
   ]);
+  const value = sliced
+    ? 'Value: the mean of the launches (lowest to highest launch). Control: how far the control read from 1.00 on the same load; a ratio no further than that from its limit is not called.'
+    : 'Value: the median of the rounds (lowest to highest round).';
   return [
-    `Targets: ${targetCount(r.targets)}. Value: the median of the rounds (lowest to highest round).`,
+    `Targets: ${targetCount(r.targets)}. ${value}`,
     '',
-    table(['target', 'value', 'limit', 'met'], rows),
+    table(['target', 'value', 'limit', ...(sliced ? ['control'] : []), 'met'], rows),
   ].join('\n');
 }
 

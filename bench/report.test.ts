@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { benchServers, LAYERS, MINIMAL, MINIMAL_AGAIN, MOCK } from './layers.ts';
-import { median, quantile } from './load.ts';
-import { cpuSeconds } from './processes.ts';
+import { mean, median, quantile } from './load.ts';
+import { cpuSeconds, threadCpuSeconds } from './processes.ts';
 import { extractSection, ReadmeSectionError, renderSummary, replaceSection } from './readme.ts';
 import { renderTables } from './render.ts';
 import { type BenchResults, type ConformanceWay, checkTargets, type ServerFigures } from './report.ts';
@@ -182,6 +182,44 @@ describe('the targets', () => {
     ).toEqual([0.49, 0.51]);
   });
 
+  it('calls a ratio of the sliced method only when it is further from its limit than the control from 1.00', () => {
+    const run = fullRun();
+    run.throughput!.method = 'slices';
+    // The control at 50 pets: 0.02 from 1.00 by req/s and 0.03 per CPU-second on the listing, 0.06 and 0.06 on POST.
+    run.throughput!.routes.list!['minimal-again'] = figures(1.02, 1, 0.97);
+    run.throughput!.routes.create!['minimal-again'] = figures(1.06, 1, 0.94);
+    const targets = checkTargets(run);
+    const of = (name: string) => targets.find((t) => t.name === name)!;
+    // The listing's req/s sits on its limit (0.90): within the control's 0.02, not called.
+    expect(of('GET /v1/pets?limit=20, 50 pets: mock / minimal server, req/s')).toMatchObject({
+      met: true,
+      tooClose: true,
+    });
+    expect(of('GET /v1/pets?limit=20, 50 pets: mock / minimal server, req/s').controlDistance).toBeCloseTo(0.02);
+    // 0.70 per CPU-second is 0.20 below: called, not met.
+    expect(of('GET /v1/pets?limit=20, 50 pets: mock / minimal server, requests per CPU-second')).toMatchObject({
+      met: false,
+      tooClose: false,
+    });
+    // POST: 0.80 is 0.10 below, further than 0.06: called; 0.95 is 0.05 above, within 0.06: not called.
+    expect(of('POST /v1/pets, 50 pets: mock / minimal server, req/s')).toMatchObject({ met: false, tooClose: false });
+    expect(of('POST /v1/pets, 50 pets: mock / minimal server, requests per CPU-second')).toMatchObject({
+      met: true,
+      tooClose: true,
+    });
+    // No control on the get route: nothing to judge the distance by, so nothing is held back.
+    expect(of('GET /v1/pets/{id}, 50 pets: mock / minimal server, req/s').tooClose).toBeUndefined();
+    expect(targets.some((t) => t.roundsDisagree)).toBe(false);
+    const text = renderTables({ ...run, targets });
+    expect(text).toContain('2 too close to call: no further from the limit than the control from 1.00');
+    expect(text).toMatch(
+      /\| POST \/v1\/pets, 50 pets: mock \/ minimal server, requests per CPU-second +\| +0\.95 \(0\.85 to 1\.05\) \| +>= 0\.9 \| +±0\.06 \| too close to call \(above\) \|/,
+    );
+    expect(text).toContain(
+      'req/s / per CPU-second, mean (lowest to highest launch): 50 pets: GET /v1/pets?limit=20 1.02x (1.01x to 1.03x) / 0.97x (0.96x to 0.98x)',
+    );
+  });
+
   it('reports a target whose section was not run as not measured, never as met', () => {
     const { throughput: _t, instructions: _i, startup: _s, scale: _c, conformance: _f, ...rest } = fullRun();
     const targets = checkTargets({ ...rest, sections: ['bundle'] });
@@ -205,7 +243,7 @@ describe('the tables', () => {
     run.throughput!.routes.list![MINIMAL_AGAIN.key] = figures(0.96, 1, 0.93, 0.12);
     const withControl = { ...run, targets: checkTargets(run) };
     expect(renderTables(withControl)).toContain(
-      'req/s / per CPU-second, median (lowest to highest round): GET /v1/pets?limit=20 0.96x (0.84x to 1.08x) / 0.93x (0.81x to 1.05x).',
+      'req/s / per CPU-second, median (lowest to highest round): 50 pets: GET /v1/pets?limit=20 0.96x (0.84x to 1.08x) / 0.93x (0.81x to 1.05x).',
     );
     expect(renderSummary(withControl)).toContain('The control, the minimal server against itself, read 0.93x to 0.93x');
     expect(text).not.toContain('The control');
@@ -376,5 +414,18 @@ describe('the settings and helpers', () => {
     expect([median([3, 1, 2]), median([4, 1, 3, 2]), median([])]).toEqual([2, 2.5, NaN]);
     expect(cpuSeconds(process.pid)).toBeGreaterThan(0);
     expect(cpuSeconds(2 ** 30)).toBeUndefined();
+    expect([mean([1, 2, 6]), mean([NaN, 4]), mean([])]).toEqual([3, 4, NaN]);
+  });
+
+  it("reads a process's threads' CPU time to well under a tick, and grows by the work done", () => {
+    const before = threadCpuSeconds(process.pid);
+    expect(before).toBeGreaterThan(0);
+    // About 20 ms of work: more than the 10 ms tick cpuSeconds counts in, read to a fraction of it here.
+    const until = performance.now() + 20;
+    while (performance.now() < until) Math.sqrt(Math.random());
+    const spent = threadCpuSeconds(process.pid)! - before!;
+    expect(spent).toBeGreaterThan(0.005);
+    expect(spent).not.toBe(Math.round(spent * 100) / 100);
+    expect(threadCpuSeconds(2 ** 30)).toBeUndefined();
   });
 });

@@ -55,14 +55,14 @@ function machine(): Record<string, string | number> {
 }
 
 async function measure(s: Settings, work: string): Promise<Omit<BenchResults, 'targets'>> {
-  const { rounds, durationS, warmupS, connections, startupRuns, scaleRounds, scaleDurationS } = s;
+  const { launches, durationS, sliceS, warmupS, connections, startupRuns, scaleRounds, scaleDurationS } = s;
   const results: Omit<BenchResults, 'targets'> = {
     generatedAt: new Date().toISOString(),
     command: `npm run bench${process.argv.length > 2 ? ` -- ${process.argv.slice(2).join(' ')}` : ''}`,
     quick: s.quick,
     sections: s.sections,
     machine: machine(),
-    settings: { rounds, durationS, warmupS, connections, startupRuns, scaleRounds, scaleDurationS },
+    settings: { launches, durationS, sliceS, warmupS, connections, startupRuns, scaleRounds, scaleDurationS },
   };
   // Always first: npm pack runs the build, so every section measures the dist/ of this checkout.
   log('packing (and building) the package, installing it with a two-line server into a temporary project');
@@ -74,7 +74,16 @@ async function measure(s: Settings, work: string): Promise<Omit<BenchResults, 't
     log('throughput: starting the servers');
     Object.assign(
       results,
-      await measureThroughput({ ...s, duration: durationS, warmup, apiKey, layers: LAYERS, project, log }),
+      await measureThroughput({
+        ...s,
+        duration: durationS,
+        slice: sliceS,
+        warmup,
+        apiKey,
+        layers: LAYERS,
+        project,
+        log,
+      }),
     );
   }
   if (has('instructions')) {

@@ -21,8 +21,12 @@ export type Section = (typeof SECTION_NAMES)[number];
 export interface Settings {
   quick: boolean;
   sections: Section[];
-  rounds: number;
+  /** Throughput: launches of fresh server processes. */
+  launches: number;
+  /** Throughput: seconds of load per server, route and launch. */
   durationS: number;
+  /** Throughput: about how long one server's slice lasts, s; short, so that the machine's drift cancels over a cycle. */
+  sliceS: number;
   warmupS: number;
   connections: number;
   startupRuns: number;
@@ -40,7 +44,7 @@ export interface Settings {
 /** The `--help` text. */
 export const HELP = `Usage: npm run bench -- [--quick] [--only SECTION,...] [--out FILE]
 
-  --quick        one short round of each section (about two minutes)
+  --quick        two short launches, one short round of the other sections
   --only LIST    only these sections: ${SECTION_NAMES.join(', ')}
   --out FILE     where the JSON goes (default: bench/results/quick.tmp)
   --keep-callgrind DIR
@@ -70,8 +74,9 @@ export function parseSettings(argv: string[]): Settings | undefined {
   return {
     quick,
     sections: SECTION_NAMES.filter((s) => sections.includes(s)),
-    rounds: quick ? 1 : 5,
-    durationS: quick ? 1 : 1.5,
+    launches: quick ? 2 : 4,
+    durationS: quick ? 0.5 : 1.5,
+    sliceS: 0.25,
     warmupS: 0.5,
     connections: 32,
     startupRuns: quick ? 3 : 7,

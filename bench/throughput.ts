@@ -1,14 +1,19 @@
 /**
- * The throughput section: every server of bench/layers.ts on every route, 32
- * connections, interleaved (the order reversed every other round, so a drift
- * in the machine's load favours none). Each server runs in a process of its
- * own; autocannon runs in this one.
+ * The throughput section. The machine's speed drifts by a factor of two within a run, so servers loaded one after
+ * another cannot be compared to 5 %. Instead the servers of one store size run at the same time, all pinned to one
+ * core (the load generator, this process, on the others), and take turns in short slices, each a fixed number of
+ * requests sized to last a fraction of a second: a drift hits every server of a cycle alike. Each server's CPU time
+ * per request comes from /proc over all its slices. Two processes of the same code differ steadily by up to 15 % in
+ * CPU per request, so every figure is a mean over launches of fresh processes, started in the opposite order every
+ * other launch, and the control (the yardstick again) shows what the method reads when nothing differs.
  */
+import { execFileSync } from 'node:child_process';
+import { availableParallelism } from 'node:os';
 import { LISTENING, serverArgs, writeAnswerFiles } from './answers.ts';
 import type { InstalledProject } from './install.ts';
 import { type BenchServer, benchServers, LADDER_LOADS, type Layer } from './layers.ts';
-import { type LoadResult, median, runLoad } from './load.ts';
-import { type ChildServer, spawnServer, waitForOutput } from './processes.ts';
+import { type LoadResult, loadSlice, mean, median, quantile, type Slice } from './load.ts';
+import { type ChildServer, cpuSeconds, spawnServer, threadCpuSeconds, waitForOutput } from './processes.ts';
 import type { LayerFigures, LoadName, ServerFigures, ThroughputFigures } from './report.ts';
 import { type LoadName as Load, MIXED_ROUTES, ROUTE_REQUESTS, resetMock } from './servers/index.ts';
 
@@ -16,14 +21,29 @@ import { type LoadName as Load, MIXED_ROUTES, ROUTE_REQUESTS, resetMock } from '
 export interface ThroughputOptions {
   apiKey: string;
   layers: readonly Layer[];
-  rounds: number;
+  /** Launches of fresh processes; the start order is reversed every other one. */
+  launches: number;
+  /** Seconds of load each server gets per route and launch, in slices of about `slice` s. */
   duration: number;
+  /** About how long one server's slice lasts, s: short enough that the machine's drift cancels over a cycle. */
+  slice: number;
+  /** Seconds of unmeasured load per server before each route's slices (it also sizes the slices). */
   warmup: number;
   connections: number;
   /** Where the servers run from: the installed package and the bench's servers as JavaScript. */
   project: InstalledProject;
   log: (line: string) => void;
 }
+
+/** The fewest requests in a slice, so that connecting costs little beside them. */
+const MIN_SLICE_REQUESTS = 200;
+
+/**
+ * Requests of the mixed load (every route) each fresh process gets before anything is measured: counted, not timed,
+ * so that every server reaches the same JIT state whatever the machine's speed (a fresh process's first requests run
+ * unoptimised code at ten times the cost).
+ */
+const LAUNCH_WARMUP_REQUESTS = 20_000;
 
 interface Running {
   server: BenchServer;
@@ -35,21 +55,45 @@ interface Running {
 const LOADS: Load[] = ['list', 'sold', 'get', 'create', 'mixed'];
 
 /** How each server is started in the installed project, as shown in the tables (K: the key). */
-export function commandOf(server: BenchServer, project: InstalledProject): string {
+export function commandOf(server: BenchServer, project: InstalledProject, cpu?: string): string {
   const s = server.start;
-  if (s.kind === 'bench') return `node ${project.benchServers} --variant ${s.variant}`;
-  return [`node ${project.mockBin} --port 0 --api-key K`, ...s.args].join(' ');
+  const node = cpu === undefined ? 'node' : `taskset -c ${cpu} node`;
+  if (s.kind === 'bench') return `${node} ${project.benchServers} --variant ${s.variant}`;
+  return [`${node} ${project.mockBin} --port 0 --api-key K`, ...s.args].join(' ');
 }
 
 /** Servers live as long as the section needs them; this only bounds a bench that hangs. */
 const SERVER_LIFETIME_MS = 30 * 60_000;
 
-async function start(server: BenchServer, o: ThroughputOptions, answersFile: string): Promise<Running> {
+/** The CPUs: the servers share the last one, the load generator gets the others (none pinned on one CPU). */
+function cpuPlan(): { servers: string; generator: string } | undefined {
+  const n = availableParallelism();
+  if (n < 2) return undefined;
+  return { servers: String(n - 1), generator: n === 2 ? '0' : `0-${n - 2}` };
+}
+
+/** Pins every thread of this process to `cpus` (a taskset list); returns false when taskset is missing. */
+function pinSelf(cpus: string): boolean {
+  try {
+    execFileSync('taskset', ['-a', '-p', '-c', cpus, String(process.pid)], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function start(
+  server: BenchServer,
+  o: ThroughputOptions,
+  answersFile: string,
+  cpu: string | undefined,
+): Promise<Running> {
   const s = server.start;
   const args = serverArgs(server, o.project, o.apiKey, answersFile);
   const child = spawnServer({
-    command: process.execPath,
-    args,
+    ...(cpu === undefined
+      ? { command: process.execPath, args }
+      : { command: 'taskset', args: ['-c', cpu, process.execPath, ...args] }),
     cwd: o.project.dir,
     stderr: s.kind === 'mock' ? s.stderr : 'pipe',
     maxLifetimeMs: SERVER_LIFETIME_MS,
@@ -67,7 +111,7 @@ function assertAlive({ server, child }: Running): void {
 }
 
 /** The requests of the mixed load, with absolute paths under `base`. */
-function mixedRequests(base: string, apiKey: string): NonNullable<Parameters<typeof runLoad>[0]['requests']> {
+function mixedRequests(base: string, apiKey: string): NonNullable<Parameters<typeof loadSlice>[0]['requests']> {
   const prefix = new URL(base).pathname;
   return MIXED_ROUTES.map((route) => {
     const r = ROUTE_REQUESTS[route];
@@ -77,44 +121,96 @@ function mixedRequests(base: string, apiKey: string): NonNullable<Parameters<typ
   });
 }
 
-async function loadOnce(running: Running, route: Load, o: ThroughputOptions): Promise<LoadResult> {
-  assertAlive(running);
+/** What autocannon sends to `running` for `route`. */
+function loadOf(running: Running, route: Load, o: ThroughputOptions): Parameters<typeof loadSlice>[0] {
   const r = ROUTE_REQUESTS[route === 'mixed' ? 'list' : route];
   const headers: Record<string, string> = { authorization: `Bearer ${o.apiKey}` };
   if ('body' in r) headers['content-type'] = 'application/json';
-  const result = await runLoad({
+  return {
     url: `${running.base}${r.path}`,
     method: r.method,
     headers,
     body: 'body' in r ? r.body : undefined,
     ...(route === 'mixed' ? { requests: mixedRequests(running.base, o.apiKey) } : {}),
     connections: o.connections,
-    duration: o.duration,
-    warmup: o.warmup,
-    pid: running.child.child.pid!,
-  });
-  assertAlive(running);
-  if ((route === 'create' || route === 'mixed') && running.server.resettable) await resetMock(running.base);
-  return result;
+  };
 }
 
-/** The median of per-round values, and their lowest and highest. */
-function spread(values: number[]): { median: number; range: [number, number] } {
-  return { median: median(values), range: [Math.min(...values), Math.max(...values)] };
+/** A server's CPU time so far: its threads' exact run time where the kernel keeps it, else the ticks of /proc/PID/stat. */
+function cpuOf(r: Running): number | undefined {
+  const pid = r.child.child.pid!;
+  return threadCpuSeconds(pid) ?? cpuSeconds(pid);
 }
 
-/** Medians of each server's rounds; ratios to the minimal server taken round by round. */
+/** One server's slices of a route in one launch, as one result. */
+function resultOf(slices: Slice[], cpuS: number | undefined): LoadResult {
+  const requests = slices.reduce((sum, s) => sum + s.requests, 0);
+  const latencies = new Float64Array(slices.reduce((sum, s) => sum + s.latencies.length, 0));
+  let at = 0;
+  for (const s of slices) {
+    latencies.set(s.latencies, at);
+    at += s.latencies.length;
+  }
+  latencies.sort();
+  return {
+    rps: requests / slices.reduce((sum, s) => sum + s.seconds, 0),
+    p50Ms: quantile(latencies, 0.5),
+    p99Ms: quantile(latencies, 0.99),
+    requests,
+    cpuUsPerRequest: cpuS === undefined ? NaN : (cpuS * 1e6) / requests,
+    failures: slices.reduce((sum, s) => sum + s.failures, 0),
+  };
+}
+
+/**
+ * Loads `route` on every server of `group` in turn: a warm-up each (which sizes its slices), then cycles of one
+ * slice per server, each server's CPU time read from /proc around all of it (a server waiting for its turn uses
+ * none). Resets the servers that keep what POST creates, after the reading.
+ */
+async function loadRoute(group: Running[], route: Load, o: ThroughputOptions): Promise<Map<string, LoadResult>> {
+  const rates: number[] = [];
+  for (const r of group) {
+    assertAlive(r);
+    const warm = await loadSlice(loadOf(r, route, o), { duration: o.warmup });
+    rates.push(warm.requests / warm.seconds);
+  }
+  // One amount for the whole group, from its median rate: every server then opens its 32 connections per the same
+  // number of requests, so connecting weighs on each alike.
+  const amount = Math.max(MIN_SLICE_REQUESTS, Math.round(median(rates) * o.slice));
+  const cycles = Math.max(1, Math.round(o.duration / o.slice));
+  const slices = new Map<Running, Slice[]>(group.map((r) => [r, []]));
+  const before = new Map(group.map((r) => [r, cpuOf(r)]));
+  for (let cycle = 0; cycle < cycles; cycle++)
+    for (const r of cycle % 2 === 0 ? group : [...group].reverse())
+      slices.get(r)!.push(await loadSlice(loadOf(r, route, o), { amount }));
+  const results = new Map<string, LoadResult>();
+  for (const r of group) {
+    assertAlive(r);
+    const [cpuBefore, cpuAfter] = [before.get(r), cpuOf(r)];
+    const cpu = cpuBefore === undefined || cpuAfter === undefined ? undefined : cpuAfter - cpuBefore;
+    results.set(r.server.key, resultOf(slices.get(r)!, cpu));
+    if ((route === 'create' || route === 'mixed') && r.server.resettable) await resetMock(r.base);
+  }
+  return results;
+}
+
+/** The mean of per-launch values, and their lowest and highest. */
+function spread(values: number[]): { mean: number; range: [number, number] } {
+  return { mean: mean(values), range: [Math.min(...values), Math.max(...values)] };
+}
+
+/** Means over launches; ratios to the minimal server taken launch by launch, where both shared the core. */
 function figures(runs: LoadResult[], minimal: LoadResult[]): ServerFigures {
   const rps = spread(runs.map((r, i) => r.rps / minimal[i]!.rps));
   const cpu = spread(runs.map((r, i) => minimal[i]!.cpuUsPerRequest / r.cpuUsPerRequest));
   return {
-    rps: median(runs.map((r) => r.rps)),
-    p50Ms: median(runs.map((r) => r.p50Ms)),
-    p99Ms: median(runs.map((r) => r.p99Ms)),
-    cpuUsPerRequest: median(runs.map((r) => r.cpuUsPerRequest)),
-    overMinimal: rps.median,
+    rps: mean(runs.map((r) => r.rps)),
+    p50Ms: mean(runs.map((r) => r.p50Ms)),
+    p99Ms: mean(runs.map((r) => r.p99Ms)),
+    cpuUsPerRequest: mean(runs.map((r) => r.cpuUsPerRequest)),
+    overMinimal: rps.mean,
     overMinimalRange: rps.range,
-    cpuOverMinimal: cpu.median,
+    cpuOverMinimal: cpu.mean,
     cpuOverMinimalRange: cpu.range,
     failures: runs.reduce((sum, r) => sum + r.failures, 0),
   };
@@ -125,7 +221,7 @@ function layerFigures(layers: readonly Layer[], runs: Map<string, LoadResult[]>)
     const pair = (route: LoadName) => {
       const [w, o] = [runs.get(`${route}:${layer.with.key}`)!, runs.get(`${route}:${layer.over.key}`)!];
       const cost = spread(w.map((r, i) => r.cpuUsPerRequest - o[i]!.cpuUsPerRequest));
-      return { costUs: cost.median, costRange: cost.range as [number, number] };
+      return { costUs: cost.mean, costRange: cost.range as [number, number] };
     };
     return {
       name: layer.name,
@@ -138,53 +234,81 @@ function layerFigures(layers: readonly Layer[], runs: Map<string, LoadResult[]>)
   });
 }
 
-/** Loads each route on each server in turn, `rounds` times, the order reversed every other round; runs by `route:key`. */
-async function loadRounds(ordered: Running[], o: ThroughputOptions): Promise<Map<string, LoadResult[]>> {
-  const runs = new Map<string, LoadResult[]>();
-  for (let round = 1; round <= o.rounds; round++) {
+/** One launch: every server of one store size started fresh (in `order`), each route loaded, all stopped. */
+async function launch(
+  order: BenchServer[],
+  o: ThroughputOptions,
+  answersFile: string,
+  cpu: string | undefined,
+  runs: Map<string, LoadResult[]>,
+  label: string,
+): Promise<void> {
+  const group: Running[] = [];
+  try {
+    for (const server of order) group.push(await start(server, o, answersFile, cpu));
+    for (const r of group) {
+      await loadSlice(loadOf(r, 'mixed', o), { amount: LAUNCH_WARMUP_REQUESTS });
+      if (r.server.resettable) await resetMock(r.base);
+    }
     for (const route of LOADS) {
-      for (const r of round % 2 === 1 ? ordered : [...ordered].reverse()) {
-        if (!r.server.loads.includes(route)) continue;
-        const result = await loadOnce(r, route, o);
-        runs.set(`${route}:${r.server.key}`, [...(runs.get(`${route}:${r.server.key}`) ?? []), result]);
+      const loaded = group.filter((r) => r.server.loads.includes(route));
+      const results = await loadRoute(loaded, route, o);
+      for (const [key, result] of results) {
+        runs.set(`${route}:${key}`, [...(runs.get(`${route}:${key}`) ?? []), result]);
         o.log(
-          `round ${round} ${route} ${r.server.key}: ${Math.round(result.rps)} req/s, ${result.cpuUsPerRequest.toFixed(1)} µs CPU/req, p99 ${result.p99Ms.toFixed(2)} ms${result.failures ? `, ${result.failures} FAILURES` : ''}`,
+          `${label} ${route} ${key}: ${Math.round(result.rps)} req/s, ${result.cpuUsPerRequest.toFixed(1)} µs CPU/req, p99 ${result.p99Ms.toFixed(2)} ms${result.failures ? `, ${result.failures} FAILURES` : ''}`,
         );
       }
     }
+  } finally {
+    await Promise.all(group.map((r) => r.child.stop()));
   }
-  return runs;
 }
 
-/** Starts every server (the mock first, for the minimal server's answers), loads them, and stops them. */
+/** Launches every store size's servers `o.launches` times and loads them; the figures are means over launches. */
 export async function measureThroughput(
   o: ThroughputOptions,
 ): Promise<{ throughput: ThroughputFigures; layers: LayerFigures[] }> {
   const servers = benchServers(o.layers);
-  const running: Running[] = [];
+  // The answers come from a mock of their own at each size, stopped before loading starts: none of the loaded
+  // servers carries the capture's requests, its client's idle connection or an extra start.
+  const answersFiles = await writeAnswerFiles(servers, o.project, o.apiKey);
+  const plan = cpuPlan();
+  const pinned = plan !== undefined && pinSelf(plan.generator);
+  if (!pinned) o.log('throughput: taskset or a second CPU is missing: servers and load generator are not pinned');
+  const runs = new Map<string, LoadResult[]>();
   try {
-    // The answers come from a mock of their own at each size, stopped before loading starts: none of the loaded
-    // servers carries the capture's requests, its client's idle connection or an extra start.
-    const answersFiles = await writeAnswerFiles(servers, o.project, o.apiKey);
-    for (const server of servers) running.push(await start(server, o, answersFiles.get(server.pets)!));
-    const runs = await loadRounds(
-      servers.map((s) => running.find((r) => r.server === s)!),
-      o,
-    );
-    const routeFigures = (route: Load) =>
-      Object.fromEntries(
-        servers
-          .filter((s) => s.loads.includes(route))
-          .map((s) => [s.key, figures(runs.get(`${route}:${s.key}`)!, runs.get(`${route}:${s.baseline}`)!)]),
-      );
-    return {
-      throughput: {
-        servers: servers.map((s) => ({ key: s.key, label: s.label, command: commandOf(s, o.project) })),
-        routes: Object.fromEntries(LOADS.map((route) => [route, routeFigures(route)])),
-      },
-      layers: layerFigures(o.layers, runs),
-    };
+    for (let n = 1; n <= o.launches; n++)
+      for (const pets of new Set(servers.map((s) => s.pets))) {
+        const group = servers.filter((s) => s.pets === pets);
+        await launch(
+          n % 2 === 1 ? group : [...group].reverse(),
+          o,
+          answersFiles.get(pets)!,
+          pinned ? plan!.servers : undefined,
+          runs,
+          `launch ${n}, ${pets} pets:`,
+        );
+      }
   } finally {
-    await Promise.all(running.map((r) => r.child.stop()));
+    if (pinned) pinSelf(`0-${availableParallelism() - 1}`);
   }
+  const routeFigures = (route: Load) =>
+    Object.fromEntries(
+      servers
+        .filter((s) => s.loads.includes(route))
+        .map((s) => [s.key, figures(runs.get(`${route}:${s.key}`)!, runs.get(`${route}:${s.baseline}`)!)]),
+    );
+  return {
+    throughput: {
+      method: 'slices',
+      servers: servers.map((s) => ({
+        key: s.key,
+        label: s.label,
+        command: commandOf(s, o.project, pinned ? plan!.servers : undefined),
+      })),
+      routes: Object.fromEntries(LOADS.map((route) => [route, routeFigures(route)])),
+    },
+    layers: layerFigures(o.layers, runs),
+  };
 }
