@@ -20,7 +20,16 @@ describe('the network options, checked once', () => {
   it('extra headers go to the client in lowercase and their values become secrets', () => {
     const s = checkOptions({ ...base, headers: { 'X-Tenant': 'qa-7', 'X-Gateway-Token': ' t0k ' } });
     expect(s.client.headers).toEqual({ 'x-tenant': 'qa-7', 'x-gateway-token': 't0k' });
-    expect(s.secrets).toEqual(['k-123456789', 'qa-7', 't0k']);
+    // The key, the near keys the auth cases send (one edit from it: hidden like the key), then the header values.
+    expect(s.secrets).toEqual([
+      'k-123456789',
+      'k-123456780',
+      'k-12345678',
+      'k-1234567890',
+      'K-123456789',
+      'qa-7',
+      't0k',
+    ]);
   });
 
   it.each([
