@@ -89,7 +89,7 @@ async function readBack(ctx: CaseContext): Promise<void> {
     ctx.skip(
       ctx.readOnly
         ? 'read-only: the run created nothing to read back'
-        : 'the run created no animal (no 2xx to POST /pets with an integer id) to read back',
+        : 'prerequisite failed: the run created no animal (no 2xx to POST /pets with an integer id) to read back',
     );
     return;
   }

@@ -18,6 +18,9 @@ describe('near keys', () => {
   it('says when a key has none of a kind: no letter to change the case of, one character to leave out', () => {
     expect(nearKey('12345', 'otherCase')).toBeUndefined();
     expect(nearKey('k', 'lastMissing')).toBeUndefined();
+    // One character changed is another key, not a near one; as a secret `0` would hide every standalone 0.
+    expect(nearKey('t', 'lastChanged')).toBeUndefined();
+    expect(nearKeys('t')).toEqual(['t0', 'T']);
     expect(nearKeys('12345')).toEqual(['12340', '1234', '123450']);
   });
 });

@@ -20,13 +20,16 @@ export const NEAR_KEY_WORDS: Readonly<Record<NearKey, string>> = {
 
 /**
  * The near key of `kind` for `key`, or undefined when `key` has none (no letter to change the case of; a key of
- * one character, whose shorter form is the empty token another case sends).
+ * one character, whose shorter form is the empty token another case sends and whose changed form is another key).
  */
 export function nearKey(key: string, kind: NearKey): string | undefined {
   const last = key.at(-1);
   if (last === undefined) return undefined;
   switch (kind) {
     case 'lastChanged':
+      // A key of one character changed is just another key (the wrong-key cases send one), and a secret of one
+      // character that shares nothing with the key would be hidden wherever it stands alone (`127.0.0.1`).
+      if (key.length === 1) return undefined;
       // A digit for a digit or anything else: never the same letter in the other case (otherCase's own variant).
       return key.slice(0, -1) + (last === '0' ? '1' : '0');
     case 'lastMissing':

@@ -248,7 +248,8 @@ describe('a one-letter key, and a key that is also a word the server sends', () 
     expect(run.stdout).toMatch(
       /^PASS listPets\.status\.sold {2}GET \/pets\?status=sold returns only animals with status sold$/m,
     );
-    expect(run.stdout.trimEnd().split('\n').at(-1)).toMatch(/^\d+ passed, 0 failed, 0 skipped$/);
+    // A one-letter key has no near key without its last letter or with it changed: those auth cases are not applicable.
+    expect(run.stdout.trimEnd().split('\n').at(-1)).toMatch(/^\d+ passed, 0 failed, 0 skipped(, \d+ not applicable)?$/);
     const report = JSON.parse(readFileSync(json, 'utf8')) as Report;
     expect(report.summary.failed).toBe(0);
     expect(report.statusTable.flatMap((e) => e.declaredOnly)).toEqual([]);
