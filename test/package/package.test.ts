@@ -238,7 +238,8 @@ describe.each(['20', '22', '24'])('installed, on Node %s', (major) => {
     async (file) => {
       const run = await runProcess([nodes[major]!, file], { cwd: project, env: env() });
       expect(run.stderr).toBe('');
-      expect(JSON.parse(run.stdout)).toEqual({ handlers: 3, size: 3, status: 200, pets: 3, exports: EXPORTS });
+      // Four handlers: the API (`/v1` and below it), the control endpoints, and the sessions (`/sessions/*`).
+      expect(JSON.parse(run.stdout)).toEqual({ handlers: 4, size: 3, status: 200, pets: 3, exports: EXPORTS });
     },
   );
 
