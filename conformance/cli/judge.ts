@@ -3,6 +3,7 @@
  * traffic judged against the contract, with the run's reporters and exit
  * codes: 0 all well, 1 a required failure, 2 nothing judged or bad input (one line).
  */
+import { parseArgs } from 'node:util';
 import { ConformanceError } from '../errors.ts';
 import { shouldColor } from '../report/index.ts';
 import {
@@ -14,7 +15,6 @@ import {
 } from '../report/targets.ts';
 import { judgeTraffic } from '../traffic/judge-traffic.ts';
 import type { TrafficOptions } from '../traffic/options.ts';
-import { parseCommandArgs } from './args.ts';
 
 /** The help of `judge`. */
 const JUDGE_HELP = `Usage: npx petstore-conformance judge FILE.har [FILE.har …] --base-url URL [options]
@@ -60,7 +60,12 @@ export async function judgeMain(
   err: NodeJS.WritableStream,
 ): Promise<number> {
   try {
-    const parsed = parseCommandArgs(args, OPTIONS);
+    let parsed: ReturnType<typeof parseArgs<{ args: string[]; options: typeof OPTIONS; allowPositionals: true }>>;
+    try {
+      parsed = parseArgs({ args, options: OPTIONS, allowPositionals: true, strict: true });
+    } catch (e) {
+      throw usage((e as Error).message.split('\n')[0]!);
+    }
     const v = parsed.values;
     if (v.help) {
       out.write(JUDGE_HELP);

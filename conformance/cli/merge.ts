@@ -4,12 +4,12 @@
  * all of it, or the files are not every shard of one run (one line).
  */
 import { readFileSync, statSync } from 'node:fs';
+import { parseArgs } from 'node:util';
 import { ConformanceError } from '../errors.ts';
 import { shouldColor } from '../report/index.ts';
 import { mergeReports, type ShardReport } from '../report/merge.ts';
 import { notWrittenLine, parseReportTargets, reporterUsage, writeReports } from '../report/targets.ts';
 import type { Report } from '../types.ts';
-import { parseCommandArgs } from './args.ts';
 import { exitOf } from './exit.ts';
 
 /** The help of `merge`. */
@@ -90,7 +90,12 @@ export async function mergeMain(
   err: NodeJS.WritableStream,
 ): Promise<number> {
   try {
-    const parsed = parseCommandArgs(args, OPTIONS);
+    let parsed: ReturnType<typeof parseArgs<{ args: string[]; options: typeof OPTIONS; allowPositionals: true }>>;
+    try {
+      parsed = parseArgs({ args, options: OPTIONS, allowPositionals: true, strict: true });
+    } catch (e) {
+      throw bad((e as Error).message.split('\n')[0]!);
+    }
     if (parsed.values.help) {
       out.write(MERGE_HELP);
       return 0;
