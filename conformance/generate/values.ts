@@ -287,7 +287,8 @@ export function ruleOf(b: InvalidBody): string {
     case 'notObject':
       return 'the body is not a JSON object';
     case 'malformed':
-      return 'the body is not JSON';
+      // Cut to nothing it is the empty body the fixed table names so: the same rule, the same cause.
+      return invalidBodyText(b) === '' ? 'the body is empty' : 'the body is not JSON';
     default:
       return b.kind;
   }

@@ -5,6 +5,8 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { runConformance } from '../index.ts';
+import { findCauses } from '../judge/causes.ts';
+import type { CaseResult, CheckResult, Exchange } from '../types.ts';
 import { type FakePetstore, startFakePetstore } from './fake-petstore.ts';
 
 let fake: FakePetstore | undefined;
@@ -62,5 +64,78 @@ describe('the null-and-rounding server', () => {
     expect(advice.exchanges).toHaveLength(1);
     expect(advice.exchanges[0]!.request.method).toBe('POST');
     expect(advice.exchanges[0]!.response?.status).toBe(400);
+  });
+});
+
+describe('a status filter that lets through only what an invalid create stored', () => {
+  const exchange = (method: string, url: string, status: number, json: unknown): Exchange => ({
+    request: { method, url, headers: {}, ...(method === 'POST' ? { body: '{}' } : {}) },
+    response: { status, headers: {}, body: JSON.stringify(json), bytes: 0, json },
+    durationMs: 1,
+  });
+  const result = (id: string, operationId: string, checks: CheckResult[], exchanges: Exchange[]): CaseResult => ({
+    id,
+    title: id,
+    level: 'required',
+    section: 'Endpoints',
+    operationId,
+    covers: [],
+    outcome: 'failed',
+    checks,
+    exchanges,
+    durationMs: 1,
+  });
+  const create = result(
+    'createPet.invalid.statusArray',
+    'createPet',
+    [{ name: 'status', ok: false, message: 'expected 400, got 201', rule: 'status is an array' }],
+    [exchange('POST', 'http://x/v1/pets', 201, { id: 35, name: 'a', categoryId: 1, status: ['sold'] })],
+  );
+  const listing = (items: unknown[]) =>
+    result(
+      'listPets.status.sold',
+      'listPets',
+      [{ name: 'filter', ok: false, message: `1 of ${items.length} items have another status` }],
+      [exchange('GET', 'http://x/v1/pets?status=sold', 200, items)],
+    );
+
+  it('is that create’s consequence, not a cause of its own (json-server reads ["sold"] as sold)', () => {
+    // Another invalid animal that has the status asked for is listed first: it is not what the filter let through.
+    const nameless = result(
+      'createPet.invalid.missingName',
+      'createPet',
+      [{ name: 'status', ok: false, message: 'expected 400, got 201', rule: 'name is missing' }],
+      [exchange('POST', 'http://x/v1/pets', 201, { id: 9, categoryId: 1, status: 'sold' })],
+    );
+    const causes = findCauses([
+      nameless,
+      create,
+      listing([
+        { id: 9, categoryId: 1, status: 'sold' },
+        { id: 35, name: 'a', categoryId: 1, status: ['sold'] },
+      ]),
+    ]);
+    expect(causes.map((c) => [c.statement, c.cases, c.consequences ?? []])).toEqual(
+      expect.arrayContaining([
+        [expect.stringMatching(/when name is missing$/), ['createPet.invalid.missingName'], []],
+        [
+          expect.stringMatching(/when status is an array$/),
+          ['createPet.invalid.statusArray'],
+          ['listPets.status.sold'],
+        ],
+      ]),
+    );
+    expect(causes).toHaveLength(2);
+  });
+
+  it('is a cause of its own when a valid Pet of another status is listed too', () => {
+    const causes = findCauses([
+      create,
+      listing([
+        { id: 35, name: 'a', categoryId: 1, status: ['sold'] },
+        { id: 2, name: 'b', categoryId: 1, status: 'available' },
+      ]),
+    ]);
+    expect(causes.map((c) => c.cases)).toEqual([['createPet.invalid.statusArray'], ['listPets.status.sold']]);
   });
 });

@@ -6,10 +6,11 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import invalidNewPets from '../../fixtures/invalid-new-pets.json' with { type: 'json' };
 import { hasRawBytes, percentEncode, rawBytes, toBytes } from '../client/bytes.ts';
 import { generatedProperties } from '../generate/catalog.ts';
 import { petRefArb, statusArb } from '../generate/params.ts';
-import { invalidBodyArb, invalidBodyText, isInvalidNewPet } from '../generate/values.ts';
+import { invalidBodyArb, invalidBodyText, isInvalidNewPet, ruleOf } from '../generate/values.ts';
 import { allCases, type Report, runConformance } from '../index.ts';
 import { renderCurl, renderHtml, renderJson, renderJunit, renderPretty } from '../report/index.ts';
 import { type FakePetstoreOptions, startFakePetstore } from './fake-petstore.ts';
@@ -168,5 +169,15 @@ describe('bytes that are not UTF-8', () => {
     const ids = fc.sample(petRefArb(), { numRuns: 600, seed: 7 }).filter((r) => r.kind === 'raw' && hasRawBytes(r.id));
     expect(ids.length).toBeGreaterThan(0);
     expect(percentEncode(`a${rawBytes(0xff)}b`)).toBe('a%FFb');
+  });
+});
+
+describe('a generated invalid body names the rule it breaks as the fixed table does', () => {
+  it('a malformed body cut to nothing is the empty body (one cause with createPet.invalid.emptyBody), else not JSON', () => {
+    const value = { name: 'x', categoryId: 1 };
+    expect(ruleOf({ kind: 'malformed', value, cut: 0 })).toBe('the body is empty');
+    expect(ruleOf({ kind: 'malformed', value, cut: 5 })).toBe('the body is not JSON');
+    const empty = invalidNewPets.bodies.find((c) => c.id === 'emptyBody');
+    expect(empty?.breaks).toBe('the body is empty');
   });
 });
