@@ -72,7 +72,7 @@ export function redactReport(report: Report, requestBase: string, r: OutputRedac
   return {
     ...report,
     baseUrl: r.text(report.baseUrl),
-    ...(report.created.unanswered
+    ...(report.created?.unanswered
       ? {
           created: {
             ...report.created,
