@@ -402,7 +402,14 @@ function neededState(ex: Exchange | undefined, api: Api, state: RunState): Cause
   const shown = ids.slice(0, 10).join(', ') + (ids.length > 10 ? ` and ${ids.length - 10} more` : '');
   const setup = made.slice(0, MAX_SETUP);
   return {
-    state: `the answer depends on ${ids.length === 1 ? 'animal' : 'animals'} ${shown}, which the run created${unanswered.length > 0 ? ` (${unanswered.map((m) => `id ${m.id} by a create that answered ${m.answered}`).join(', ')})` : ''}${others > 0 ? `, and ${plural(others, 'animal')} the server held otherwise` : ''}: on a fresh server, send ${setup.length === ids.length ? (ids.length === 1 ? 'the create' : 'the creates') : `creates like the first ${setup.length}`} below first${op?.operationId === 'getPet' ? ' and use the id it answers' : ''}`,
+    state: `the answer depends on ${ids.length === 1 ? 'animal' : 'animals'} ${shown}, which the run created${
+      unanswered.length > 0
+        ? ` (${unanswered
+            .slice(0, 3)
+            .map((m) => `id ${m.id} by a create that answered ${m.answered}`)
+            .join(', ')}${unanswered.length > 3 ? ', …' : ''})`
+        : ''
+    }${others > 0 ? `, and ${plural(others, 'animal')} the server held otherwise` : ''}: on a fresh server, send ${setup.length === ids.length ? (ids.length === 1 ? 'the create' : 'the creates') : `creates like the first ${setup.length}`} below first${op?.operationId === 'getPet' ? ' and use the id it answers' : ''}`,
     setup: setup.map((m) => m.request),
   };
 }
