@@ -37,6 +37,7 @@ function run(servers: PeerFigures[]): PeersFigures {
     generatedAt: '2026-11-27T20:00:00.000Z',
     loadAverage: '9.00',
     launches: 4,
+    launchWarmup: 5000,
     sliceS: 0.25,
     durationS: 1.5,
     versions: { 'json-server': '0.17.4' },

@@ -94,6 +94,8 @@ export interface PeersFigures {
   generatedAt: string;
   loadAverage: string;
   launches: number;
+  /** Mixed requests each fresh process got before anything was measured. */
+  launchWarmup: number;
   sliceS: number;
   durationS: number;
   versions: Record<string, string>;
@@ -176,6 +178,8 @@ createServer(async (req, res) => {
 const DUMP_PETS = `const { createMswHandlers } = await import('petstore-toolkit/msw');
 const count = Number(process.argv[1]);
 const mock = createMswHandlers(count === 50 ? {} : { count });
+// Another count than the default loads faker and seeds after it: until then the store is empty.
+await mock.ready;
 process.stdout.write(JSON.stringify({ pets: await mock.pets.all() }));
 await mock.close();
 `;
@@ -205,6 +209,8 @@ async function preparePeers(project: InstalledProject): Promise<Record<string, s
       cwd: dir,
       maxBuffer: 64 * 2 ** 20,
     });
+    const seeded = (JSON.parse(stdout) as { pets: unknown[] }).pets.length;
+    if (seeded !== pets) throw new Error(`json-server's database: the mock gave ${seeded} pets, not ${pets}`);
     writeFileSync(join(dir, `json-server-db-${pets}.json`), stdout);
   }
   const spec = join(dir, 'node_modules', 'petstore-toolkit', 'spec', 'petstore.openapi.yaml');
@@ -327,7 +333,16 @@ async function answerOf(base: string, route: Exclude<LoadName, 'mixed'>, apiKey:
 }
 
 /** Options for {@link measurePeers}. */
-export type PeersOptions = Omit<ThroughputOptions, 'layers' | 'ownSlices'> & { command: string; loadAverage: string };
+export type PeersOptions = Omit<ThroughputOptions, 'layers' | 'ownSlices' | 'launchWarmup'> & {
+  command: string;
+  loadAverage: string;
+};
+
+/**
+ * The mixed requests each fresh process gets before anything is measured: fewer than the throughput section's
+ * 20,000, which json-server and Prism take minutes to answer on a shared CPU.
+ */
+const PEER_LAUNCH_WARMUP = 5_000;
 
 /** Installs the peers, then launches them beside the mock at each size `o.launches` times and loads them. */
 export async function measurePeers(o: PeersOptions): Promise<PeersFigures> {
@@ -438,6 +453,7 @@ export async function measurePeers(o: PeersOptions): Promise<PeersFigures> {
     generatedAt: new Date().toISOString(),
     loadAverage: o.loadAverage,
     launches: o.launches,
+    launchWarmup: PEER_LAUNCH_WARMUP,
     sliceS: o.slice,
     durationS: o.duration,
     versions,
@@ -490,7 +506,7 @@ export function peersTables(p: PeersFigures | undefined): string {
       .map(([name, version]) => `${name} ${version}`)
       .join(
         ', ',
-      )}): the servers of each store size pinned to one CPU and loaded in turn in slices of about ${p.sliceS} s (each server's slice sized from its own warm-up rate), ${p.durationS} s per route and launch, means over ${p.launches} launches of fresh processes. Start: spawn to the first 200 on GET /pets/1, ms · over the mock's; memory: peak RSS at the end of a launch, MB · over the mock's; each load: req/s in its own slices · over the mock's · requests per CPU-second over the mock's · p99 over the mock's (above 1.00x is better for the first three, below for p99, start and memory). ≈: no further from 1.00x than the control (a second mock process) reads on the same figure: the method cannot tell it from the mock.`,
+      )}): the servers of each store size pinned to one CPU and loaded in turn in slices of about ${p.sliceS} s (each server's slice sized from its own warm-up rate), ${p.durationS} s per route and launch after ${num(p.launchWarmup)} requests of the mixed load, means over ${p.launches} launches of fresh processes. Start: spawn to the first 200 on GET /pets/1, ms · over the mock's; memory: peak RSS at the end of a launch, MB · over the mock's; each load: req/s in its own slices · over the mock's · requests per CPU-second over the mock's · p99 over the mock's (above 1.00x is better for the first three, below for p99, start and memory). ≈: no further from 1.00x than the control (a second mock process) reads on the same figure: the method cannot tell it from the mock.`,
     '',
     table(['server', 'start ms', 'peak RSS MB', ...titles], rows),
     '',
