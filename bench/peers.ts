@@ -68,8 +68,8 @@ export interface PeerFigures {
   /** Peak resident memory (VmHWM) at the end of a launch, bytes; the mean, and the mean ratio to the mock's. */
   peakRssBytes: number;
   rssOverMock: number;
-  /** One request of each route with the key, and (`wrongKey`) GET /pets/1 with a wrong one. */
-  answers: Partial<Record<LoadName | 'wrongKey', PeerAnswer>>;
+  /** One request of each route, with the key. */
+  answers: Partial<Record<LoadName, PeerAnswer>>;
   /** Per load: req/s, p99 ms, and the means of the per-launch ratios to the mock (p99: this server's over the mock's). */
   routes: Partial<
     Record<
@@ -494,7 +494,7 @@ export function peersTables(p: PeersFigures | undefined): string {
   });
   const answerRows = p.servers.map((s) => [
     `${s.label}, ${num(s.pets)} pets`,
-    ...(['list', 'sold', 'get', 'create', 'wrongKey'] as const).map((route) => answered(s.answers[route])),
+    ...(['list', 'sold', 'get', 'create'] as const).map((route) => answered(s.answers[route])),
     s.seeded,
     `\`${s.command}\``,
   ]);
@@ -510,7 +510,7 @@ export function peersTables(p: PeersFigures | undefined): string {
     '',
     table(['server', 'start ms', 'peak RSS MB', ...titles], rows),
     '',
-    'What each answered to one request of each route before the loading, and to a wrong key (status, pets in a JSON array, body bytes), how it was seeded, and how it was started (K: the key, P: the port):',
+    'What each answered to one request of each route before the loading (status, pets in a JSON array, body bytes), how it was seeded, and how it was started (K: the key, P: the port):',
     '',
     table(['server', ...titles.slice(0, 4), 'pets', 'command'], answerRows, [0, 5, 6]),
   ].join('\n');
