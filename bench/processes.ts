@@ -226,3 +226,13 @@ export function rssBytes(pid: number): number | undefined {
     return undefined;
   }
 }
+
+/** Peak resident set size of a process so far (VmHWM) in bytes, from /proc (Linux only; `undefined` elsewhere). */
+export function peakRssBytes(pid: number): number | undefined {
+  try {
+    const match = /^VmHWM:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return match ? Number(match[1]) * 1024 : undefined;
+  } catch {
+    return undefined;
+  }
+}

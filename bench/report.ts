@@ -5,6 +5,7 @@
  */
 import type { BundleFigures } from './bundle.ts';
 import type { InstructionCounts, InstructionFigures } from './instructions.ts';
+import type { PeersFigures } from './peers.ts';
 import type { ScaleFigures } from './scale.ts';
 import type { LoadName } from './servers/index.ts';
 import type { StoreFigures } from './stores.ts';
@@ -135,6 +136,8 @@ export interface BenchResults {
   conformance?: ConformanceFigures;
   /** Browser bundles of the installed package's entries. */
   bundle?: BundleFigures[];
+  /** The tools a user would pick instead, beside the mock (may come from a run of its own, merged in). */
+  peers?: PeersFigures;
   targets: TargetCheck[];
 }
 

@@ -15,6 +15,7 @@ import { measureConformance } from './conformance.ts';
 import { installProject } from './install.ts';
 import { INSTRUCTION_COUNTS, measureInstructions } from './instructions.ts';
 import { LAYERS } from './layers.ts';
+import { measurePeers } from './peers.ts';
 import { ROOT } from './processes.ts';
 import { writeReadmes } from './readme.ts';
 import { renderTables } from './render.ts';
@@ -123,6 +124,18 @@ async function measure(s: Settings, work: string): Promise<Omit<BenchResults, 't
     });
   }
   if (has('conformance')) results.conformance = await measureConformance({ project, apiKey, runs: startupRuns, log });
+  if (has('peers'))
+    results.peers = await measurePeers({
+      ...s,
+      duration: durationS,
+      slice: sliceS,
+      warmup,
+      apiKey,
+      project,
+      log,
+      command: results.command,
+      loadAverage: String(results.machine.loadAverage),
+    });
   return results;
 }
 

@@ -12,6 +12,7 @@ export const SECTION_NAMES = [
   'scale',
   'stores',
   'conformance',
+  'peers',
 ] as const;
 
 /** One of {@link SECTION_NAMES}. */

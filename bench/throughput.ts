@@ -33,7 +33,17 @@ export interface ThroughputOptions {
   /** Where the servers run from: the installed package and the bench's servers as JavaScript. */
   project: InstalledProject;
   log: (line: string) => void;
+  /**
+   * Size each server's slices from its own warm-up rate instead of the group's median: for servers whose rates
+   * differ tenfold (the peers), one amount would make a slow server's slice last seconds.
+   */
+  ownSlices?: boolean;
+  /** Requests of the mixed load each fresh process gets before anything is measured (default 20,000). */
+  launchWarmup?: number;
 }
+
+/** What a launch needs of a server: its figures' key, whether it has the mock's reset, what it is loaded with. */
+export type LoadedServer = Pick<BenchServer, 'key' | 'resettable' | 'loads'>;
 
 /** The fewest requests in a slice, so that connecting costs little beside them. */
 const MIN_SLICE_REQUESTS = 200;
@@ -45,14 +55,16 @@ const MIN_SLICE_REQUESTS = 200;
  */
 const LAUNCH_WARMUP_REQUESTS = 20_000;
 
-interface Running {
-  server: BenchServer;
+/** A started server of a launch. */
+export interface Running {
+  server: LoadedServer;
   child: ChildServer;
   /** Base URL, ending in /v1. */
   base: string;
 }
 
-const LOADS: Load[] = ['list', 'sold', 'get', 'create', 'mixed'];
+/** The loads of the section, in order. */
+export const LOADS: Load[] = ['list', 'sold', 'get', 'create', 'mixed'];
 
 /** How each server is started in the installed project, as shown in the tables (K: the key). */
 export function commandOf(server: BenchServer, project: InstalledProject, cpu?: string): string {
@@ -63,17 +75,17 @@ export function commandOf(server: BenchServer, project: InstalledProject, cpu?: 
 }
 
 /** Servers live as long as the section needs them; this only bounds a bench that hangs. */
-const SERVER_LIFETIME_MS = 30 * 60_000;
+export const SERVER_LIFETIME_MS = 30 * 60_000;
 
 /** The CPUs: the servers share the last one, the load generator gets the others (none pinned on one CPU). */
-function cpuPlan(): { servers: string; generator: string } | undefined {
+export function cpuPlan(): { servers: string; generator: string } | undefined {
   const n = availableParallelism();
   if (n < 2) return undefined;
   return { servers: String(n - 1), generator: n === 2 ? '0' : `0-${n - 2}` };
 }
 
 /** Pins every thread of this process to `cpus` (a taskset list); returns false when taskset is missing. */
-function pinSelf(cpus: string): boolean {
+export function pinSelf(cpus: string): boolean {
   try {
     execFileSync('taskset', ['-a', '-p', '-c', cpus, String(process.pid)], { stdio: 'ignore' });
     return true;
@@ -112,7 +124,8 @@ function assertAlive({ server, child }: Running): void {
 
 /** The requests of the mixed load, with absolute paths under `base`. */
 function mixedRequests(base: string, apiKey: string): NonNullable<Parameters<typeof loadSlice>[0]['requests']> {
-  const prefix = new URL(base).pathname;
+  // A base at the host's root (Prism serves the document's paths there) has the pathname `/`.
+  const prefix = new URL(base).pathname.replace(/\/$/, '');
   return MIXED_ROUTES.map((route) => {
     const r = ROUTE_REQUESTS[route];
     const headers: Record<string, string> = { authorization: `Bearer ${apiKey}` };
@@ -122,7 +135,11 @@ function mixedRequests(base: string, apiKey: string): NonNullable<Parameters<typ
 }
 
 /** What autocannon sends to `running` for `route`. */
-function loadOf(running: Running, route: Load, o: ThroughputOptions): Parameters<typeof loadSlice>[0] {
+export function loadOf(
+  running: Running,
+  route: Load,
+  o: Pick<ThroughputOptions, 'apiKey' | 'connections'>,
+): Parameters<typeof loadSlice>[0] {
   const r = ROUTE_REQUESTS[route === 'mixed' ? 'list' : route];
   const headers: Record<string, string> = { authorization: `Bearer ${o.apiKey}` };
   if ('body' in r) headers['content-type'] = 'application/json';
@@ -167,7 +184,11 @@ function resultOf(slices: Slice[], cpuS: number | undefined): LoadResult {
  * slice per server, each server's CPU time read from /proc around all of it (a server waiting for its turn uses
  * none). Resets the servers that keep what POST creates, after the reading.
  */
-async function loadRoute(group: Running[], route: Load, o: ThroughputOptions): Promise<Map<string, LoadResult>> {
+async function loadRoute(
+  group: Running[],
+  route: Load,
+  o: Omit<ThroughputOptions, 'layers'>,
+): Promise<Map<string, LoadResult>> {
   const rates: number[] = [];
   for (const r of group) {
     assertAlive(r);
@@ -176,13 +197,14 @@ async function loadRoute(group: Running[], route: Load, o: ThroughputOptions): P
   }
   // One amount for the whole group, from its median rate: every server then opens its 32 connections per the same
   // number of requests, so connecting weighs on each alike.
-  const amount = Math.max(MIN_SLICE_REQUESTS, Math.round(median(rates) * o.slice));
+  const amountOf = (rate: number) => Math.max(MIN_SLICE_REQUESTS, Math.round(rate * o.slice));
+  const amounts = new Map(group.map((r, i) => [r, amountOf(o.ownSlices ? rates[i]! : median(rates))]));
   const cycles = Math.max(1, Math.round(o.duration / o.slice));
   const slices = new Map<Running, Slice[]>(group.map((r) => [r, []]));
   const before = new Map(group.map((r) => [r, cpuOf(r)]));
   for (let cycle = 0; cycle < cycles; cycle++)
     for (const r of cycle % 2 === 0 ? group : [...group].reverse())
-      slices.get(r)!.push(await loadSlice(loadOf(r, route, o), { amount }));
+      slices.get(r)!.push(await loadSlice(loadOf(r, route, o), { amount: amounts.get(r)! }));
   const results = new Map<string, LoadResult>();
   for (const r of group) {
     assertAlive(r);
@@ -195,12 +217,12 @@ async function loadRoute(group: Running[], route: Load, o: ThroughputOptions): P
 }
 
 /** The mean of per-launch values, and their lowest and highest. */
-function spread(values: number[]): { mean: number; range: [number, number] } {
+export function spread(values: number[]): { mean: number; range: [number, number] } {
   return { mean: mean(values), range: [Math.min(...values), Math.max(...values)] };
 }
 
 /** Means over launches; ratios to the minimal server taken launch by launch, where both shared the core. */
-function figures(runs: LoadResult[], minimal: LoadResult[]): ServerFigures {
+export function figures(runs: LoadResult[], minimal: LoadResult[]): ServerFigures {
   const rps = spread(runs.map((r, i) => r.rps / minimal[i]!.rps));
   const cpu = spread(runs.map((r, i) => minimal[i]!.cpuUsPerRequest / r.cpuUsPerRequest));
   return {
@@ -234,20 +256,23 @@ function layerFigures(layers: readonly Layer[], runs: Map<string, LoadResult[]>)
   });
 }
 
-/** One launch: every server of one store size started fresh (in `order`), each route loaded, all stopped. */
-async function launch(
-  order: BenchServer[],
-  o: ThroughputOptions,
-  answersFile: string,
-  cpu: string | undefined,
+/**
+ * One launch: every server of one store size started fresh (in `order`, by `startOne`), each route loaded, `done`
+ * called with the group while it still runs, all stopped.
+ */
+export async function launch<S extends LoadedServer>(
+  order: S[],
+  o: Omit<ThroughputOptions, 'layers'>,
+  startOne: (server: S) => Promise<Running>,
   runs: Map<string, LoadResult[]>,
   label: string,
+  done?: (group: Running[]) => void,
 ): Promise<void> {
   const group: Running[] = [];
   try {
-    for (const server of order) group.push(await start(server, o, answersFile, cpu));
+    for (const server of order) group.push(await startOne(server));
     for (const r of group) {
-      await loadSlice(loadOf(r, 'mixed', o), { amount: LAUNCH_WARMUP_REQUESTS });
+      await loadSlice(loadOf(r, 'mixed', o), { amount: o.launchWarmup ?? LAUNCH_WARMUP_REQUESTS });
       if (r.server.resettable) await resetMock(r.base);
     }
     for (const route of LOADS) {
@@ -260,6 +285,7 @@ async function launch(
         );
       }
     }
+    done?.(group);
   } finally {
     await Promise.all(group.map((r) => r.child.stop()));
   }
@@ -281,11 +307,11 @@ export async function measureThroughput(
     for (let n = 1; n <= o.launches; n++)
       for (const pets of new Set(servers.map((s) => s.pets))) {
         const group = servers.filter((s) => s.pets === pets);
+        const cpu = pinned ? plan!.servers : undefined;
         await launch(
           n % 2 === 1 ? group : [...group].reverse(),
           o,
-          answersFiles.get(pets)!,
-          pinned ? plan!.servers : undefined,
+          (server) => start(server, o, answersFiles.get(pets)!, cpu),
           runs,
           `launch ${n}, ${pets} pets:`,
         );
