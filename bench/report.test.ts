@@ -420,9 +420,11 @@ describe('the settings and helpers', () => {
   it("reads a process's threads' CPU time to well under a tick, and grows by the work done", () => {
     const before = threadCpuSeconds(process.pid);
     expect(before).toBeGreaterThan(0);
-    // About 20 ms of work: more than the 10 ms tick cpuSeconds counts in, read to a fraction of it here.
-    const until = performance.now() + 20;
-    while (performance.now() < until) Math.sqrt(Math.random());
+    // 20 ms of CPU (not of wall time, which a loaded machine gives less CPU in): more than the 10 ms tick
+    // cpuSeconds counts in, read to a fraction of it here.
+    const start = process.cpuUsage();
+    const deadline = performance.now() + 30_000;
+    while (process.cpuUsage(start).user < 20_000 && performance.now() < deadline) Math.sqrt(Math.random());
     const spent = threadCpuSeconds(process.pid)! - before!;
     expect(spent).toBeGreaterThan(0.005);
     expect(spent).not.toBe(Math.round(spent * 100) / 100);

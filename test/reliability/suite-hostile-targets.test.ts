@@ -127,7 +127,7 @@ describe('runConformance against hostile targets', () => {
         await target.close();
       }
     },
-    30_000,
+    120_000,
   );
 });
 
@@ -155,7 +155,7 @@ describe('runConformance against targets that never answer usably', () => {
         await target.close();
       }
     },
-    30_000,
+    120_000,
   );
 });
 
@@ -179,7 +179,7 @@ describe('a case whose exchange failed in transport', () => {
     } finally {
       await target.close();
     }
-  }, 30_000);
+  }, 120_000);
 });
 
 interface CliRun {
@@ -246,7 +246,7 @@ describe('the conformance CLI against hostile targets', () => {
         await target.close();
       }
     },
-    30_000,
+    120_000,
   );
 
   it.concurrent.each(['manyObjects', 'deepNesting'] as const)(
@@ -323,7 +323,7 @@ describe('the conformance CLI against hostile targets', () => {
       rmSync(dir, { recursive: true, force: true });
       await mock.close();
     }
-  }, 30_000);
+  }, 120_000);
 
   it.concurrent.each(['huge', 'redirect'] as const)(
     '%s: exits 1 within its timeouts, with a report and no crash',
@@ -340,7 +340,7 @@ describe('the conformance CLI against hostile targets', () => {
         await target.close();
       }
     },
-    30_000,
+    120_000,
   );
 
   it('exits 2 with a one-line reason when nothing listens (no empty report on the terminal; a file says why)', async () => {
@@ -361,5 +361,5 @@ describe('the conformance CLI against hostile targets', () => {
     expect(run.stderr).toMatch(/^petstore-conformance: cannot reach http:\/\/127\.0\.0\.1:\d+\/v1: ECONNREFUSED/);
     expect(run.stderr.trim().split('\n')).toHaveLength(1);
     expect(run.stderr).not.toContain(KEY);
-  }, 30_000);
+  }, 120_000);
 });
