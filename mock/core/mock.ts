@@ -19,6 +19,7 @@ import { createHandler } from './handler.ts';
 import { createJournal, type Journal, type JournalFilter, journalLayer } from './journal.ts';
 import {
   type Answer,
+  type ContextMaker,
   chainOf,
   compose,
   contextMaker,
@@ -166,6 +167,10 @@ interface SessionOf {
   name: string;
   /** The base its URL form is reached under (`/sessions/{name}/v1`, after any prefix): its `Location` and `Link` say it. */
   urlBase: string;
+  /** The holder's CORS layer (none when off): one for all, so a session answers as its holder does. */
+  cors: readonly Layer[];
+  /** Makes a session request's context: one for all the holder's sessions, its memo of query texts shared. */
+  contextOf: ContextMaker;
 }
 
 /**
@@ -176,13 +181,13 @@ interface SessionOf {
 function sessionRoutes(
   layers: readonly Layer[],
   handler: Next,
-  urlBase: string,
+  within: SessionOf,
   parts: Omit<Parameters<typeof createHandler>[0], 'basePath'> & { coverage: Coverage },
 ): PropertyDescriptorMap {
   const { coverage, ...handlerParts } = parts;
+  const { contextOf, urlBase } = within;
   const byHeader = chainOf(layers, handler);
   const byUrl = chainOf(layers, createHandler({ ...handlerParts, basePath: urlBase }));
-  const contextOf = contextMaker(API_PATH);
   const routes: SessionRoutes = {
     answerByHeader: (request, path, query) => byHeader(contextOf(request, path, query)),
     answerByUrl: (request, path, query) => byUrl(contextOf(request, path, query)),
@@ -261,12 +266,20 @@ export function createMock(options: MockOptions = {}, adapter: MockAdapter = {},
     close: adapter.close ?? (async () => {}),
   };
   if (within) Object.defineProperty(mock, 'name', { value: within.name, enumerable: true });
+  const cors = within?.cors ?? (options.cors === false ? [] : [corsLayer(checked.cors)]);
   const sessions =
     within === undefined
-      ? holdSessions(options, adapter, { mock, store, coverage, storeBytes: checked.storeBytes, isReady, startingPets })
+      ? holdSessions(options, adapter, {
+          mock,
+          store,
+          coverage,
+          cors,
+          storeBytes: checked.storeBytes,
+          isReady,
+          startingPets,
+        })
       : undefined;
 
-  const cors = options.cors === false ? [] : [corsLayer(checked.cors)];
   const layers = [
     ...cors,
     ...layersOf(options, checked, { mock, store, scenarios, journal, coverage, recorder, basePath, sessions }),
@@ -277,10 +290,7 @@ export function createMock(options: MockOptions = {}, adapter: MockAdapter = {},
   // The adapter's hook is not enumerable: the object reads as the controls it is.
   Object.defineProperties(mock, { fetch: { value: fetch } });
   if (within)
-    Object.defineProperties(
-      mock,
-      sessionRoutes(layers, handler, within.urlBase, { store, apiKeys, removed, coverage }),
-    );
+    Object.defineProperties(mock, sessionRoutes(layers, handler, within, { store, apiKeys, removed, coverage }));
   return mock as MockCore;
 }
 
@@ -428,6 +438,7 @@ interface SessionParts {
   mock: PetstoreMock;
   store: PetStore;
   coverage: Coverage;
+  cors: readonly Layer[];
   storeBytes: number;
   isReady: () => boolean;
   startingPets: () => readonly Pet[] | undefined;
@@ -439,10 +450,11 @@ interface SessionParts {
  * on it shares.
  */
 function holdSessions(options: MockOptions, adapter: MockAdapter, parts: SessionParts): Sessions {
-  const { mock, store, coverage, storeBytes, isReady, startingPets } = parts;
+  const { mock, store, coverage, cors, storeBytes, isReady, startingPets } = parts;
   const limits = checkSessions(options.sessions);
   const share = Math.floor(storeBytes / limits.max);
   const prefix = adapter.prefix ?? '';
+  const contextOf = contextMaker(API_PATH);
   return createSessions(
     {
       now: options.now ?? Date.now,
@@ -461,7 +473,7 @@ function holdSessions(options: MockOptions, adapter: MockAdapter, parts: Session
         const base = () => mock.url.slice(0, -API_PATH.length);
         try {
           return createMock(
-            // A request in a session takes the session's pipeline alone, its CORS answer the same as its holder's.
+            // A request in a session takes the session's pipeline alone, the holder's CORS layer first in it.
             { ...options, pets, storeBytes: share },
             {
               ...adapter,
@@ -470,7 +482,7 @@ function holdSessions(options: MockOptions, adapter: MockAdapter, parts: Session
               url: () => `${base()}/sessions/${name}${API_PATH}`,
               close: end,
             },
-            { name, urlBase: `${prefix}/sessions/${name}${API_PATH}` },
+            { name, urlBase: `${prefix}/sessions/${name}${API_PATH}`, cors, contextOf },
           ) as SessionCore;
         } catch (error) {
           if (error instanceof PetstoreMockError && error.option === 'storeBytes')
