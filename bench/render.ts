@@ -8,6 +8,7 @@
 import { notMeasured, num, ratio, table } from './markdown.ts';
 import { instructionTable, layerTable } from './render-layers.ts';
 import { type BenchResults, LOAD_NAMES, ROUTE_TITLES, TARGET_SIZES, type TargetCheck } from './report.ts';
+import { sessionsTable } from './sessions.ts';
 import { storesTable } from './stores.ts';
 
 const ROUTES = LOAD_NAMES;
@@ -235,5 +236,6 @@ export function renderTables(results: BenchResults): string {
     scaleTable(results),
     storesTable(results.stores, Number(results.settings.connections), Number(results.settings.scaleRounds)),
     conformanceLine(results),
+    sessionsTable(results.sessions),
   ].join('\n\n');
 }

@@ -7,6 +7,7 @@ import type { BundleFigures } from './bundle.ts';
 import type { InstructionCounts, InstructionFigures } from './instructions.ts';
 import type { ScaleFigures } from './scale.ts';
 import type { LoadName } from './servers/index.ts';
+import type { SessionFigures } from './sessions.ts';
 import type { StoreFigures } from './stores.ts';
 
 export type { LoadName, RouteName } from './servers/index.ts';
@@ -135,6 +136,8 @@ export interface BenchResults {
   conformance?: ConformanceFigures;
   /** Browser bundles of the installed package's entries. */
   bundle?: BundleFigures[];
+  /** A request in a session beside one outside, and the memory of 1,000 sessions (issue 47). */
+  sessions?: SessionFigures;
   targets: TargetCheck[];
 }
 

@@ -20,6 +20,7 @@ import { writeReadmes } from './readme.ts';
 import { renderTables } from './render.ts';
 import { type BenchResults, checkTargets } from './report.ts';
 import { measureScale } from './scale.ts';
+import { measureSessions } from './sessions.ts';
 import { HELP, parseSettings, type Settings } from './settings.ts';
 import { measureStartup } from './startup.ts';
 import { measureStores } from './stores.ts';
@@ -123,6 +124,18 @@ async function measure(s: Settings, work: string): Promise<Omit<BenchResults, 't
     });
   }
   if (has('conformance')) results.conformance = await measureConformance({ project, apiKey, runs: startupRuns, log });
+  if (has('sessions')) {
+    const keep = s.keepCallgrind;
+    if (keep) mkdirSync(keep, { recursive: true });
+    results.sessions = await measureSessions({
+      dist: join(project.dir, 'node_modules', 'petstore-toolkit', 'dist'),
+      ...(s.before === undefined ? {} : { before: s.before }),
+      work: keep ?? work,
+      keep: keep !== undefined,
+      command: results.command,
+      log,
+    });
+  }
   return results;
 }
 

@@ -147,7 +147,7 @@ function knownVariations(limit: LimitBounds, statuses: readonly string[]): strin
 }
 
 /** Everything counted since the start or the last clear: `clear()` starts a new one. */
-export interface Counts {
+interface Counts {
   since: string;
   requests: number;
   unknownRoutes: number;
