@@ -2,8 +2,9 @@
  * The sessions section (issue 47): what a request costs in a session beside one outside any, counted as the
  * instructions section counts (the mock's main thread under callgrind, one request at a time on one keep-alive
  * connection, V8's tier-up budget at a sixteenth, after the warm-up the least of 3 to 8 windows of 500 requests),
- * and the memory 1,000 live sessions of 50 pets take. Three servers of the installed package on 50 pets, each with
- * one session `bench`: requests outside it, in it by URL, in it by header; with `--before DIR`, a fourth, the mock
+ * and the memory 1,000 live sessions of 50 pets take. Servers of the installed package on 50 pets, each with one
+ * session `bench`: requests outside it, outside it with a header as long as the session's (what one more header
+ * costs any request, the yardstick of the header way), in it by URL, in it by header; with `--before DIR`, the mock
  * of another built tree (say main's before a change), requests outside any session.
  */
 import { execFile } from 'node:child_process';
@@ -25,11 +26,23 @@ const TITLES: Record<(typeof ROUTES)[number], string> = {
   create: 'POST /v1/pets',
 };
 
-/** How a request reaches the mock: outside any session, in one by URL or by header; `before`: another tree's mock. */
-export type SessionWay = 'before' | 'outside' | 'byUrl' | 'byHeader';
+/**
+ * How a request reaches the mock: outside any session (`outsideHeader`: with a header as long as the session's, of
+ * another name), in one by URL or by header; `before`: another tree's mock.
+ */
+export type SessionWay = 'before' | 'outside' | 'byUrl' | 'outsideHeader' | 'byHeader';
 
 /** Every {@link SessionWay}, in the order the table shows them. */
-const WAYS: readonly SessionWay[] = ['before', 'outside', 'byUrl', 'byHeader'];
+const WAYS: readonly SessionWay[] = ['before', 'outside', 'byUrl', 'outsideHeader', 'byHeader'];
+
+/** What each way is compared with: by header with the same request outside, one header as long included. */
+const BASE: Record<SessionWay, SessionWay[]> = {
+  before: [],
+  outside: ['before'],
+  byUrl: ['outside'],
+  outsideHeader: ['outside'],
+  byHeader: ['outsideHeader', 'outside'],
+};
 
 /** What the sessions section measured. */
 export interface SessionFigures {
@@ -208,6 +221,7 @@ export async function measureSessions(o: SessionBenchOptions): Promise<SessionFi
   if (o.before !== undefined) perRequest.before = await count('before', join(o.before, 'dist'), (u) => u, {}, o);
   perRequest.outside = await count('outside', o.dist, (u) => u, {}, o);
   perRequest.byUrl = await count('byUrl', o.dist, (u) => `${root(u)}/sessions/bench/v1`, {}, o);
+  perRequest.outsideHeader = await count('outsideHeader', o.dist, (u) => u, { 'petstore-sessiox': 'bench' }, o);
   perRequest.byHeader = await count('byHeader', o.dist, (u) => u, { 'petstore-session': 'bench' }, o);
   return {
     command: o.command,
@@ -234,6 +248,7 @@ export function sessionsTable(f: SessionFigures | undefined): string {
     before: 'before (another tree)',
     outside: 'outside a session',
     byUrl: 'in a session, by URL',
+    outsideHeader: 'outside, one header more',
     byHeader: 'in a session, by header',
   };
   const rows = ROUTES.map((route) => {
@@ -241,7 +256,7 @@ export function sessionsTable(f: SessionFigures | undefined): string {
     return [
       TITLES[route],
       ...ways.map((w) => {
-        const base = w === 'outside' ? of('before') : w === 'before' ? undefined : of('outside');
+        const base = BASE[w].map(of).find((n) => n !== undefined);
         return `${num(of(w))}${over(of(w), base)}`;
       }),
     ];
@@ -249,7 +264,7 @@ export function sessionsTable(f: SessionFigures | undefined): string {
   const m = f.memory;
   const mb = (bytes: number) => num(bytes / 1e6);
   return [
-    `Sessions, from \`${f.command}\` on ${f.generatedAt.slice(0, 10)}: instructions per request, the mock's main thread under callgrind, the least of ${f.counts.windows} to ${f.counts.maxWindows} windows of ${num(f.counts.window)} after ${num(f.counts.warmup)} requests of warm-up, 50 pets, one session live (in a session: over outside one${f.before ? `; outside: over \`before\`, the mock of ${f.before}` : ''})`,
+    `Sessions, from \`${f.command}\` on ${f.generatedAt.slice(0, 10)}: instructions per request, the mock's main thread under callgrind, the least of ${f.counts.windows} to ${f.counts.maxWindows} windows of ${num(f.counts.window)} after ${num(f.counts.warmup)} requests of warm-up, 50 pets, one session live (by URL: over outside; by header: over outside with one header as long, \`petstore-sessiox: bench\`, itself over outside${f.before ? `; outside: over \`before\`, the mock of ${f.before}` : ''})`,
     '',
     table(['request', ...ways.map((w) => heading[w])], rows),
     '',
