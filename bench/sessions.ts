@@ -30,7 +30,7 @@ const TITLES: Record<(typeof ROUTES)[number], string> = {
  * How a request reaches the mock: outside any session (`outsideHeader`: with a header as long as the session's, of
  * another name), in one by URL or by header; `before`: another tree's mock.
  */
-export type SessionWay = 'before' | 'outside' | 'byUrl' | 'outsideHeader' | 'byHeader';
+type SessionWay = 'before' | 'outside' | 'byUrl' | 'outsideHeader' | 'byHeader';
 
 /** Every {@link SessionWay}, in the order the table shows them. */
 const WAYS: readonly SessionWay[] = ['before', 'outside', 'byUrl', 'outsideHeader', 'byHeader'];
@@ -59,7 +59,7 @@ export interface SessionFigures {
 }
 
 /** Options for {@link measureSessions}. */
-export interface SessionBenchOptions {
+interface SessionBenchOptions {
   /** The dist/ of the mock measured (the installed package's). */
   dist: string;
   /** A built tree whose mock is counted as `before` (its dist/). */
