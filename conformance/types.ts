@@ -226,6 +226,11 @@ export interface Cause {
   consequences?: string[];
   /** The request that shows it (its curl line in the reports). */
   request?: ExchangeRequest;
+  /**
+   * When the request's answer depends on data (a listing or a fetch of animals the run created): what state it
+   * needs, and the creates that make it on a fresh server (their curl lines come first).
+   */
+  needs?: { state: string; setup: ExchangeRequest[] };
   /** For recorded traffic: whose finding it is. */
   side?: Side;
   /** For recorded traffic: the entries that show it (at most a few), with their time and page. */
@@ -310,7 +315,16 @@ export interface Report {
   deselected: number;
   summary: Summary;
   statusTable: StatusTableRow[];
-  created: { count: number; ids: number[]; namePrefix: string };
+  created: {
+    count: number;
+    ids: number[];
+    namePrefix: string;
+    /**
+     * Animals counted although no 2xx answered their create: a listing or a fetch showed them under a name a create
+     * of the run sent, and that create answered otherwise (`500`). Each named by that request.
+     */
+    unanswered?: { id: number; request: string; answered: string }[];
+  };
   throttling: Throttling;
   baseline?: BaselineResult;
   /** The HTTP proxy the run went through (credentials hidden), and where it came from; absent when direct. */

@@ -12,6 +12,7 @@ import { REDACTED } from '../../guard/redact.ts';
 import { EXCHANGE_ERROR_CODES } from '../errors.ts';
 import type { CaseRequest, CreatedRecord, Exchange, ExchangeResponse } from '../types.ts';
 import { wireBody } from './bytes.ts';
+import type { RunHistory } from './history.ts';
 import { NEAR_KEY_WORDS, nearKey } from './near-key.ts';
 import { PROXY_ANSWERED, type ProxyChoice, proxyOwnAnswer, shownProxy, tunnelRefusal } from './proxy.ts';
 import { BASIC_USER } from './redact.ts';
@@ -45,6 +46,8 @@ export interface ClientOptions {
   throttle?: ThrottleOptions;
   /** Told of every exchange on the wire, retried ones included, with when it started (ms since the epoch). */
   onExchange?: (exchange: Exchange, startedAt: number, retried: boolean) => void;
+  /** Told of each exchange `send` returns, in order: what the run's requests did to the server's state. */
+  history?: RunHistory;
   /**
    * The run's end (`maxTimeMs`): when it aborts, requests in flight and waits for a retry stop at once, and every
    * later request is answered without being sent, with the error {@link RUN_ENDED} and the abort's reason.
@@ -173,6 +176,7 @@ export function createClient(options: ClientOptions): Client {
     } else if (usesKey && ex.response.status === 401) stats.keyRejected++;
     if (request.method === 'POST' && ex.response && ex.response.status >= 200 && ex.response.status < 300)
       noteCreated(stats, ex);
+    options.history?.note(ex);
     return ex;
   }
 

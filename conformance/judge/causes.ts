@@ -8,7 +8,8 @@
  * that fails only because of what an earlier cause let in (consequences.ts).
  */
 import { listOperations, type OperationInfo } from '../../spec/index.ts';
-import type { CaseResult, Cause, CheckResult, Exchange } from '../types.ts';
+import type { RunHistory } from '../client/history.ts';
+import type { CaseResult, Cause, CheckResult, Exchange, ExchangeRequest } from '../types.ts';
 import { excerpt, plural } from '../words.ts';
 import {
   acceptedIdentity,
@@ -70,14 +71,24 @@ function requestTemplate(ex: Exchange, api: Api): string {
   return `${method} ${op ? api.basePath + op.path : new URL(url).pathname}`;
 }
 
+function pathAndQuery(url: string): string {
+  try {
+    const u = new URL(url);
+    return u.pathname + u.search;
+  } catch {
+    return url;
+  }
+}
+
 /**
  * The exchange a failed check is about: for the check of a variation (`categoryId 4503599627370496.5: exact`,
  * `limit=-1: status`), the first request that carries the variation's value; else the case's last one.
  */
 function shownBy(c: CaseResult, check: CheckResult): Exchange | undefined {
   const value = labelValue(check.name);
+  // The path and query only: a value like `4` is in most ports.
   const carries = (ex: Exchange): boolean =>
-    value !== undefined && (ex.request.url.includes(value) || (ex.request.body ?? '').includes(value));
+    value !== undefined && (pathAndQuery(ex.request.url).includes(value) || (ex.request.body ?? '').includes(value));
   return c.exchanges.find(carries) ?? c.exchanges.at(-1);
 }
 
@@ -289,6 +300,120 @@ function alreadyShown(
   return { key: found[0]!.key, ids: [] };
 }
 
+/** What the run's history tells the causes (client/history.ts): the state its own requests made. */
+export type RunState = Pick<RunHistory, 'startedAfter' | 'madeBy' | 'made'>;
+
+interface StateConsequence {
+  consequence: Consequence;
+  /** For a generated failure's reason: the earlier request its reproduction depends on. */
+  dependsOn: string;
+}
+
+/** `POST /v1/pets {"name":…}`: a request in a line, its body cut short. */
+function requestLine(request: ExchangeRequest): string {
+  let path = request.url;
+  try {
+    const url = new URL(request.url);
+    path = url.pathname + url.search;
+  } catch {
+    // the URL as sent
+  }
+  return `${request.method} ${path}${request.body === undefined ? '' : ` ${excerpt(request.body, 100)}`}`;
+}
+
+/**
+ * Whether every finding of `c` is an answer that started failing only after a request of the run stored an animal
+ * without a 2xx (the same kind of request answered 2xx before it, never after): then it is that request's
+ * consequence, linked to the cause of the case that sent it. Undefined otherwise.
+ */
+function sinceState(
+  c: CaseResult,
+  found: readonly Found[],
+  failed: readonly { c: CaseResult; found: Found[] }[],
+  state: RunState,
+): StateConsequence | undefined {
+  const first = found[0]?.exchange && state.startedAfter(found[0].exchange);
+  if (!first || !found.every((f) => f.exchange && state.startedAfter(f.exchange) === first)) return undefined;
+  const owner = failed.find((x) => x.c !== c && x.c.exchanges.some((ex) => ex.request === first.request));
+  if (!owner) return undefined;
+  const create = requestLine(first.request);
+  const failing = found[0]!.exchange!.request;
+  return {
+    consequence: {
+      key: owner.found[0]!.key,
+      ids: [`id ${first.id}`],
+      because: `${failing.method} ${requestKindPath(failing)} answered 2xx earlier in the run and fails only since ${create} answered ${first.answered} and stored id ${first.id}`,
+    },
+    dependsOn: `it depends on an earlier request, ${create} (answered ${first.answered}, stored id ${first.id}): on a fresh server, send that first`,
+  };
+}
+
+/** The path of a request without its query values (`/v1/pets?limit=…`). */
+function requestKindPath(request: ExchangeRequest): string {
+  try {
+    const url = new URL(request.url);
+    const names = [...new Set(url.searchParams.keys())];
+    return `${url.pathname}${names.length > 0 ? `?${names.map((n) => `${n}=…`).join('&')}` : ''}`;
+  } catch {
+    return request.url;
+  }
+}
+
+/** The status a create sent, or undefined (a body over 16 KiB is not read). */
+function sentStatus(request: ExchangeRequest): unknown {
+  if (request.body === undefined || request.body.length > 16 * 1024) return undefined;
+  try {
+    return (JSON.parse(request.body) as { status?: unknown } | null)?.status;
+  } catch {
+    return undefined;
+  }
+}
+
+/** How many creates a cause's curl lines show before its own request; the JSON report names the rest by id. */
+const MAX_SETUP = 3;
+
+/**
+ * What a cause's request needs when its answer depends on data: a fetch of an animal the run created, or a listing
+ * whose answer holds animals the run created (`status=sold` after the run created sold ones). Undefined when the
+ * answer holds nothing the run made.
+ */
+function neededState(ex: Exchange | undefined, api: Api, state: RunState): Cause['needs'] {
+  if (ex === undefined || ex.request.method !== 'GET') return undefined;
+  const op = matchOperation(ex.request.method, ex.request.url, api.basePath);
+  let ids: number[] = [];
+  let others = 0;
+  if (op?.operationId === 'getPet') {
+    const id = Number(new URL(ex.request.url).pathname.split('/').at(-1));
+    ids = Number.isSafeInteger(id) && state.madeBy(id) ? [id] : [];
+  } else if (op?.operationId === 'listPets') {
+    for (const item of Array.isArray(ex.response?.json) ? (ex.response.json as unknown[]) : []) {
+      const id = (item as { id?: unknown } | null)?.id;
+      if (Number.isSafeInteger(id) && state.madeBy(id as number)) ids.push(id as number);
+      else others++;
+    }
+    // A filtered listing depends on every animal the run made with that status, listed or not (one it lost too).
+    const status = new URL(ex.request.url).searchParams.get('status');
+    if (status !== null)
+      for (const m of state.made()) if (!ids.includes(m.id) && sentStatus(m.request) === status) ids.push(m.id);
+  }
+  if (ids.length === 0) return undefined;
+  const made = ids.map((id) => ({ id, ...state.madeBy(id)! }));
+  const unanswered = made.filter((m) => m.answered !== '2xx');
+  const shown = ids.slice(0, 10).join(', ') + (ids.length > 10 ? ` and ${ids.length - 10} more` : '');
+  const setup = made.slice(0, MAX_SETUP);
+  return {
+    state: `the answer depends on ${ids.length === 1 ? 'animal' : 'animals'} ${shown}, which the run created${
+      unanswered.length > 0
+        ? ` (${unanswered
+            .slice(0, 3)
+            .map((m) => `id ${m.id} by a create that answered ${m.answered}`)
+            .join(', ')}${unanswered.length > 3 ? ', …' : ''})`
+        : ''
+    }${others > 0 ? `, and ${plural(others, 'animal')} the server held otherwise` : ''}: on a fresh server, send ${setup.length === ids.length ? (ids.length === 1 ? 'the create' : 'the creates') : `creates like the first ${setup.length}`} below first${op?.operationId === 'getPet' ? ' and use the id it answers' : ''}`,
+    setup: setup.map((m) => m.request),
+  };
+}
+
 function rank(cause: Cause): number {
   return (cause.level === 'required' ? 0 : 2) + (cause.key.startsWith('5xx ') ? 0 : 1);
 }
@@ -302,7 +427,12 @@ function explained(cause: Cause): number {
  * one explaining most cases); each failed case's `cause` names its cause's id, and a case that fails only because
  * of an earlier cause (an animal it let in) is listed under it as a consequence and says so.
  */
-export function findCauses(results: CaseResult[], basePath = '/v1', operations = listOperations()): Cause[] {
+export function findCauses(
+  results: CaseResult[],
+  basePath = '/v1',
+  operations = listOperations(),
+  state?: RunState,
+): Cause[] {
   const api = { operations, basePath };
   const failed = results.flatMap((c) => {
     if (c.outcome !== 'failed') return [];
@@ -326,14 +456,10 @@ export function findCauses(results: CaseResult[], basePath = '/v1', operations =
       if (id !== undefined && f && !clashed.has(id)) clashed.set(id, f.key);
     }
   const byKey = new Map<string, Cause>();
+  const shownExchange = new Map<Cause, Exchange>();
   const spans = new Map<string, { operations: Set<string>; wheres: Set<string>; gots: Set<string> }>();
   const later: { c: CaseResult; consequence: Consequence }[] = [];
-  for (const { c, found } of failed) {
-    const consequence = consequenceOf(c, accepted) ?? duplicateOf(c, clashed) ?? alreadyShown(c, found, byKey);
-    if (consequence) {
-      later.push({ c, consequence });
-      continue;
-    }
+  const addFound = (c: CaseResult, found: readonly Found[]): void => {
     for (const f of found) {
       let cause = byKey.get(f.key);
       if (!cause) {
@@ -346,6 +472,7 @@ export function findCauses(results: CaseResult[], basePath = '/v1', operations =
           cases: [],
           ...(f.exchange ? { request: f.exchange.request } : {}),
         };
+        if (f.exchange) shownExchange.set(cause, f.exchange);
         byKey.set(f.key, cause);
         spans.set(f.key, { operations: new Set(), wheres: new Set(), gots: new Set() });
       }
@@ -356,7 +483,40 @@ export function findCauses(results: CaseResult[], basePath = '/v1', operations =
       if (f.where !== undefined) span.wheres.add(f.where);
       if (f.got !== undefined) span.gots.add(f.got);
     }
+  };
+  // Failures that started only after a request of the run stored an animal are that request's, once its case has
+  // a cause of its own; the rest stand as they are.
+  const afterState: { c: CaseResult; found: Found[]; since: StateConsequence }[] = [];
+  for (const { c, found } of failed) {
+    const since = state === undefined ? undefined : sinceState(c, found, failed, state);
+    if (since) {
+      afterState.push({ c, found, since });
+      continue;
+    }
+    const consequence = consequenceOf(c, accepted) ?? duplicateOf(c, clashed) ?? alreadyShown(c, found, byKey);
+    if (consequence) {
+      later.push({ c, consequence });
+      continue;
+    }
+    addFound(c, found);
   }
+  for (const { c, found, since } of afterState) {
+    if (!byKey.has(since.consequence.key)) {
+      addFound(c, found);
+      continue;
+    }
+    later.push({ c, consequence: since.consequence });
+    // A generated failure's reproduction is no longer one request from a fresh state: it says what it depends on.
+    if (c.id.startsWith('generated.')) {
+      if (c.reason !== undefined) c.reason = `${c.reason}; ${since.dependsOn}`;
+      c.checks = c.checks.map((k) => (k.name === 'replay' ? { ...k, message: `${k.message}; ${since.dependsOn}` } : k));
+    }
+  }
+  if (state)
+    for (const cause of byKey.values()) {
+      const needs = neededState(shownExchange.get(cause), api, state);
+      if (needs) cause.needs = needs;
+    }
   for (const { c, consequence } of later) {
     const cause = byKey.get(consequence.key)!;
     cause.consequences = [...(cause.consequences ?? []), c.id];

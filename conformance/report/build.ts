@@ -5,6 +5,7 @@
  */
 import { listOperations } from '../../spec/index.ts';
 import type { Client } from '../client/client.ts';
+import type { RunHistory } from '../client/history.ts';
 import type { GenerationOutcome } from '../generate/index.ts';
 import { findCauses } from '../judge/causes.ts';
 import { incompleteReason, runOk, summarise } from '../judge/verdict.ts';
@@ -12,6 +13,7 @@ import { compareBaseline } from '../run/baseline.ts';
 import { namePrefix } from '../run/context.ts';
 import type { Settings } from '../run/settings.ts';
 import type { CaseResult, ExchangeLog, Report } from '../types.ts';
+import { excerpt } from '../words.ts';
 import { outputRedactors, redactReport } from './redact-report.ts';
 import { buildStatusTable } from './status-table.ts';
 
@@ -20,6 +22,8 @@ interface RunFindings {
   started: number;
   results: CaseResult[];
   client: Client;
+  /** What the run's requests did to the server's state; absent for a report built without one. */
+  history?: RunHistory;
   generation: GenerationOutcome | undefined;
   exchangeLog: ExchangeLog | undefined;
   /** Why the run ended early, when it did. */
@@ -42,6 +46,30 @@ export function readOnlyGaps(
   return `${named.join('; ')}: a read-only run sends GET only`;
 }
 
+/**
+ * What the run created: every 2xx create, and every animal a listing or fetch showed under a name a create of the
+ * run sent that answered otherwise (a 500 that stored it): the run's too, named with that create.
+ */
+function createdByRun(
+  count: number,
+  ids: number[],
+  prefix: string,
+  history: RunHistory | undefined,
+): Report['created'] {
+  const stored = history?.stored() ?? [];
+  if (stored.length === 0) return { count, ids, namePrefix: prefix };
+  return {
+    count: count + stored.length,
+    ids: [...ids, ...stored.map((s) => s.id)],
+    namePrefix: prefix,
+    unanswered: stored.map((s) => ({
+      id: s.id,
+      request: `${s.request.method} ${s.request.url}${s.request.body === undefined ? '' : ` ${excerpt(s.request.body, 100)}`}`,
+      answered: s.answered,
+    })),
+  };
+}
+
 /** The report of a run, with the key hidden. */
 export function buildReport(settings: Settings, f: RunFindings): Report {
   const baseline = settings.baseline ? compareBaseline(f.results, settings.baseline) : undefined;
@@ -56,11 +84,11 @@ export function buildReport(settings: Settings, f: RunFindings): Report {
     durationMs: Date.now() - f.started,
     options: settings.reported,
     cases: f.results,
-    causes: findCauses(f.results, settings.basePath, operations),
+    causes: findCauses(f.results, settings.basePath, operations, f.history),
     deselected: settings.deselected,
     summary,
     statusTable: buildStatusTable(operations, f.results, settings.basePath, f.generation?.statuses),
-    created: { count: stats.created, ids: stats.createdIds, namePrefix: namePrefix(settings.runId) },
+    created: createdByRun(stats.created, stats.createdIds, namePrefix(settings.runId), f.history),
     throttling: { ...f.client.throttleStats },
     ...(baseline ? { baseline } : {}),
     seed: settings.seed,

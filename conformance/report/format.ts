@@ -189,11 +189,17 @@ const SHOWN_IDS = 10;
  */
 function createdLine(created: Report['created']): string {
   const { count, ids, namePrefix } = created;
+  const unanswered = created.unanswered ?? [];
   const without = count - ids.length;
   const more = ids.length - SHOWN_IDS;
   const parts = [
     ...(ids.length > 0 ? [`ids ${ids.slice(0, SHOWN_IDS).join(', ')}${more > 0 ? ` and ${more} more` : ''}`] : []),
     ...(without > 0 ? [`${without} answered without a numeric id`] : []),
+    // Stored by a create that never said so: the run's all the same, named with the request that made it.
+    ...unanswered
+      .slice(0, 3)
+      .map((u) => `id ${u.id} stored by a create that answered ${u.answered}, no 201: ${excerpt(u.request, 160)}`),
+    ...(unanswered.length > 3 ? [`${unanswered.length - 3} more stored without a 201`] : []),
   ];
   return `Created ${count} animal${count === 1 ? '' : 's'} named ${namePrefix}*${parts.length > 0 ? ` (${parts.join('; ')})` : ''}`;
 }
@@ -223,6 +229,9 @@ export function causeLines(report: Report): string[] {
       ...(cause.evidence ?? []).map(
         (e) => `   entry ${e.entry} at ${e.time}${e.page === undefined ? '' : `, page ${JSON.stringify(e.page)}`}`,
       ),
+      ...(cause.needs
+        ? [`   needs: ${cause.needs.state}`, ...cause.needs.setup.map((r) => `   $ ${renderCurl(r)}`)]
+        : []),
       ...(cause.request ? [`   $ ${renderCurl(cause.request)}`] : []),
     );
   }

@@ -207,7 +207,7 @@ function causeSection(report: Report): string {
       ) => `<li class="cause ${c.level}"><b>${e(c.id)}</b> <span class="level">${e(c.level)}</span> ${rich(c.statement)}
 <p class="cases">${c.cases.length === 1 ? 'case' : `${c.cases.length} cases`}: ${caseLinks(c.cases)} · contract: ${sectionHtml(c.section)}</p>
 ${c.consequences?.length ? `<p class="cases">failing only because of it: ${caseLinks(c.consequences)}</p>` : ''}
-${c.request ? `<pre class="curl">$ ${e(renderCurl(c.request))}</pre>` : ''}</li>`,
+${c.needs ? `<p class="needs">needs: ${e(c.needs.state)}</p>${c.needs.setup.map((r) => `<pre class="curl">$ ${e(renderCurl(r))}</pre>`).join('')}` : ''}${c.request ? `<pre class="curl">$ ${e(renderCurl(c.request))}</pre>` : ''}</li>`,
     )
     .join('\n');
   return `<section><h2>Causes <small>${causes.length}, most important first</small></h2><ol class="causes">${items}</ol></section>`;

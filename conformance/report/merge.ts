@@ -163,6 +163,9 @@ export function mergeReports(shards: readonly ShardReport[]): Report {
     created: {
       count: reports.reduce((n, r) => n + r.created.count, 0),
       ids: reports.flatMap((r) => r.created.ids),
+      ...(reports.some((r) => r.created.unanswered)
+        ? { unanswered: reports.flatMap((r) => r.created.unanswered ?? []) }
+        : {}),
       namePrefix: commonStart(reports.map((r) => r.created.namePrefix)),
     },
     throttling: mergedThrottling(reports.map((r) => r.throttling)),

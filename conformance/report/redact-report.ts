@@ -72,6 +72,14 @@ export function redactReport(report: Report, requestBase: string, r: OutputRedac
   return {
     ...report,
     baseUrl: r.text(report.baseUrl),
+    ...(report.created?.unanswered
+      ? {
+          created: {
+            ...report.created,
+            unanswered: report.created.unanswered.map((u) => ({ ...u, request: r.text(u.request) })),
+          },
+        }
+      : {}),
     cases: report.cases.map((c) => redactCase(c, requestBase, r)),
     ...(report.causes
       ? {
@@ -80,6 +88,14 @@ export function redactReport(report: Report, requestBase: string, r: OutputRedac
             statement: r.text(cause.statement),
             ...(cause.request
               ? { request: { ...cause.request, url: redactUrl(cause.request.url, requestBase, r) } }
+              : {}),
+            ...(cause.needs
+              ? {
+                  needs: {
+                    state: r.text(cause.needs.state),
+                    setup: cause.needs.setup.map((q) => ({ ...q, url: redactUrl(q.url, requestBase, r) })),
+                  },
+                }
               : {}),
           })),
         }

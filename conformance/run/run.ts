@@ -5,12 +5,13 @@
  */
 import { type Client, type ClientStats, createClient, RUN_ENDED, sentTheKey } from '../client/client.ts';
 import { formatDuration } from '../client/duration.ts';
+import { createRunHistory } from '../client/history.ts';
 import { NEAR_KEYS, nearKey } from '../client/near-key.ts';
 import { ConformanceError } from '../errors.ts';
 import { type GenerationOutcome, runGeneration } from '../generate/index.ts';
 import { buildReport } from '../report/build.ts';
 import type { CaseResult, Report } from '../types.ts';
-import { createShared } from './context.ts';
+import { createShared, namePrefix } from './context.ts';
 import { createExchangeRecorder } from './exchange-log.ts';
 import { preflight } from './preflight.ts';
 import { runCases } from './runner.ts';
@@ -69,8 +70,10 @@ export async function runSuite(settings: Settings): Promise<Report> {
   const end = new AbortController();
   const maxTime = `the run reached its time limit (maxTimeMs, --max-time ${formatDuration(settings.maxTimeMs)})`;
   const deadline = setTimeout(() => end.abort(new Error(maxTime)), settings.maxTimeMs);
+  const history = createRunHistory(namePrefix(runId));
   const client = createClient({
     ...settings.client,
+    history,
     endSignal: end.signal,
     ...(recorder ? { onExchange: recorder.record } : {}),
   });
@@ -136,6 +139,7 @@ export async function runSuite(settings: Settings): Promise<Report> {
     started,
     results,
     client,
+    history,
     generation,
     exchangeLog: recorder?.log(results),
     ...(stop ? { ended: { code: stop.code, reason: stop.message } } : {}),

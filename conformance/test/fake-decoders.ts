@@ -81,5 +81,11 @@ export function parsedIdText(s: FakeState, idText: string): string {
 export function routerPage(s: FakeState, req: FakeRequest, pathname: string): FakeResult | undefined {
   if (!s.broken.has('routerHtml404') || req.method !== 'GET' || !/^\/v1\/pets\/[^/]*\D[^/]*$/.test(pathname))
     return undefined;
-  return { status: 404, headers: { 'content-type': 'text/html' }, body: '<html><body>Not Found</body></html>' };
+  // A request id in the page, as Mojolicious writes one: the same page to every key, never the same bytes twice.
+  const requestId = Math.random().toString(36).slice(2, 10).padEnd(8, '0').replace(/^\D/, '7');
+  return {
+    status: 404,
+    headers: { 'content-type': 'text/html' },
+    body: `<html><!-- Request ID: ${requestId} --><body>Not Found</body></html>`,
+  };
 }

@@ -7,6 +7,11 @@ import type { Pet } from '../../spec/index.ts';
 /** One documented rule broken on purpose. */
 export type Violation =
   | 'list500'
+  /**
+   * A create that carries a client `id` stores the animal, then answers 500 (a step after the commit fails); once
+   * such an animal is stored, every unfiltered listing answers 500. Filtered listings and fetches still show it.
+   */
+  | 'clientIdStoredThen500'
   /** Every listing without an (undocumented) `page` parameter gets a 400 Error. */
   | 'listRequiresParam'
   | 'listWrongContentType'
@@ -188,6 +193,8 @@ export interface FakeState {
   nextId: number;
   /** The id of the last animal created (for the evictWhenCrowded bug). */
   lastCreated?: number;
+  /** Ids of animals the clientIdStoredThen500 violation stored behind a 500. */
+  storedBehind500?: Set<number>;
 }
 
 /** An Error response (broken on purpose when a violation says so). */

@@ -67,6 +67,8 @@ export function listPets(s: FakeState, query: URLSearchParams): FakeResult {
   const limit = pageSize(s, query.get('limit'));
   if (typeof limit !== 'number') return limit;
   const status = query.get('status');
+  if (status === null && [...(s.storedBehind500 ?? [])].some((id) => s.pets.has(id)))
+    return error(s, 500, 'internal', 'cannot list a half-stored animal');
   const refused = unknownStatus(s, status);
   if (refused) return refused;
   let items = [...s.pets.values()].sort((a, b) => (s.c.descending ? b.id - a.id : a.id - b.id));
@@ -186,6 +188,10 @@ export function createPet(s: FakeState, req: FakeRequest): FakeResult {
   // The answer echoes what was sent; the store may keep something else (an enum column that lacks `sold`).
   const kept = s.broken.has('soldStoredAsAvailable') && pet.status === 'sold' ? { ...pet, status: 'available' } : pet;
   if (!s.broken.has('createdNotStored')) storeWithBugs(s, kept as Pet);
+  if (s.broken.has('clientIdStoredThen500') && clientId !== undefined) {
+    s.storedBehind500 = (s.storedBehind500 ?? new Set()).add(id);
+    return error(s, 500, 'internal', 'stored, then failed');
+  }
   const shown = s.broken.has('createNoEcho') ? { ...pet, name: 'renamed' } : pet;
   return { status: s.broken.has('create200') ? 200 : 201, headers: JSON_HEADERS, body: toJson(view(s, shown)) };
 }

@@ -3,6 +3,7 @@
  * each cause explained right. Each fake is a class of ordinary server; broken-servers.test.ts holds the new inputs.
  */
 import { afterEach, describe, expect, it } from 'vitest';
+import { samePageButRequestIds } from '../cases/auth-leaks.ts';
 import { runConformance } from '../index.ts';
 import { type FakePetstore, type FakePetstoreOptions, startFakePetstore } from './fake-petstore.ts';
 
@@ -93,4 +94,15 @@ describe('every distinct failure is reported', () => {
       'POST /v1/pets answers 201 where the contract requires 400 when status is a boolean',
     ]);
   }, 120_000);
+});
+
+describe('the same router page whatever the key', () => {
+  it('is the same page but for opaque request ids; a word or a short number that differs is a difference', () => {
+    const page = (id: string) => `<html><!-- Request ID: ${id} --><body>Not Found</body></html>`;
+    expect(samePageButRequestIds(page('bwLxLE4_nDl4'), page('xn8BVKsqnGb3'))).toBe(true);
+    expect(samePageButRequestIds('{"message":"Pet not found"}', '{"message":"Pet found"}')).toBe(false);
+    expect(samePageButRequestIds('{"message":"Pet found"}', '{"message":"Pet exists"}')).toBe(false);
+    expect(samePageButRequestIds('{"count":7}', '{"count":8}')).toBe(false);
+    expect(samePageButRequestIds(page('bwLxLE4_nDl4'), `${page('xn8BVKsqnGb3')} `)).toBe(false);
+  });
 });
