@@ -9,6 +9,7 @@ import { notMeasured, num, ratio, table } from './markdown.ts';
 import { peersTables } from './peers.ts';
 import { instructionTable, layerTable } from './render-layers.ts';
 import { type BenchResults, LOAD_NAMES, ROUTE_TITLES, TARGET_SIZES, type TargetCheck } from './report.ts';
+import { sessionsTable } from './sessions.ts';
 import { storesTable } from './stores.ts';
 
 const ROUTES = LOAD_NAMES;
@@ -237,5 +238,6 @@ export function renderTables(results: BenchResults): string {
     storesTable(results.stores, Number(results.settings.connections), Number(results.settings.scaleRounds)),
     conformanceLine(results),
     peersTables(results.peers),
+    sessionsTable(results.sessions),
   ].join('\n\n');
 }

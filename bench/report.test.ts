@@ -322,6 +322,37 @@ describe('the tables', () => {
     expect(renderSummary(rest)).toContain('Startup was not measured in this run.');
   });
 
+  it('shows what a request costs in a session over one outside, outside over before, and the memory of 1,000', () => {
+    const sessions = {
+      command: 'npm run bench -- --only sessions --before /tmp/main',
+      generatedAt: '2026-11-27T20:00:00.000Z',
+      counts: { warmup: 1_500, window: 500, windows: 3, maxWindows: 8 },
+      before: '/tmp/main',
+      perRequest: {
+        before: { list: 70_000, get: 75_000, create: 90_000 },
+        outside: { list: 71_000, get: 75_000, create: 90_900 },
+        byUrl: { list: 73_130, get: 78_750, create: 90_000 },
+        outsideHeader: { list: 74_550 },
+        byHeader: { list: 76_041 },
+      },
+      memory: { sessions: 1000, petsEach: 50, heapBytes: 87_000_000, rssBytes: 165_000_000 },
+    };
+    const text = renderTables({ ...results, sessions });
+    expect(text).toContain(
+      '| GET /v1/pets?limit=20 |                70,000 |   71,000 (+1.4 %) |      73,130 (+3.0 %) |',
+    );
+    // By header over the same request outside with one header as long; that one over outside.
+    expect(text).toContain('|          74,550 (+5.0 %) |         76,041 (+2.0 %) |');
+    expect(text).toContain(
+      '| POST /v1/pets         |                90,000 |   90,900 (+1.0 %) |      90,000 (-1.0 %) |',
+    );
+    expect(text).toContain('over `before`, the mock of /tmp/main');
+    expect(text).toContain(
+      '1,000 live sessions of 50 pets each, each having answered a listing, add 87 MB of heap (87 kB each) and 165 MB of resident memory.',
+    );
+    expect(renderTables(results)).toContain('Sessions\n\nNot measured in this run.');
+  });
+
   it('summarises in a few lines for README.md', () => {
     const summary = renderSummary(results);
     expect(summary.split('\n')).toHaveLength(4);

@@ -8,6 +8,7 @@ import type { InstructionCounts, InstructionFigures } from './instructions.ts';
 import type { PeersFigures } from './peers.ts';
 import type { ScaleFigures } from './scale.ts';
 import type { LoadName } from './servers/index.ts';
+import type { SessionFigures } from './sessions.ts';
 import type { StoreFigures } from './stores.ts';
 
 export type { LoadName, RouteName } from './servers/index.ts';
@@ -138,6 +139,8 @@ export interface BenchResults {
   bundle?: BundleFigures[];
   /** The tools a user would pick instead, beside the mock (may come from a run of its own, merged in). */
   peers?: PeersFigures;
+  /** A request in a session beside one outside, and the memory of 1,000 sessions (issue 47). */
+  sessions?: SessionFigures;
   targets: TargetCheck[];
 }
 

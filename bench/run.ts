@@ -21,6 +21,7 @@ import { writeReadmes } from './readme.ts';
 import { renderTables } from './render.ts';
 import { type BenchResults, checkTargets } from './report.ts';
 import { measureScale } from './scale.ts';
+import { measureSessions } from './sessions.ts';
 import { HELP, parseSettings, type Settings } from './settings.ts';
 import { measureStartup } from './startup.ts';
 import { measureStores } from './stores.ts';
@@ -136,6 +137,18 @@ async function measure(s: Settings, work: string): Promise<Omit<BenchResults, 't
       command: results.command,
       loadAverage: String(results.machine.loadAverage),
     });
+  if (has('sessions')) {
+    const keep = s.keepCallgrind;
+    if (keep) mkdirSync(keep, { recursive: true });
+    results.sessions = await measureSessions({
+      dist: join(project.dir, 'node_modules', 'petstore-toolkit', 'dist'),
+      ...(s.before === undefined ? {} : { before: s.before }),
+      work: keep ?? work,
+      keep: keep !== undefined,
+      command: results.command,
+      log,
+    });
+  }
   return results;
 }
 

@@ -1,35 +1,87 @@
 /**
- * What sessions cost (issue 47), measured as the instructions section measures (bench/instructions.ts): the mock's
- * main thread under callgrind, one request at a time on one keep-alive connection, V8's tier-up budget at a
- * sixteenth, after a warm-up the least of 3 to 8 windows of 500 requests per request. Three servers on 50 pets:
- * a build of another tree (`--before DIR`, say main's, with no sessions), this tree outside any session, and this
- * tree inside one (by URL, and by header). Then the memory of 1,000 live sessions of 50 pets each (heap after a
- * full collection, in process). `npx tsx bench/sessions.ts --before DIR [--only PARTS]
- * [--out FILE]`; both trees built (dist/).
+ * The sessions section (issue 47): what a request costs in a session beside one outside any, counted as the
+ * instructions section counts (the mock's main thread under callgrind, one request at a time on one keep-alive
+ * connection, V8's tier-up budget at a sixteenth, after the warm-up the least of 3 to 8 windows of 500 requests),
+ * and the memory 1,000 live sessions of 50 pets take. Servers of the installed package on 50 pets, each with one
+ * session `bench`: requests outside it, outside it with a header as long as the session's (what one more header
+ * costs any request, the yardstick of the header way), in it by URL, in it by header; with `--before DIR`, the mock
+ * of another built tree (say main's before a change), requests outside any session.
  */
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { Agent, request } from 'node:http';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { parseArgs, promisify } from 'node:util';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { INSTRUCTION_COUNTS, type InstructionCounts } from './instructions.ts';
+import { notMeasured, num, table } from './markdown.ts';
 import { spawnServer, waitForOutput } from './processes.ts';
-import { ROUTE_REQUESTS } from './servers/index.ts';
+import { ROUTE_REQUESTS, type RouteName } from './servers/index.ts';
 
 const run = promisify(execFile);
 const KEY = 'bench-key';
-const ROUTES = ['list', 'get', 'create'] as const;
-const WARMUP = 1_500;
-const WINDOW = 500;
+const ROUTES = ['list', 'get', 'create'] as const satisfies readonly RouteName[];
+const TITLES: Record<(typeof ROUTES)[number], string> = {
+  list: 'GET /v1/pets?limit=20',
+  get: 'GET /v1/pets/1',
+  create: 'POST /v1/pets',
+};
 
-/** The server each count runs: a mock from `dist` on 50 pets (seed default), with one session `bench` when it can. */
+/**
+ * How a request reaches the mock: outside any session (`outsideHeader`: with a header as long as the session's, of
+ * another name), in one by URL or by header; `before`: another tree's mock.
+ */
+type SessionWay = 'before' | 'outside' | 'byUrl' | 'outsideHeader' | 'byHeader';
+
+/** Every {@link SessionWay}, in the order the table shows them. */
+const WAYS: readonly SessionWay[] = ['before', 'outside', 'byUrl', 'outsideHeader', 'byHeader'];
+
+/** What each way is compared with: by header with the same request outside, one header as long included. */
+const BASE: Record<SessionWay, SessionWay[]> = {
+  before: [],
+  outside: ['before'],
+  byUrl: ['outside'],
+  outsideHeader: ['outside'],
+  byHeader: ['outsideHeader', 'outside'],
+};
+
+/** What the sessions section measured. */
+export interface SessionFigures {
+  /** The command and time of the run that measured them (a section run alone may be merged into a full run's results). */
+  command: string;
+  generatedAt: string;
+  counts: InstructionCounts;
+  /** The tree counted as `before`, as given. */
+  before?: string;
+  /** Instructions per request, by way, then route. */
+  perRequest: Partial<Record<SessionWay, Partial<Record<(typeof ROUTES)[number], number>>>>;
+  /** What 1,000 live sessions of 50 pets each added, each having answered one listing. */
+  memory: { sessions: number; petsEach: number; heapBytes: number; rssBytes: number };
+}
+
+/** Options for {@link measureSessions}. */
+interface SessionBenchOptions {
+  /** The dist/ of the mock measured (the installed package's). */
+  dist: string;
+  /** A built tree whose mock is counted as `before` (its dist/). */
+  before?: string;
+  /** Where callgrind files go; kept there when `keep` (for callgrind_annotate), else removed. */
+  work: string;
+  keep?: boolean;
+  command: string;
+  log: (line: string) => void;
+}
+
+/**
+ * The server each count runs: a mock from the dist/ in argv[1] on 50 pets; with argv[2] `session`, one session
+ * `bench` (a tree from before sessions takes no `sessions` option).
+ */
 const SERVER = `
 const { startMockServer } = await import(process.argv[1] + '/mock/node/index.js');
 // Idle keep-alive an hour: a callgrind dump on a loaded machine can outlast the default 5 s, and the server then
 // closes the connection the next request is already on its way over (ECONNRESET).
 const options = { port: 0, count: 50, apiKeys: ['${KEY}'], timeouts: { keepAliveMs: 3600000 } };
-const petstore = await startMockServer(process.argv[2] === 'none' ? options : { ...options, sessions: { max: 10 } });
-if (process.argv[2] !== 'none') petstore.session('bench');
+const petstore = await startMockServer(process.argv[2] === 'session' ? { ...options, sessions: { max: 10 } } : options);
+if (process.argv[2] === 'session') petstore.session('bench');
 process.stdout.write('at ' + petstore.url + '\\n');
 `;
 
@@ -60,15 +112,16 @@ async function drive(
   }
 }
 
-/** Instructions per request of the mock from `dist` on each route, reached at `reach(url)` with `headers`. */
+/** Instructions per request of the mock in `dist` on each route, reached at `reach(url)` with `headers`. */
 async function count(
-  name: string,
+  way: SessionWay,
   dist: string,
-  sessions: boolean,
   reach: (url: string) => string,
   headers: Record<string, string>,
-): Promise<Record<string, number>> {
-  const work = mkdtempSync(join(tmpdir(), 'bench-sessions-'));
+  o: SessionBenchOptions,
+): Promise<Record<(typeof ROUTES)[number], number>> {
+  const { warmup, window, windows, maxWindows } = INSTRUCTION_COUNTS;
+  const work = mkdtempSync(join(o.work, `sessions-${way}-`));
   const child = spawnServer({
     command: 'valgrind',
     args: [
@@ -81,7 +134,7 @@ async function count(
       '-e',
       SERVER,
       dist,
-      sessions ? 'bench' : 'none',
+      way === 'before' ? 'none' : 'session',
     ],
     cwd: dist,
     maxLifetimeMs: 30 * 60_000,
@@ -90,86 +143,131 @@ async function count(
     const { match } = await waitForOutput(child, /at (http:\/\/\S+\/v1)\n/, 300_000);
     const base = reach(match[1]!);
     const pid = child.child.pid!;
+    const mainThread = new RegExp(`^cg\\.${pid}\\.(\\d+)-01$`);
     const dump = async () => {
       await run('callgrind_control', ['--dump', String(pid)], { timeout: 120_000 });
-      const files = readdirSync(work).filter((f) => new RegExp(`^cg\\.${pid}\\.\\d+-01$`).test(f));
-      const last = files.sort(
-        (a, b) => Number(b.split('.')[2]!.split('-')[0]) - Number(a.split('.')[2]!.split('-')[0]),
-      )[0]!;
-      const text = readFileSync(join(work, last), 'utf8');
-      for (const f of readdirSync(work)) rmSync(join(work, f));
-      return Number((/^summary: (\d+)/m.exec(text) ?? /^totals: (\d+)/m.exec(text))![1]);
+      const dumps = readdirSync(work).flatMap((f) => {
+        const m = mainThread.exec(f);
+        return m ? [{ f, n: Number(m[1]) }] : [];
+      });
+      const last = dumps.sort((a, b) => b.n - a.n)[0];
+      if (!last) throw new Error(`callgrind wrote no dump for ${way}`);
+      const text = readFileSync(join(work, last.f), 'utf8');
+      if (!o.keep) for (const f of readdirSync(work)) rmSync(join(work, f));
+      const summary = /^summary: (\d+)/m.exec(text) ?? /^totals: (\d+)/m.exec(text);
+      if (!summary) throw new Error(`no summary in ${last.f}`);
+      return Number(summary[1]);
     };
     const agent = new Agent({ keepAlive: true, maxSockets: 1 });
-    const result: Record<string, number> = {};
-    for (const route of ROUTES) await drive(base, route, WARMUP / ROUTES.length, headers, agent);
+    const result = {} as Record<(typeof ROUTES)[number], number>;
+    for (const route of ROUTES) await drive(base, route, warmup / ROUTES.length, headers, agent);
     for (const route of ROUTES) {
       await drive(base, route, 100, headers, agent);
       await dump();
       const counts: number[] = [];
       const falling = () => counts.at(-1)! < 0.99 * Math.min(...counts.slice(0, -1));
-      while (counts.length < 3 || (counts.length < 8 && falling())) {
-        await drive(base, route, WINDOW, headers, agent);
-        counts.push((await dump()) / WINDOW);
+      while (counts.length < windows || (counts.length < maxWindows && falling())) {
+        await drive(base, route, window, headers, agent);
+        counts.push((await dump()) / window);
       }
       result[route] = Math.round(Math.min(...counts));
-      console.error(`${name} ${route}: windows ${counts.map((c) => Math.round(c)).join(', ')}`);
+      o.log(`sessions ${way} ${route}: windows ${counts.map((c) => Math.round(c)).join(', ')}`);
     }
     agent.destroy();
     return result;
   } finally {
     child.child.kill('SIGKILL');
-    rmSync(work, { recursive: true, force: true });
+    if (!o.keep) rmSync(work, { recursive: true, force: true });
+    else o.log(`sessions ${way}: callgrind files kept in ${work}`);
   }
 }
 
-/** Heap bytes 1,000 live sessions of 50 pets each take, each having answered one listing, in a child with --expose-gc. */
-async function sessionMemory(dist: string): Promise<{ sessions: number; heapBytes: number; perSession: number }> {
+/** Heap and resident bytes 1,000 live sessions of 50 pets each add, each having answered one listing (a child, --expose-gc). */
+async function sessionMemory(dist: string): Promise<SessionFigures['memory']> {
   const code = `
 const { createMockDispatcher } = await import(process.argv[1] + '/mock/undici/index.js');
 const { fetch } = await import('undici');
 const petstore = createMockDispatcher({ count: 50, sessions: { max: 1000 } });
 await petstore.ready;
-const heap = () => { globalThis.gc(); globalThis.gc(); return process.memoryUsage().heapUsed; };
-await fetch(petstore.url + '/pets', { dispatcher: petstore, headers: { authorization: 'Bearer petstore-dev-key' } });
-const before = heap();
+const headers = { authorization: 'Bearer petstore-dev-key' };
+const measure = () => { globalThis.gc(); globalThis.gc(); return process.memoryUsage(); };
+await fetch(petstore.url + '/pets', { dispatcher: petstore, headers });
+const before = measure();
 const held = [];
 for (let i = 0; i < 1000; i++) {
   const s = petstore.session('s' + i);
-  const r = await fetch(s.url + '/pets?limit=100', { dispatcher: petstore, headers: { authorization: 'Bearer petstore-dev-key' } });
+  const r = await fetch(s.url + '/pets?limit=100', { dispatcher: petstore, headers });
   if ((await r.json()).length !== 50) throw new Error('not 50 pets');
   held.push(s);
 }
-const after = heap();
-process.stdout.write(JSON.stringify({ sessions: held.length, heapBytes: after - before }));
+const after = measure();
+process.stdout.write(JSON.stringify({ sessions: held.length, petsEach: 50, heapBytes: after.heapUsed - before.heapUsed, rssBytes: after.rss - before.rss }));
 `;
   const { stdout } = await run(process.execPath, ['--expose-gc', '--input-type=module', '-e', code, dist], {
     cwd: dist,
     maxBuffer: 1 << 20,
   });
-  const parsed = JSON.parse(stdout) as { sessions: number; heapBytes: number };
-  console.error(`memory: ${JSON.stringify(parsed)}`);
-  return { ...parsed, perSession: Math.round(parsed.heapBytes / parsed.sessions) };
+  return JSON.parse(stdout) as SessionFigures['memory'];
 }
 
-const { values } = parseArgs({
-  options: { before: { type: 'string' }, here: { type: 'string' }, out: { type: 'string' }, only: { type: 'string' } },
-});
-/** The parts to run (`--only memory,before,outside,byUrl,byHeader`; default all). */
-const only = new Set(values.only?.split(',') ?? ['memory', 'before', 'outside', 'byUrl', 'byHeader']);
-if (values.before === undefined) throw new Error('--before DIR: a built tree to compare with (its dist/)');
-const here = resolve(values.here ?? resolve(import.meta.dirname, '..'), 'dist');
-const before = resolve(values.before, 'dist');
-const root = (url: string) => url.slice(0, -'/v1'.length);
-const result = {
-  memory: only.has('memory') ? await sessionMemory(here) : undefined,
-  before: only.has('before') ? await count('before', before, false, (u) => u, {}) : undefined,
-  outside: only.has('outside') ? await count('outside', here, true, (u) => u, {}) : undefined,
-  byUrl: only.has('byUrl') ? await count('byUrl', here, true, (u) => `${root(u)}/sessions/bench/v1`, {}) : undefined,
-  byHeader: only.has('byHeader')
-    ? await count('byHeader', here, true, (u) => u, { 'petstore-session': 'bench' })
-    : undefined,
-};
-const text = JSON.stringify(result, null, 2);
-if (values.out) writeFileSync(values.out, `${text}\n`);
-console.log(text);
+/** Counts every way (`before` only with a tree to count) and measures the memory of 1,000 sessions. */
+export async function measureSessions(o: SessionBenchOptions): Promise<SessionFigures> {
+  const generatedAt = new Date().toISOString();
+  o.log('sessions: the memory of 1,000 live sessions');
+  const memory = await sessionMemory(o.dist);
+  o.log(`sessions: memory ${JSON.stringify(memory)}`);
+  const root = (url: string) => url.slice(0, -'/v1'.length);
+  const perRequest: SessionFigures['perRequest'] = {};
+  if (o.before !== undefined) perRequest.before = await count('before', join(o.before, 'dist'), (u) => u, {}, o);
+  perRequest.outside = await count('outside', o.dist, (u) => u, {}, o);
+  perRequest.byUrl = await count('byUrl', o.dist, (u) => `${root(u)}/sessions/bench/v1`, {}, o);
+  perRequest.outsideHeader = await count('outsideHeader', o.dist, (u) => u, { 'petstore-sessiox': 'bench' }, o);
+  perRequest.byHeader = await count('byHeader', o.dist, (u) => u, { 'petstore-session': 'bench' }, o);
+  return {
+    command: o.command,
+    generatedAt,
+    counts: INSTRUCTION_COUNTS,
+    ...(o.before === undefined ? {} : { before: o.before }),
+    perRequest,
+    memory,
+  };
+}
+
+/** `+1.2 %` of `value` over `base`, or '' when either is missing. */
+function over(value: number | undefined, base: number | undefined): string {
+  if (value === undefined || base === undefined) return '';
+  const change = ((value - base) / base) * 100;
+  return ` (${change >= 0 ? '+' : ''}${num(change, 1)} %)`;
+}
+
+/** The section's table and memory line, as printed and as bench/README.md shows them. */
+export function sessionsTable(f: SessionFigures | undefined): string {
+  if (!f) return notMeasured('Sessions');
+  const ways = WAYS.filter((w) => f.perRequest[w] !== undefined);
+  const heading: Record<SessionWay, string> = {
+    before: 'before (another tree)',
+    outside: 'outside a session',
+    byUrl: 'in a session, by URL',
+    outsideHeader: 'outside, one header more',
+    byHeader: 'in a session, by header',
+  };
+  const rows = ROUTES.map((route) => {
+    const of = (w: SessionWay) => f.perRequest[w]?.[route];
+    return [
+      TITLES[route],
+      ...ways.map((w) => {
+        const base = BASE[w].map(of).find((n) => n !== undefined);
+        return `${num(of(w))}${over(of(w), base)}`;
+      }),
+    ];
+  });
+  const m = f.memory;
+  const mb = (bytes: number) => num(bytes / 1e6);
+  return [
+    `Sessions, from \`${f.command}\` on ${f.generatedAt.slice(0, 10)}: instructions per request, the mock's main thread under callgrind, the least of ${f.counts.windows} to ${f.counts.maxWindows} windows of ${num(f.counts.window)} after ${num(f.counts.warmup)} requests of warm-up, 50 pets, one session live (by URL: over outside; by header: over outside with one header as long, \`petstore-sessiox: bench\`, itself over outside${f.before ? `; outside: over \`before\`, the mock of ${f.before}` : ''})`,
+    '',
+    table(['request', ...ways.map((w) => heading[w])], rows),
+    '',
+    `${num(m.sessions)} live sessions of ${m.petsEach} pets each, each having answered a listing, add ${mb(m.heapBytes)} MB of heap (${num(m.heapBytes / m.sessions / 1e3)} kB each) and ${mb(m.rssBytes)} MB of resident memory.`,
+  ].join('\n');
+}

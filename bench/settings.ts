@@ -1,5 +1,5 @@
 /** `npm run bench` options: how long and how often each section measures, what it measures, where it writes. */
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { ROOT } from './processes.ts';
 
@@ -13,6 +13,7 @@ export const SECTION_NAMES = [
   'stores',
   'conformance',
   'peers',
+  'sessions',
 ] as const;
 
 /** One of {@link SECTION_NAMES}. */
@@ -34,8 +35,10 @@ export interface Settings {
   scaleRounds: number;
   scaleDurationS: number;
   scaleCounts: number[];
-  /** Where the instructions section leaves the mock's callgrind files, for callgrind_annotate (default: removed). */
+  /** Where the instructions and sessions sections leave the mock's callgrind files, for callgrind_annotate (default: removed). */
   keepCallgrind?: string;
+  /** A built tree whose mock the sessions section counts too, as `before`. */
+  before?: string;
   /** Where the JSON goes. */
   out: string;
   /** A full run writes latest.json and rewrites the READMEs' marked sections; no other run does. */
@@ -49,9 +52,11 @@ export const HELP = `Usage: npm run bench -- [--quick] [--only SECTION,...] [--o
   --only LIST    only these sections: ${SECTION_NAMES.join(', ')}
   --out FILE     where the JSON goes (default: bench/results/quick.tmp)
   --keep-callgrind DIR
-                 leave the instructions section's callgrind files in DIR
+                 leave the instructions and sessions sections' callgrind files in DIR
+  --before DIR   the sessions section counts the mock of this built tree too (DIR/dist),
+                 as the cost before a change
 
-A full run (no option) takes about twenty minutes, writes bench/results/latest.json
+A full run (no option) takes about thirty-five minutes, writes bench/results/latest.json
 and rewrites the marked sections of bench/README.md from it.`;
 
 /** Parses the command line; `undefined` for --help. Throws on an unknown option or section. */
@@ -63,6 +68,7 @@ export function parseSettings(argv: string[]): Settings | undefined {
       only: { type: 'string' },
       out: { type: 'string' },
       'keep-callgrind': { type: 'string' },
+      before: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -84,6 +90,7 @@ export function parseSettings(argv: string[]): Settings | undefined {
     scaleRounds: quick ? 1 : 3,
     scaleDurationS: quick ? 1 : 1.5,
     ...(values['keep-callgrind'] === undefined ? {} : { keepCallgrind: values['keep-callgrind'] }),
+    ...(values.before === undefined ? {} : { before: resolve(values.before) }),
     scaleCounts: quick ? [1_000, 1_000_000] : [1_000, 100_000, 1_000_000],
     out: values.out ?? join(ROOT, 'bench', 'results', publish ? 'latest.json' : 'quick.tmp'),
     publish,

@@ -79,6 +79,10 @@ export interface CoverageReport {
 interface CoverageOptions {
   /** getPet is gone (`asOf` on or after its sunset): its calls count as calls to a removed operation. */
   removed?: ReadonlySet<string>;
+  /** The counters are a session's: the mock that holds it adds them to its own, and each clears apart. */
+  held?: boolean;
+  /** The sessions' coverage a holder adds to its own when it reports (read then, never counted twice). */
+  feeds?: () => Iterable<CoverageFeed>;
 }
 
 /** The coverage counters of one mock. */
@@ -86,6 +90,18 @@ export interface Coverage {
   record(context: RequestContext, response: ApiResponse): void;
   report(): CoverageReport;
   clear(): void;
+  /** These counters as a holder adds them to its own (a session's). */
+  readonly feed: CoverageFeed;
+  /** Keeps an ended session's counts (those its holder has not cleared) in this holder's own. */
+  absorb(feed: CoverageFeed): void;
+}
+
+/** A session's counters as its holder reads them. */
+export interface CoverageFeed {
+  /** What the session counted since the holder's last clear: one or two sets of counts, to be added up. */
+  counts(): readonly Counts[];
+  /** The holder cleared its coverage: what the session counted so far stays in the session's own only. */
+  holderCleared(): void;
 }
 
 const MAX_INVALID_KINDS = 100;
@@ -160,6 +176,41 @@ function emptyCounts(): Counts {
   };
 }
 
+/**
+ * Adds `from`'s counts to `into` (a report's sum, or what ended sessions leave), within the same bounds as counting
+ * does; the created ids are not added (a sum is never counted into).
+ */
+function addCounts(into: Counts, from: Counts): Counts {
+  into.requests += from.requests;
+  into.unknownRoutes += from.unknownRoutes;
+  for (const [id, c] of from.responses) {
+    let sum = into.responses.get(id);
+    if (sum === undefined) into.responses.set(id, (sum = counter()));
+    sum.count += c.count;
+    sum.abandoned += c.abandoned;
+    for (const source of SOURCES) sum.bySource[source] += c.bySource[source];
+  }
+  for (const [id, v] of from.variations) tally(into, id).count += v.count;
+  for (const [kind, k] of from.invalid) {
+    const known = into.invalid.get(kind);
+    if (known) {
+      known.count += k.count;
+      continue;
+    }
+    const key = into.invalid.size < MAX_INVALID_KINDS ? kind : `${kind.slice(0, kind.indexOf(':'))}: other refusals`;
+    const entry = into.invalid.get(key) ?? { kind: key, count: 0, example: { ...k.example } };
+    entry.count += k.count;
+    into.invalid.set(key, entry);
+  }
+  return into;
+}
+
+/** `parts` added up under `since`; the one set as it is when there is only one. */
+function sumOf(since: string, parts: readonly Counts[]): Counts {
+  if (parts.length === 1 && parts[0]!.since === since) return parts[0]!;
+  return parts.reduce(addCounts, { ...emptyCounts(), since });
+}
+
 /** The counter of the variation `id`, made at its first use. */
 function tally(counts: Counts, id: string): { count: number } {
   let v = counts.variations.get(id);
@@ -228,7 +279,15 @@ export function createCoverage(options: CoverageOptions = {}): Coverage {
   const limit = listPetsLimit();
   const statuses: readonly string[] = petStatuses();
   const variationIds = knownVariations(limit, statuses);
+  // What requests count into now; a session's holder reads it too.
   let counts = emptyCounts();
+  // When this coverage's own view starts (a holder's clear starts new counts, not a new view).
+  let since = counts.since;
+  // A session's counts from before the last clear of one of the two views (its own, its holder's), still in the
+  // other: one set, however many clears, so that each request is counted once and read by both.
+  let older: { counts: Counts; seenBy: 'own' | 'holder' } | undefined;
+  // The counts of the sessions ended since this holder's last clear.
+  let retired: Counts | undefined;
   // The variations' counters, remembered per query text (a client asks the same few listings over and over),
   // bounded in count and length; emptied with the counters.
   const variationsByQuery = queryMemo<readonly { count: number }[]>();
@@ -283,12 +342,39 @@ export function createCoverage(options: CoverageOptions = {}): Coverage {
     if (source === 'client') clientDetails(context, operationId, response);
   }
 
+  /** This coverage's own view: its counts, a session's older ones it still sees, a holder's sessions'. */
+  function ownCounts(): Counts {
+    const parts = older?.seenBy === 'own' ? [older.counts, counts] : [counts];
+    if (retired) parts.push(retired);
+    for (const feed of options.feeds?.() ?? []) parts.push(...feed.counts());
+    return sumOf(since, parts);
+  }
+
   return {
     record,
-    report: () => buildReport(counts, operations, variationIds, options.removed),
+    report: () => buildReport(ownCounts(), operations, variationIds, options.removed),
     clear: () => {
+      // The holder still sees what a session counted so far.
+      if (options.held)
+        older = { counts: older?.seenBy === 'holder' ? addCounts(older.counts, counts) : counts, seenBy: 'holder' };
       counts = emptyCounts();
+      since = counts.since;
       variationsByQuery.clear();
+      retired = undefined;
+      for (const feed of options.feeds?.() ?? []) feed.holderCleared();
+    },
+    feed: {
+      counts: () => (older?.seenBy === 'holder' ? [older.counts, counts] : [counts]),
+      holderCleared: () => {
+        // The session's own view goes on, the pets it created included (a read of one counts as fetched back).
+        const created = counts.created;
+        older = { counts: older?.seenBy === 'own' ? addCounts(older.counts, counts) : counts, seenBy: 'own' };
+        counts = { ...emptyCounts(), created };
+        variationsByQuery.clear();
+      },
+    },
+    absorb: (feed) => {
+      retired = feed.counts().reduce(addCounts, retired ?? emptyCounts());
     },
   };
 }

@@ -110,16 +110,29 @@ export function thenAnswer(answer: Answer, change: (response: ApiResponse) => Ap
  * target is split and the route matched once, here: the layers and the operations all read the same answer.
  * `apiPath` is the path the operations are routed under once an adapter has stripped its mount's prefix (`/v1`).
  */
-export function compose(layers: readonly Layer[], inner: Next, apiPath = '/v1'): Fetch {
+export function compose(layers: readonly Layer[], inner: Next, apiPath = '/v1', divert?: Divert): Fetch {
   const chain = chainOf(layers, inner);
   const contextOf = contextMaker(apiPath);
+  if (divert === undefined)
+    return (request) => {
+      const target = splitTarget(originForm(request.url));
+      return chain(contextOf(request, target.path, target.query));
+    };
   return (request) => {
-    const target = splitTarget(originForm(request.url));
-    return chain(contextOf(request, target.path, target.query));
+    const sent = originForm(request.url);
+    const target = splitTarget(sent);
+    return divert(request, sent, target.path, target.query) ?? chain(contextOf(request, target.path, target.query));
   };
 }
 
-/** `layers` around `inner`, the first outermost, taking a context already made (a session's, from its holder's). */
+/**
+ * Takes a request to another pipeline before any context is made (a session's, which makes the one context the
+ * request gets), or answers undefined to leave it to this one. `target` is the request's origin form, `path` and
+ * `query` its parts.
+ */
+export type Divert = (request: ApiRequest, target: string, path: string, query: string) => Answer | undefined;
+
+/** `layers` around `inner`, the first outermost, taking a context already made. */
 export function chainOf(layers: readonly Layer[], inner: Next): Next {
   let chain: Next = inner;
   for (const layer of [...layers].reverse()) {

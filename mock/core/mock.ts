@@ -17,7 +17,17 @@ import { DEFAULT_SEED, loadSeededPets, shippedPets } from './default-pets.ts';
 import { badOption, PetstoreMockError } from './errors.ts';
 import { createHandler } from './handler.ts';
 import { createJournal, type Journal, type JournalFilter, journalLayer } from './journal.ts';
-import { chainOf, compose, contextMaker, type Fetch, type Layer, type Next, observingLayer } from './layers.ts';
+import {
+  type Answer,
+  type ContextMaker,
+  chainOf,
+  compose,
+  contextMaker,
+  type Fetch,
+  type Layer,
+  type Next,
+  observingLayer,
+} from './layers.ts';
 import { storeFailure } from './operations.ts';
 import {
   asOfDate,
@@ -40,7 +50,7 @@ import type { MockCore, PetstoreMock, PetsView } from './petstore-mock.ts';
 import { seededRandom } from './random.ts';
 import { rateLimitLayer } from './rate-limit.ts';
 import { validatePets } from './replace-pets.ts';
-import { ErrorCode } from './responses.ts';
+import { type ApiRequest, type ApiResponse, ErrorCode } from './responses.ts';
 import { createScenarioStore, type ScenarioStore } from './scenarios.ts';
 import {
   createSessions,
@@ -49,7 +59,7 @@ import {
   type SessionOptions,
   type SessionRoutes,
   type Sessions,
-  sessionLayer,
+  sessionDivert,
 } from './sessions.ts';
 import { createPetStore, type Later, type PetStore, StoreFullError } from './store.ts';
 
@@ -155,31 +165,46 @@ export interface MockAdapter {
 /** What a session's mock is made with besides its holder's options and adapter (createMock's own use). */
 interface SessionOf {
   name: string;
-  /** The holder's coverage: a session's requests count there too, so the holder's gate sees every session. */
-  holderCoverage: Coverage;
   /** The base its URL form is reached under (`/sessions/{name}/v1`, after any prefix): its `Location` and `Link` say it. */
   urlBase: string;
+  /** The holder's CORS layer (none when off): one for all, so a session answers as its holder does. */
+  cors: readonly Layer[];
+  /** Makes a session request's context: one for all the holder's sessions, its memo of query texts shared. */
+  contextOf: ContextMaker;
 }
 
 /**
- * A session's two ways in from its holder's session layer, past the context the holder made already: by header (the
- * holder's context as it is, the answers' URLs under the plain base) and by URL (a context for the path after the
- * session's segment, the answers' URLs written under that segment by a handler of its own, never rewritten after).
+ * A session's two ways in from its holder, each the session's whole pipeline (its own CORS answer first) from the one
+ * context it makes: by header (the answers' URLs under the plain base) and by URL (the path after the session's
+ * segment, the answers' URLs written under that segment by a handler of its own, never rewritten after).
  */
 function sessionRoutes(
   layers: readonly Layer[],
   handler: Next,
-  urlBase: string,
-  parts: Omit<Parameters<typeof createHandler>[0], 'basePath'>,
+  within: SessionOf,
+  parts: Omit<Parameters<typeof createHandler>[0], 'basePath'> & { coverage: Coverage },
 ): PropertyDescriptorMap {
+  const { coverage, ...handlerParts } = parts;
+  const { contextOf, urlBase } = within;
   const byHeader = chainOf(layers, handler);
-  const byUrl = chainOf(layers, createHandler({ ...parts, basePath: urlBase }));
-  const contextOf = contextMaker(API_PATH);
+  const byUrl = chainOf(layers, createHandler({ ...handlerParts, basePath: urlBase }));
   const routes: SessionRoutes = {
-    answerByHeader: byHeader,
+    answerByHeader: (request, path, query) => byHeader(contextOf(request, path, query)),
     answerByUrl: (request, path, query) => byUrl(contextOf(request, path, query)),
+    coverageFeed: coverage.feed,
   };
-  return { answerByHeader: { value: routes.answerByHeader }, answerByUrl: { value: routes.answerByUrl } };
+  return {
+    answerByHeader: { value: routes.answerByHeader },
+    answerByUrl: { value: routes.answerByUrl },
+    coverageFeed: { value: routes.coverageFeed },
+  };
+}
+
+/** Answers a refused session request (an unknown or ended one, a bad name) through the holder's CORS layer alone. */
+function refusal(cors: readonly Layer[]) {
+  const contextOf = contextMaker(API_PATH);
+  return (request: ApiRequest, path: string, query: string, response: ApiResponse): Answer =>
+    chainOf(cors, () => response)(contextOf(request, path, query));
 }
 
 /** Builds a mock: its user's {@link PetstoreMock}, with what its adapter calls. */
@@ -194,7 +219,12 @@ export function createMock(options: MockOptions = {}, adapter: MockAdapter = {},
   const secrets = options.controlKey === undefined ? apiKeys : [...apiKeys, options.controlKey];
   const journal = createJournal({ capacity: options.journalSize, maxBytes: options.journalBytes, keys: secrets });
   const removed = removedOperations(options.asOf);
-  const coverage = createCoverage({ removed });
+  // A holder adds its sessions' coverage to its own when it reports: each request is counted once, where it was answered.
+  const coverage = createCoverage(
+    within === undefined
+      ? { removed, feeds: () => [...(sessions?.live() ?? [])].map((s) => s.coverageFeed) }
+      : { removed, held: true },
+  );
   const recorder = createPactRecorder(removed);
 
   const mock: PetstoreMock = {
@@ -236,29 +266,31 @@ export function createMock(options: MockOptions = {}, adapter: MockAdapter = {},
     close: adapter.close ?? (async () => {}),
   };
   if (within) Object.defineProperty(mock, 'name', { value: within.name, enumerable: true });
+  const cors = within?.cors ?? (options.cors === false ? [] : [corsLayer(checked.cors)]);
   const sessions =
     within === undefined
-      ? holdSessions(options, adapter, { mock, store, coverage, storeBytes: checked.storeBytes, isReady, startingPets })
+      ? holdSessions(options, adapter, {
+          mock,
+          store,
+          coverage,
+          cors,
+          storeBytes: checked.storeBytes,
+          isReady,
+          startingPets,
+        })
       : undefined;
 
-  const layers = layersOf(options, checked, {
-    mock,
-    store,
-    scenarios,
-    journal,
-    coverage,
-    recorder,
-    basePath,
-    sessions,
-    holderCoverage: within?.holderCoverage,
-  });
+  const layers = [
+    ...cors,
+    ...layersOf(options, checked, { mock, store, scenarios, journal, coverage, recorder, basePath, sessions }),
+  ];
   const handler = createHandler({ store, apiKeys, basePath, removed });
-  const layered = compose(layers, handler, API_PATH);
+  const layered = compose(layers, handler, API_PATH, sessions && sessionDivert(sessions, refusal(cors)));
   const fetch: Fetch = (request) => (isReady() ? layered(request) : ready.then(() => layered(request)));
   // The adapter's hook is not enumerable: the object reads as the controls it is.
   Object.defineProperties(mock, { fetch: { value: fetch } });
   if (within)
-    Object.defineProperties(mock, sessionRoutes(layers, handler, within.urlBase, { store, apiKeys, removed }));
+    Object.defineProperties(mock, sessionRoutes(layers, handler, within, { store, apiKeys, removed, coverage }));
   return mock as MockCore;
 }
 
@@ -348,13 +380,11 @@ interface LayerParts {
   basePath: string;
   /** The mock's sessions; none in a session. */
   sessions: Sessions | undefined;
-  /** In a session, the coverage of the mock that holds it, which counts the session's requests too. */
-  holderCoverage: Coverage | undefined;
 }
 
-/** The layers around the handler, outermost first: each one the options switch on. */
+/** The layers around the handler inside CORS, outermost first: each one the options switch on. */
 function layersOf(options: MockOptions, checked: ReturnType<typeof checkOptions>, parts: LayerParts): Layer[] {
-  const { mock, store, scenarios, journal, coverage, recorder, basePath, sessions, holderCoverage } = parts;
+  const { mock, store, scenarios, journal, coverage, recorder, basePath, sessions } = parts;
   const failed = (error: unknown) => storeFailure(error, store.where);
   // The served profile names this mock's own base path, relative to where it is read from (any host, any port),
   // not the default address the profile document carries. Made when first read: a thousand sessions need not
@@ -369,8 +399,6 @@ function layersOf(options: MockOptions, checked: ReturnType<typeof checkOptions>
   const latencyRandom = seededRandom(seed);
   const draw = () => latency.min + Math.floor(latencyRandom() * (latency.max - latency.min + 1));
   return [
-    ...(options.cors === false ? [] : [corsLayer(checked.cors)]),
-    ...(sessions ? [sessionLayer(sessions)] : []),
     controlLayer(mock, {
       petsJson: () => store.allJson(),
       journal,
@@ -381,18 +409,10 @@ function layersOf(options: MockOptions, checked: ReturnType<typeof checkOptions>
     }),
     journalLayer(journal),
     // Coverage and the Pact recorder watch every API answer as sent, from one layer: one step fewer per request.
-    observingLayer(
-      holderCoverage
-        ? (context, response) => {
-            coverage.record(context, response);
-            recorder.record(context, response);
-            holderCoverage.record(context, response);
-          }
-        : (context, response) => {
-            coverage.record(context, response);
-            recorder.record(context, response);
-          },
-    ),
+    observingLayer((context, response) => {
+      coverage.record(context, response);
+      recorder.record(context, response);
+    }),
     ...(options.rateLimit === undefined
       ? []
       : [
@@ -418,6 +438,7 @@ interface SessionParts {
   mock: PetstoreMock;
   store: PetStore;
   coverage: Coverage;
+  cors: readonly Layer[];
   storeBytes: number;
   isReady: () => boolean;
   startingPets: () => readonly Pet[] | undefined;
@@ -425,17 +446,19 @@ interface SessionParts {
 
 /**
  * The sessions of a mock: each made by createMock with the same options and adapter, starting from the same pets,
- * behind the holder's CORS answer, its store a share of the budget; none on a database store, whose pets every mock
+ * its store a share of the budget, its coverage kept in the holder's once it ends; none on a database store, whose pets every mock
  * on it shares.
  */
 function holdSessions(options: MockOptions, adapter: MockAdapter, parts: SessionParts): Sessions {
-  const { mock, store, coverage, storeBytes, isReady, startingPets } = parts;
+  const { mock, store, coverage, cors, storeBytes, isReady, startingPets } = parts;
   const limits = checkSessions(options.sessions);
   const share = Math.floor(storeBytes / limits.max);
   const prefix = adapter.prefix ?? '';
+  const contextOf = contextMaker(API_PATH);
   return createSessions(
     {
       now: options.now ?? Date.now,
+      ended: (session) => coverage.absorb(session.coverageFeed),
       unsupported:
         options.sharedStore &&
         `sessions need the memory store: on ${store.where} every mock shares the pets, so a session's would not be its own; start a mock without a store for sessions`,
@@ -450,8 +473,8 @@ function holdSessions(options: MockOptions, adapter: MockAdapter, parts: Session
         const base = () => mock.url.slice(0, -API_PATH.length);
         try {
           return createMock(
-            // One CORS answer, the holder's: the session's own layers start inside it.
-            { ...options, pets, cors: false, storeBytes: share },
+            // A request in a session takes the session's pipeline alone, the holder's CORS layer first in it.
+            { ...options, pets, storeBytes: share },
             {
               ...adapter,
               loadPets: undefined,
@@ -459,7 +482,7 @@ function holdSessions(options: MockOptions, adapter: MockAdapter, parts: Session
               url: () => `${base()}/sessions/${name}${API_PATH}`,
               close: end,
             },
-            { name, holderCoverage: coverage, urlBase: `${prefix}/sessions/${name}${API_PATH}` },
+            { name, urlBase: `${prefix}/sessions/${name}${API_PATH}`, cors, contextOf },
           ) as SessionCore;
         } catch (error) {
           if (error instanceof PetstoreMockError && error.option === 'storeBytes')

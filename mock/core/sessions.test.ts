@@ -77,6 +77,60 @@ describe('sessions: each a mock of its own on the same mock', () => {
     expect(mock.coverage().requests).toBe(3);
   });
 
+  it("counts each request once: the mock's coverage adds its sessions' up when read, and each view clears apart", async () => {
+    const { mock, call } = setupMock();
+    const a = mock.session('a');
+    const count = (report: ReturnType<typeof mock.coverage>, id: string) =>
+      report.responses.find((r) => r.id === id)?.count;
+    await call('GET', '/sessions/a/v1/pets');
+    await call('GET', '/v1/pets');
+    expect([count(a.coverage(), 'listPets 200'), count(mock.coverage(), 'listPets 200')]).toEqual([1, 2]);
+    // The mock's clear leaves the session's own count; what the session counts after it, both see.
+    mock.clearCoverage();
+    expect([count(a.coverage(), 'listPets 200'), count(mock.coverage(), 'listPets 200')]).toEqual([1, 0]);
+    await call('GET', '/sessions/a/v1/pets?limit=2');
+    expect([count(a.coverage(), 'listPets 200'), count(mock.coverage(), 'listPets 200')]).toEqual([2, 1]);
+    expect(a.coverage().variations.find((v) => v.id === 'listPets limit absent')?.count).toBe(1);
+    // The session's clear leaves the mock's; an ended session's counts stay in the mock's until it clears.
+    a.clearCoverage();
+    await call('GET', '/sessions/a/v1/pets/1');
+    expect([count(a.coverage(), 'listPets 200'), count(mock.coverage(), 'listPets 200')]).toEqual([0, 1]);
+    expect([count(a.coverage(), 'getPet 200'), count(mock.coverage(), 'getPet 200')]).toEqual([1, 1]);
+    await a.close();
+    await call('GET', '/sessions/a/v1/pets');
+    expect(mock.coverage()).toMatchObject({ requests: 2 });
+    expect(count(mock.coverage(), 'getPet 200')).toBe(1);
+    mock.clearCoverage();
+    expect(mock.coverage().requests).toBe(0);
+    expect(a.coverage().requests).toBe(1);
+  });
+
+  it("answers in a session with the mock's CORS headers, a refused session request too", async () => {
+    const { mock, call } = setupMock({ corsOrigins: [] });
+    mock.session('c');
+    const origin = { origin: 'http://localhost:5173' };
+    const outside = await call('POST', '/v1/pets', { ...JSON_HEADERS, ...origin }, NEW_PET);
+    const byUrl = await call('POST', '/sessions/c/v1/pets', { ...JSON_HEADERS, ...origin }, NEW_PET);
+    expect(byUrl.headers).toEqual({ ...outside.headers, location: '/sessions/c/v1/pets/4' });
+    expect(outside.headers['access-control-expose-headers']).toContain('Location');
+    const unknown = await call('GET', '/sessions/nobody/v1/pets', { ...AUTH, ...origin });
+    expectError(unknown, 404, 'session_not_found');
+    expect(unknown.headers).toMatchObject({ 'access-control-allow-origin': 'http://localhost:5173', vary: 'Origin' });
+    expect((await call('GET', '/sessions/c', { ...AUTH, ...origin })).headers['access-control-allow-origin']).toBe(
+      'http://localhost:5173',
+    );
+  });
+
+  it('journals a request in a session by URL as the session saw it, the query as sent', async () => {
+    const { mock, call } = setupMock();
+    const j = mock.session('j');
+    await call('GET', 'http://127.0.0.1:4010/sessions/j/v1/pets?limit=2&status=sold');
+    expect(j.requests().map(({ path, query }) => ({ path, query }))).toEqual([
+      { path: '/v1/pets', query: { limit: '2', status: 'sold' } },
+    ]);
+    expect(mock.requests()).toHaveLength(0);
+  });
+
   it('creates, lists and ends sessions over the control endpoints, answering the base URL', async () => {
     const { mock, call } = setupMock();
     const made = await call('POST', '/__control/sessions', CONTROL_JSON, '{"name":"w1"}');

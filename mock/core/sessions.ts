@@ -4,13 +4,14 @@
  * (`/sessions/{name}/v1/...`, `/sessions/{name}/__control/...`) or by the
  * `Petstore-Session` header. A session is a mock made by the same createMock
  * with the same options (so the same pets); this file keeps them under their
- * names, bounds them, and routes a request to one before the rest of the
- * pipeline. A request outside any session pays one header lookup and one
- * prefix check.
+ * names, bounds them, and hands a request to one before its holder makes any
+ * context, so that the request takes one pipeline, the session's. A request
+ * outside any session pays one header lookup and one character compared.
  * @see ../../docs/mock.md "Sessions"
  */
+import type { CoverageFeed } from './coverage.ts';
 import { PetstoreMockError } from './errors.ts';
-import type { Answer, Layer, Next } from './layers.ts';
+import type { Answer, Divert } from './layers.ts';
 import { TextMemo } from './memo.ts';
 import type { MockCore, PetstoreSession } from './petstore-mock.ts';
 import { type ApiRequest, type ApiResponse, ErrorCode, errorResponse } from './responses.ts';
@@ -70,12 +71,14 @@ export class SessionError extends PetstoreMockError {
   }
 }
 
-/** How a holder's session layer hands a request to a session, past the context it made already (not enumerable). */
+/** How a holder hands a request to a session, and reads its coverage (not enumerable). */
 export interface SessionRoutes {
-  /** Answers a request that named the session by header: the holder's context as it is. */
-  answerByHeader: Next;
+  /** Answers a request that named the session by header, its URLs under the mock's own base. */
+  answerByHeader: (request: ApiRequest, path: string, query: string) => Answer;
   /** Answers a request that named it by URL: `path` is what follows `/sessions/{name}`, its URLs written under that. */
   answerByUrl: (request: ApiRequest, path: string, query: string) => Answer;
+  /** The session's coverage as its holder adds it to its own. */
+  coverageFeed: CoverageFeed;
 }
 
 /** A session's mock as its holder keeps it: the user's {@link PetstoreSession}, and how to answer. */
@@ -89,6 +92,8 @@ interface SessionHost {
   now(): number;
   /** Why this mock cannot hold sessions (a database store), or undefined. */
   unsupported?: string | undefined;
+  /** A session has ended (its coverage stays counted in its holder's). */
+  ended(session: SessionCore): void;
 }
 
 /** The live sessions of one mock. */
@@ -100,6 +105,8 @@ export interface Sessions {
   /** The live session by that name, its last use now; a {@link SessionError} (400, 404, 410) otherwise. */
   use(name: string): SessionCore;
   list(): SessionInfo[];
+  /** The live sessions' mocks, as they are (no sweep: an idle one not yet ended is still live). */
+  live(): IterableIterator<SessionCore>;
   /** Live sessions now (after ending the idle ones). */
   readonly size: number;
 }
@@ -113,8 +120,11 @@ export function createSessions(host: SessionHost, options: SessionOptions = {}):
   let generated = 0;
 
   const end = (name: string, why: string): boolean => {
-    if (!live.delete(name)) return false;
+    const session = live.get(name);
+    if (session === undefined) return false;
+    live.delete(name);
     ended.keep(name, why);
+    host.ended(session.mock);
     return true;
   };
   const sweep = () => {
@@ -159,9 +169,10 @@ export function createSessions(host: SessionHost, options: SessionOptions = {}):
     },
     end: (name) => end(name, 'DELETE /__control/sessions/{name} ended it'),
     use(name) {
-      checkName(name);
+      // A live name was checked when it was made: only one not found is checked, to say why.
       const session = live.get(name);
-      if (session !== undefined) {
+      if (session === undefined) checkName(name);
+      else {
         const now = host.now();
         if (idleMs === 0 || now - session.used <= idleMs) {
           session.used = now;
@@ -187,6 +198,9 @@ export function createSessions(host: SessionHost, options: SessionOptions = {}):
         idleMs: now - used,
       }));
     },
+    *live() {
+      for (const session of live.values()) yield session.mock;
+    },
     get size() {
       sweep();
       return live.size;
@@ -207,24 +221,27 @@ function checkName(name: unknown): asserts name is string {
 }
 
 /**
- * The layer (just inside CORS) that hands a request in a session to that session's own layers, past the context
- * made already: by URL (`/sessions/{name}/...`, the session writing its URLs under that segment itself) or by
- * {@link SESSION_HEADER}; every other request goes on after one header lookup and one character compared.
+ * Takes a request in a session to that session's own pipeline, before its holder makes any context: by URL
+ * (`/sessions/{name}/...`, the session writing its URLs under that segment itself) or by {@link SESSION_HEADER};
+ * every other request stays with the holder after one header lookup and one character compared. A refused one (an
+ * unknown or ended session, a bad name) is answered by `refuse`, through the holder's CORS.
  */
-export function sessionLayer(sessions: Sessions): Layer {
-  return (context, next) => {
-    const { request, path } = context;
+export function sessionDivert(
+  sessions: Sessions,
+  refuse: (request: ApiRequest, path: string, query: string, response: ApiResponse) => Answer,
+): Divert {
+  return (request, target, path, query) => {
     const header = request.headers[SESSION_HEADER];
     // `/sessions/` and `/v1/` differ at their second character: one compare before the prefix check.
     const byUrl = path.charCodeAt(1) === 115 && path.startsWith(SESSIONS_PATH);
-    if (header === undefined && !byUrl) return next(context);
+    if (header === undefined && !byUrl) return undefined;
     // The sessions' own controls belong to the mock that holds them, whatever header a client sends along.
-    if (!byUrl && path.startsWith('/__control/sessions')) return next(context);
+    if (!byUrl && path.startsWith('/__control/sessions')) return undefined;
     try {
       if (!byUrl) {
         if (Array.isArray(header))
           throw new SessionError(400, ErrorCode.invalidSessionName, 'send one Petstore-Session header, not several');
-        return sessions.use(header as string).answerByHeader(context);
+        return sessions.use(header as string).answerByHeader(request, path, query);
       }
       const after = path.indexOf('/', SESSIONS_PATH.length);
       const name = after === -1 ? path.slice(SESSIONS_PATH.length) : path.slice(SESSIONS_PATH.length, after);
@@ -236,13 +253,19 @@ export function sessionLayer(sessions: Sessions): Layer {
           ErrorCode.invalidSessionName,
           `the URL names session ${name}, the Petstore-Session header another`,
         );
-      const rest = after === -1 ? '' : path.slice(after);
-      if (rest === '') return errorResponse(404, ErrorCode.routeNotFound, `no route for ${request.method} ${path}`);
-      // The journal keeps the target as the session saw it, as before.
-      const url = context.query === '' ? rest : `${rest}?${context.query}`;
-      return session.answerByUrl({ ...request, url }, rest, context.query);
+      if (after === -1)
+        return refuse(
+          request,
+          path,
+          query,
+          errorResponse(404, ErrorCode.routeNotFound, `no route for ${request.method} ${path}`),
+        );
+      // The journal keeps the target as the session saw it: the request is the adapter's own, made for this one call
+      // (as the handler sets its parsed body on it), so it is changed in place rather than copied.
+      request.url = target.slice(after);
+      return session.answerByUrl(request, path.slice(after), query);
     } catch (error) {
-      if (error instanceof SessionError) return error.response();
+      if (error instanceof SessionError) return refuse(request, path, query, error.response());
       throw error;
     }
   };
