@@ -106,7 +106,7 @@ export interface ClientStats {
 }
 
 /** How many created animals a run reads back (each one GET): bounded, so a long generated run costs at most this. */
-export const MAX_READ_BACK = 200;
+const MAX_READ_BACK = 200;
 /** A sent body longer than this is not kept for the read-back (its animal is still fetched and checked). */
 const MAX_KEPT_SENT = 16 * 1024;
 

@@ -301,7 +301,7 @@ function alreadyShown(
 }
 
 /** What the run's history tells the causes (client/history.ts): the state its own requests made. */
-export type RunState = Pick<RunHistory, 'startedAfter' | 'madeBy' | 'made'>;
+type RunState = Pick<RunHistory, 'startedAfter' | 'madeBy' | 'made'>;
 
 interface StateConsequence {
   consequence: Consequence;
