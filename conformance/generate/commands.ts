@@ -69,6 +69,9 @@ interface SequenceModel {
 
 type Command = fc.AsyncCommand<SequenceModel, Execution>;
 
+/** One generated sequence of commands, as {@link sequenceArb} makes them. */
+export type Sequence = Iterable<Command>;
+
 class ListCommand implements Command {
   constructor(
     private readonly ctx: CommandContext,
@@ -214,7 +217,7 @@ interface SequenceOptions {
 }
 
 /** Sequences of interleaved commands, each drawn from the spec's schemas. */
-export function sequenceArb(options: SequenceOptions): fc.Arbitrary<Iterable<Command>> {
+export function sequenceArb(options: SequenceOptions): fc.Arbitrary<Sequence> {
   const { ctx } = options;
   const arbs: fc.Arbitrary<Command>[] = [
     listQueryArb().map((q) => new ListCommand(ctx, q)),

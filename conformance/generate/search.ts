@@ -13,7 +13,13 @@ import { EXCHANGE_ERROR_CODES } from '../errors.ts';
 import { acceptedIdentity } from '../judge/consequences.ts';
 import type { CaseRequest, Exchange } from '../types.ts';
 import type { Finding } from './checks.ts';
-import { type CommandContext, type Execution, type GeneratedOperation, sequenceArb } from './commands.ts';
+import {
+  type CommandContext,
+  type Execution,
+  type GeneratedOperation,
+  type Sequence,
+  sequenceArb,
+} from './commands.ts';
 
 /**
  * A failure found, replayed and (when it reproduced every time) shrunk: the failing check and the requests of the
@@ -237,6 +243,132 @@ function noteSearchFindings(r: SearchResult, exec: Execution): void {
   }
 }
 
+/** What one round keeps between its candidate sequences. */
+interface Round {
+  /** The failure being shrunk, at the smallest sequence that still fails it so far. */
+  last?: Failure;
+  shrinkStarted: number;
+  /** `r.shrinkRequests` when shrinking began. */
+  shrinkFrom: number;
+  stoppedAtBudget: boolean;
+  /** Requests sent in the round, searching and shrinking (not replaying). */
+  sent: number;
+}
+
+/** Sends one generated sequence through fast-check's model run; its requests and findings. */
+async function runSequence(cmds: Sequence, state: RoundState): Promise<Execution> {
+  const exec = newExecution(state);
+  await fc.asyncModelRun(() => ({ model: { created: [], exec }, real: exec }), cmds);
+  return exec;
+}
+
+/**
+ * Sends a candidate sequence; undefined when it judged nothing: the run's end cut it short, or it was throttled past
+ * the budget or answered by the proxy (never a failure, never shrunk; counted while searching, and a check nothing
+ * else judged is reported 'not judged: throttled').
+ */
+async function sendCandidate(
+  o: SearchOptions,
+  r: SearchResult,
+  state: RoundState,
+  round: Round,
+  cmds: Sequence,
+): Promise<Execution | undefined> {
+  const exec = await runSequence(cmds, state);
+  round.sent += exec.exchanges.length;
+  if (o.ended()) return undefined;
+  const searching = state.getTarget() === undefined;
+  if (exec.throttled !== undefined) {
+    if (searching) {
+      r.throttled++;
+      r.firstThrottled ??= exec.throttled;
+    }
+    return undefined;
+  }
+  if (exec.proxied !== undefined) {
+    if (searching) {
+      r.proxied++;
+      r.firstProxied ??= exec.proxied;
+    }
+    return undefined;
+  }
+  return exec;
+}
+
+/** Sends the sequence that failed `key` REPLAYS times more: how often it failed `key` again. */
+async function replayFailure(o: SearchOptions, state: RoundState, cmds: Sequence, key: string) {
+  state.setReplaying(true);
+  let failed = 0;
+  for (let i = 0; i < REPLAYS && !o.ended(); i++) {
+    const again = await runSequence(cmds, state);
+    if (
+      again.throttled === undefined &&
+      again.proxied === undefined &&
+      again.findings.some((f) => failureKey(f) === key && !f.result.ok)
+    )
+      failed++;
+  }
+  state.setReplaying(false);
+  return { failed, of: REPLAYS };
+}
+
+/**
+ * Searching: sends a sequence and counts what it judged; false (a failure for fast-check to shrink) when it failed a
+ * wanted check every time it was replayed. An intermittent failure is reported with the requests that got it, never
+ * shrunk into a made-up sequence.
+ */
+async function searchCandidate(
+  o: SearchOptions,
+  r: SearchResult,
+  state: RoundState,
+  round: Round,
+  cmds: Sequence,
+): Promise<boolean> {
+  if (state.spent() || o.ended()) return true;
+  const exec = await sendCandidate(o, r, state, round, cmds);
+  if (!exec) return true;
+  noteSearchFindings(r, exec);
+  const hit = exec.findings.find((f) => state.wanted(f));
+  if (!hit) return true;
+  const key = failureKey(hit);
+  state.setTarget(key);
+  const replays = await replayFailure(o, state, cmds, key);
+  if (replays.failed < REPLAYS) {
+    r.failures.set(key, { finding: hit, exchanges: exec.exchanges, shrinks: 0, replays });
+    state.setTarget(undefined);
+    return true;
+  }
+  round.shrinkStarted = performance.now();
+  round.shrinkFrom = r.shrinkRequests;
+  round.last = { finding: hit, exchanges: exec.exchanges, shrinks: 0, replays };
+  return false;
+}
+
+/** Shrinking: false when a smaller candidate still fails the failure `target`, which it then becomes. */
+async function shrinkCandidate(
+  o: SearchOptions,
+  r: SearchResult,
+  state: RoundState,
+  round: Round,
+  cmds: Sequence,
+  target: string,
+): Promise<boolean> {
+  if (o.ended()) return true;
+  // Past the budget, every further candidate counts as passing, so shrinking ends on the smallest failure so far.
+  if (
+    r.shrinkRequests - round.shrinkFrom >= SHRINK_BUDGET.requests ||
+    performance.now() - round.shrinkStarted > SHRINK_BUDGET.ms
+  ) {
+    round.stoppedAtBudget = true;
+    return true;
+  }
+  const exec = await sendCandidate(o, r, state, round, cmds);
+  const hit = exec?.findings.find((f) => failureKey(f) === target && !f.result.ok);
+  if (!exec || !hit) return true;
+  round.last = { ...round.last!, finding: hit, exchanges: exec.exchanges };
+  return false;
+}
+
 /** One fast-check run of up to RUNS_PER_ROUND sequences: `idle` when nothing could be sent at all. */
 async function searchRound(
   o: SearchOptions,
@@ -245,87 +377,15 @@ async function searchRound(
   seed: number,
   state: RoundState,
 ): Promise<'idle' | 'done'> {
-  let last: Failure | undefined;
-  let shrinkStarted = 0;
-  let shrinkFrom = 0;
-  let stoppedAtBudget = false;
-  let sentInRound = 0;
-  const property = fc.asyncProperty(
-    sequenceArb({ ctx, readOnly: o.readOnly, maxCommands: MAX_COMMANDS }),
-    async (cmds) => {
-      const runSequence = async (): Promise<Execution> => {
-        const exec = newExecution(state);
-        await fc.asyncModelRun(() => ({ model: { created: [], exec }, real: exec }), cmds);
-        return exec;
-      };
-      const target = state.getTarget();
-      if ((target === undefined && state.spent()) || o.ended()) return true;
-      // Past the budget, every further candidate counts as passing, so shrinking ends on the smallest failure so far.
-      if (
-        target !== undefined &&
-        (r.shrinkRequests - shrinkFrom >= SHRINK_BUDGET.requests ||
-          performance.now() - shrinkStarted > SHRINK_BUDGET.ms)
-      ) {
-        stoppedAtBudget = true;
-        return true;
-      }
-      const exec = await runSequence();
-      sentInRound += exec.exchanges.length;
-      // A sequence the run's end cut short judged nothing; one throttled past the budget neither (never a failure,
-      // never shrunk): it is counted, and a check that nothing else judged is reported 'not judged: throttled'.
-      if (o.ended()) return true;
-      if (exec.throttled !== undefined) {
-        if (target === undefined) {
-          r.throttled++;
-          r.firstThrottled ??= exec.throttled;
-        }
-        return true;
-      }
-      if (exec.proxied !== undefined) {
-        if (target === undefined) {
-          r.proxied++;
-          r.firstProxied ??= exec.proxied;
-        }
-        return true;
-      }
-      if (target === undefined) noteSearchFindings(r, exec);
-      const hit = exec.findings.find((f) =>
-        target === undefined ? state.wanted(f) : failureKey(f) === target && !f.result.ok,
-      );
-      if (!hit) return true;
-      if (target !== undefined) {
-        last = { ...last!, finding: hit, exchanges: exec.exchanges };
-        return false;
-      }
-      // Found: the same sequence again, REPLAYS times, before anything is shrunk. One that does not fail every
-      // time is intermittent: reported with the requests that got it, never shrunk into a made-up sequence.
-      const key = failureKey(hit);
-      state.setTarget(key);
-      state.setReplaying(true);
-      let failed = 0;
-      for (let i = 0; i < REPLAYS && !o.ended(); i++) {
-        const again = await runSequence();
-        if (
-          again.throttled === undefined &&
-          again.proxied === undefined &&
-          again.findings.some((f) => failureKey(f) === key && !f.result.ok)
-        )
-          failed++;
-      }
-      state.setReplaying(false);
-      const replays = { failed, of: REPLAYS };
-      if (failed < REPLAYS) {
-        r.failures.set(key, { finding: hit, exchanges: exec.exchanges, shrinks: 0, replays });
-        state.setTarget(undefined);
-        return true;
-      }
-      shrinkStarted = performance.now();
-      shrinkFrom = r.shrinkRequests;
-      last = { finding: hit, exchanges: exec.exchanges, shrinks: 0, replays };
-      return false;
-    },
-  );
+  const round: Round = { shrinkStarted: 0, shrinkFrom: 0, stoppedAtBudget: false, sent: 0 };
+  const property = fc.asyncProperty(sequenceArb({ ctx, readOnly: o.readOnly, maxCommands: MAX_COMMANDS }), (cmds) => {
+    const target = state.getTarget();
+    return target === undefined
+      ? searchCandidate(o, r, state, round, cmds)
+      : shrinkCandidate(o, r, state, round, cmds, target);
+  });
   const details = await fc.check(property, { seed, numRuns: RUNS_PER_ROUND });
+  const { last } = round;
   // A server's answer never throws (failures are findings): this is a bug of the generator itself.
   if (details.failed && !last)
     throw Object.assign(new Error(`a generated sequence threw: ${String(details.errorInstance)}`), {
@@ -335,7 +395,11 @@ async function searchRound(
     r.failures.set(failureKey(last.finding), {
       ...last,
       shrinks: details.numShrinks,
-      shrinking: { requests: r.shrinkRequests - shrinkFrom, ms: performance.now() - shrinkStarted, stoppedAtBudget },
+      shrinking: {
+        requests: r.shrinkRequests - round.shrinkFrom,
+        ms: performance.now() - round.shrinkStarted,
+        stoppedAtBudget: round.stoppedAtBudget,
+      },
     });
-  return sentInRound === 0 && !details.failed ? 'idle' : 'done';
+  return round.sent === 0 && !details.failed ? 'idle' : 'done';
 }

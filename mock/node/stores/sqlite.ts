@@ -79,41 +79,47 @@ function migrate(db: BetterSqlite3.Database, where: string): void {
   }).immediate();
 }
 
-function sqliteStore(db: BetterSqlite3.Database, where: string, budget: number): PetStore {
-  // The number of pets as this process last saw it: other mocks on the database change it too.
-  let size = 0;
+/** The store's prepared statements, compiled once when it opens. */
+function statementsOf(db: BetterSqlite3.Database) {
   const select = 'SELECT id, name, category_id, status FROM petstore_pets';
-  const byId = db.prepare(`${select} WHERE id = ?`);
-  const first = db.prepare(`${select} ORDER BY id LIMIT ?`);
-  const firstWith = db.prepare(`${select} WHERE status = ? ORDER BY id LIMIT ?`);
-  const every = db.prepare(`${select} ORDER BY id`);
-  const state = db.prepare('SELECT next_id, bytes FROM petstore_state');
-  const insert = db.prepare('INSERT INTO petstore_pets (id, name, category_id, status, bytes) VALUES (?, ?, ?, ?, ?)');
-  const bump = db.prepare('UPDATE petstore_state SET next_id = next_id + 1, bytes = bytes + ?');
-  const hit = db
-    .prepare(
-      'INSERT INTO petstore_rate (bucket, at_second, used) VALUES (?, ?, 1) ON CONFLICT (bucket, at_second) DO UPDATE SET used = used + 1 RETURNING used',
-    )
-    .pluck();
-  const forget = db.prepare('DELETE FROM petstore_rate WHERE at_second < ?');
-  let lastWindow = 0;
-  const counted = db.prepare('SELECT count(*) FROM petstore_pets').pluck();
-  const toJson = (rows: unknown[]) => `[${(rows as PetRow[]).map(rowJson).join(',')}]`;
+  return {
+    byId: db.prepare(`${select} WHERE id = ?`),
+    first: db.prepare(`${select} ORDER BY id LIMIT ?`),
+    firstWith: db.prepare(`${select} WHERE status = ? ORDER BY id LIMIT ?`),
+    every: db.prepare(`${select} ORDER BY id`),
+    state: db.prepare('SELECT next_id, bytes FROM petstore_state'),
+    insert: db.prepare('INSERT INTO petstore_pets (id, name, category_id, status, bytes) VALUES (?, ?, ?, ?, ?)'),
+    bump: db.prepare('UPDATE petstore_state SET next_id = next_id + 1, bytes = bytes + ?'),
+    hit: db
+      .prepare(
+        'INSERT INTO petstore_rate (bucket, at_second, used) VALUES (?, ?, 1) ON CONFLICT (bucket, at_second) DO UPDATE SET used = used + 1 RETURNING used',
+      )
+      .pluck(),
+    forget: db.prepare('DELETE FROM petstore_rate WHERE at_second < ?'),
+    counted: db.prepare('SELECT count(*) FROM petstore_pets').pluck(),
+  };
+}
 
-  /** Holds exactly `pets`, in the open transaction; with `seed`, they become what reset returns to. */
-  function hold(pets: readonly Pet[], seed: boolean): void {
-    const c = columnsOf(pets, budget);
-    db.exec(seed ? 'DELETE FROM petstore_pets; DELETE FROM petstore_seed' : 'DELETE FROM petstore_pets');
-    for (let i = 0; i < c.ids.length; i++) insert.run(c.ids[i], c.names[i], c.categories[i], c.statuses[i], c.bytes[i]);
-    if (seed) db.exec('INSERT INTO petstore_seed SELECT * FROM petstore_pets');
-    db.prepare('INSERT OR REPLACE INTO petstore_state (one, next_id, bytes) VALUES (1, ?, ?)').run(
-      c.largest + 1,
-      c.total,
-    );
-  }
+type Statements = ReturnType<typeof statementsOf>;
 
-  const add = db.transaction((input: NewPet): StoredPet => {
-    const s = state.get() as { next_id: number; bytes: number };
+const toJson = (rows: unknown[]) => `[${(rows as PetRow[]).map(rowJson).join(',')}]`;
+
+/** Holds exactly `pets`, in the open transaction; with `seed`, they become what reset returns to. */
+function hold(db: BetterSqlite3.Database, q: Statements, pets: readonly Pet[], seed: boolean, budget: number): void {
+  const c = columnsOf(pets, budget);
+  db.exec(seed ? 'DELETE FROM petstore_pets; DELETE FROM petstore_seed' : 'DELETE FROM petstore_pets');
+  for (let i = 0; i < c.ids.length; i++) q.insert.run(c.ids[i], c.names[i], c.categories[i], c.statuses[i], c.bytes[i]);
+  if (seed) db.exec('INSERT INTO petstore_seed SELECT * FROM petstore_pets');
+  db.prepare('INSERT OR REPLACE INTO petstore_state (one, next_id, bytes) VALUES (1, ?, ?)').run(
+    c.largest + 1,
+    c.total,
+  );
+}
+
+/** The create, as one transaction: the next id, unless ids or the byte budget have run out. */
+function addTransaction(db: BetterSqlite3.Database, q: Statements, budget: number) {
+  return db.transaction((input: NewPet): StoredPet => {
+    const s = q.state.get() as { next_id: number; bytes: number };
     if (!Number.isSafeInteger(s.next_id)) throw new IdsExhaustedError();
     const size = rowBytes(input);
     if (s.bytes + size > budget) throw new StoreFullError(s.bytes + size, budget);
@@ -123,69 +129,83 @@ function sqliteStore(db: BetterSqlite3.Database, where: string, budget: number):
       category_id: input.categoryId,
       status: input.status ?? null,
     };
-    insert.run(row.id, row.name, row.category_id, row.status, size);
-    bump.run(size);
+    q.insert.run(row.id, row.name, row.category_id, row.status, size);
+    q.bump.run(size);
     return new StoredPet(s.next_id, rowJson(row));
   });
+}
 
-  // Synchronous underneath: each call answers in the same turn, as a settled promise.
-  const async = <T>(run: () => T): Promise<T> => {
-    try {
-      return Promise.resolve(run());
-    } catch (error) {
-      return Promise.reject(error);
-    }
-  };
+/** The pets back to the seed's, and the next id and the bytes with them, in the open transaction. */
+function restoreSeed(db: BetterSqlite3.Database): void {
+  db.exec('DELETE FROM petstore_pets; INSERT INTO petstore_pets SELECT * FROM petstore_seed');
+  db.exec(`UPDATE petstore_state SET next_id = coalesce((SELECT max(id) FROM petstore_seed), 0) + 1,
+             bytes = coalesce((SELECT sum(bytes) FROM petstore_seed), 0)`);
+}
+
+/** `run`'s result, or its throw, as a settled promise: SQLite answers within the same turn. */
+function settled<T>(run: () => T): Promise<T> {
+  try {
+    return Promise.resolve(run());
+  } catch (error) {
+    return Promise.reject(error);
+  }
+}
+
+function sqliteStore(db: BetterSqlite3.Database, where: string, budget: number): PetStore {
+  // The number of pets as this process last saw it: other mocks on the database change it too.
+  let size = 0;
+  let lastWindow = 0;
+  const q = statementsOf(db);
+  const add = addTransaction(db, q, budget);
+  const countPets = () => q.counted.get() as number;
   return {
     where,
     get size() {
       return size;
     },
     async open(seedPets: () => readonly Pet[] | Promise<readonly Pet[]>) {
-      if (state.get() === undefined) {
+      if (q.state.get() === undefined) {
         const pets = await seedPets();
         db.transaction(() => {
-          if (state.get() === undefined) hold(pets, true);
+          if (q.state.get() === undefined) hold(db, q, pets, true, budget);
         }).immediate();
       }
-      size = counted.get() as number;
+      size = countPets();
       return size;
     },
     add: (input: NewPet) =>
-      async(() => {
+      settled(() => {
         const stored = add.immediate(input);
         size++;
         return stored;
       }),
     getJson: (id: number) =>
-      async(() => {
-        const row = byId.get(id) as PetRow | undefined;
+      settled(() => {
+        const row = q.byId.get(id) as PetRow | undefined;
         return row && rowJson(row);
       }),
     listing: (limit: number, status?: PetStatus) =>
-      async(() => new Listing(toJson(status === undefined ? first.all(limit) : firstWith.all(status, limit)))),
-    allJson: () => async(() => toJson(every.all())),
+      settled(() => new Listing(toJson(status === undefined ? q.first.all(limit) : q.firstWith.all(status, limit)))),
+    allJson: () => settled(() => toJson(q.every.all())),
     reset: () =>
-      async(() =>
+      settled(() =>
         db
           .transaction(() => {
-            db.exec('DELETE FROM petstore_pets; INSERT INTO petstore_pets SELECT * FROM petstore_seed');
-            db.exec(`UPDATE petstore_state SET next_id = coalesce((SELECT max(id) FROM petstore_seed), 0) + 1,
-                       bytes = coalesce((SELECT sum(bytes) FROM petstore_seed), 0)`);
-            size = counted.get() as number;
+            restoreSeed(db);
+            size = countPets();
           })
           .immediate(),
       ),
     replace: (pets: readonly Pet[]) =>
-      async(() => {
-        db.transaction(() => hold(pets, false)).immediate();
+      settled(() => {
+        db.transaction(() => hold(db, q, pets, false, budget)).immediate();
         size = pets.length;
       }),
     countRequest: (bucket: string, window: number) =>
-      async(() => {
-        if (window !== lastWindow) forget.run((lastWindow = window) - RATE_WINDOWS_KEPT);
-        return hit.get(bucketHash(bucket), window) as number;
+      settled(() => {
+        if (window !== lastWindow) q.forget.run((lastWindow = window) - RATE_WINDOWS_KEPT);
+        return q.hit.get(bucketHash(bucket), window) as number;
       }),
-    close: () => async(() => void db.close()),
+    close: () => settled(() => void db.close()),
   };
 }
