@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { type PeerFigures, type PeersFigures, peersTables } from './peers.ts';
+import { peersTables } from './peers.ts';
+import type { PeerFigures, PeersFigures } from './peers-figures.ts';
 import { renderTables } from './render.ts';
 import { parseSettings } from './settings.ts';
 

@@ -13,9 +13,9 @@ import { promisify } from 'node:util';
 import type { InstalledProject } from './install.ts';
 import { type LoadResult, mean } from './load.ts';
 import { notMeasured, num, ratio, table } from './markdown.ts';
+import type { PeerAnswer, PeerFigures, PeersFigures } from './peers-figures.ts';
 import { freePort, peakRssBytes, spawnServer, waitFor200 } from './processes.ts';
-import { ROUTE_TITLES } from './report.ts';
-import { type LoadName, ROUTE_REQUESTS } from './servers/index.ts';
+import { type LoadName, ROUTE_REQUESTS, ROUTE_TITLES } from './servers/index.ts';
 import {
   cpuPlan,
   LOADS,
@@ -45,61 +45,6 @@ interface Peer extends LoadedServer {
   pets: number;
   /** How its pets come about, in the table. */
   seeded: string;
-}
-
-/** What a server answered to one request of a route, before the loading: what a user gets. */
-export interface PeerAnswer {
-  status: number;
-  bytes: number;
-  /** Pets in a JSON array body. */
-  items?: number;
-}
-
-/** One server of the section, at one store size: its start, memory, and every load, each beside the mock's. */
-export interface PeerFigures {
-  key: string;
-  label: string;
-  pets: number;
-  seeded: string;
-  command: string;
-  /** Spawn to the first 200 on GET /pets/1, ms: the mean of the launches, and the mean of its per-launch ratios to the mock's. */
-  startMs: number;
-  startOverMock: number;
-  /** Peak resident memory (VmHWM) at the end of a launch, bytes; the mean, and the mean ratio to the mock's. */
-  peakRssBytes: number;
-  rssOverMock: number;
-  /** One request of each route, with the key. */
-  answers: Partial<Record<LoadName, PeerAnswer>>;
-  /** Per load: req/s, p99 ms, and the means of the per-launch ratios to the mock (p99: this server's over the mock's). */
-  routes: Partial<
-    Record<
-      LoadName,
-      {
-        rps: number;
-        p99Ms: number;
-        cpuUsPerRequest: number;
-        rpsOverMock: number;
-        cpuOverMock: number;
-        cpuOverMockRange: [number, number];
-        p99OverMock: number;
-        failures: number;
-      }
-    >
-  >;
-}
-
-/** The section's results, with the run they came from (they may be merged into a full run's JSON). */
-export interface PeersFigures {
-  command: string;
-  generatedAt: string;
-  loadAverage: string;
-  launches: number;
-  /** Mixed requests each fresh process got before anything was measured. */
-  launchWarmup: number;
-  sliceS: number;
-  durationS: number;
-  versions: Record<string, string>;
-  servers: PeerFigures[];
 }
 
 const SIZES = [50, 1_000] as const;

@@ -5,9 +5,9 @@
  */
 import type { BundleFigures } from './bundle.ts';
 import type { InstructionCounts, InstructionFigures } from './instructions.ts';
-import type { PeersFigures } from './peers.ts';
+import type { PeersFigures } from './peers-figures.ts';
 import type { ScaleFigures } from './scale.ts';
-import type { LoadName } from './servers/index.ts';
+import { type LoadName, ROUTE_TITLES } from './servers/index.ts';
 import type { SessionFigures } from './sessions.ts';
 import type { StoreFigures } from './stores.ts';
 
@@ -144,14 +144,7 @@ export interface BenchResults {
   targets: TargetCheck[];
 }
 
-/** How a load is named in tables. */
-export const ROUTE_TITLES: Record<LoadName, string> = {
-  list: 'GET /v1/pets?limit=20',
-  sold: 'GET /v1/pets?status=sold&limit=100',
-  get: 'GET /v1/pets/{id}',
-  create: 'POST /v1/pets',
-  mixed: 'mixed, 8 reads to 1 POST',
-};
+export { ROUTE_TITLES } from './servers/index.ts';
 
 /** The loads, in table order. */
 export const LOAD_NAMES: readonly LoadName[] = ['list', 'sold', 'get', 'create', 'mixed'];

@@ -21,6 +21,15 @@ export const ROUTE_REQUESTS = {
 /** What the bench loads: one route, or `mixed`, {@link MIXED_ROUTES} over and over. */
 export type LoadName = RouteName | 'mixed';
 
+/** How a load is named in tables. */
+export const ROUTE_TITLES: Record<LoadName, string> = {
+  list: 'GET /v1/pets?limit=20',
+  sold: 'GET /v1/pets?status=sold&limit=100',
+  get: 'GET /v1/pets/{id}',
+  create: 'POST /v1/pets',
+  mixed: 'mixed, 8 reads to 1 POST',
+};
+
 /** The mixed load: 8 reads to 1 create, in this order, over and over; each create makes the next listings new. */
 export const MIXED_ROUTES: readonly RouteName[] = [
   'list',

@@ -4,6 +4,7 @@ export {
   type LoadName,
   MIXED_ROUTES,
   ROUTE_REQUESTS,
+  ROUTE_TITLES,
   resetMock,
 } from './capture.ts';
 export { createVariantServer, VARIANTS } from './cli.ts';
