@@ -37,7 +37,7 @@ async function answering(status: number, body: string): Promise<string> {
 function cli(args: string[], env: Record<string, string> = {}): Promise<Ran> {
   return runProcess([...tsxEntry('mock/node/cli.ts'), ...args], {
     env: { ...process.env, PETSTORE_SOURCE_API_KEY: SOURCE_KEY, ...env },
-    timeoutMs: 20_000,
+    timeoutMs: 120_000, // a tsx process: seconds to start on a loaded machine
   });
 }
 

@@ -86,7 +86,7 @@ describe('mock over a socket under generated requests', () => {
       Buffer.from('GET /__control/health HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n'),
     );
     expect(health.status).toBe(200);
-  }, 60_000);
+  }, 300_000);
 });
 
 /** A request head that is not valid HTTP/1.1: random bytes, or a valid head broken in one place. */
@@ -143,7 +143,7 @@ describe('mock over a socket under bytes that are not HTTP', () => {
     );
     expect(JSON.stringify(mock.pets.all())).toBe(before);
     expect((await getPet(1)).status).toBe(200);
-  }, 60_000);
+  }, 300_000);
 });
 
 describe('mock over a socket at the body limit', () => {
