@@ -13,6 +13,9 @@ import { excerpt } from '../words.ts';
 
 const FIELDS = ['name', 'categoryId', 'status'] as const;
 
+/** How many read-backs are in flight at once: the suite's default concurrency. */
+const READ_BACK_AT_ONCE = 8;
+
 /** What was sent, parsed: a valid NewPet, or why the contract required it refused; undefined when not kept. */
 function sentBody(c: CreatedRecord): { pet: Record<string, unknown> } | { invalid: true } | undefined {
   if (c.sent === undefined) return undefined;
@@ -97,8 +100,16 @@ async function readBack(ctx: CaseContext): Promise<void> {
     );
     return;
   }
-  const answers: Array<[CreatedRecord, Exchange]> = [];
-  for (const c of created) answers.push([c, await ctx.send({ method: 'GET', path: `/pets/${c.id}` })]);
+  // Nothing else runs now (the case is last): fetch a few at a time, answers kept in the order created.
+  const answers: Array<[CreatedRecord, Exchange]> = new Array(created.length);
+  let next = 0;
+  const fetchNext = async (): Promise<void> => {
+    for (let i = next++; i < created.length; i = next++) {
+      const c = created[i]!;
+      answers[i] = [c, await ctx.send({ method: 'GET', path: `/pets/${c.id}` })];
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(READ_BACK_AT_ONCE, created.length) }, fetchNext));
   const gone = answers.filter(([, ex]) => ex.response?.status === 404 || ex.response?.status === 410);
   // Every one missing is getPet removed (after its sunset) or a store that keeps nothing: the createPet and
   // generated `lost` checks judge the latter; here nothing can be read back.

@@ -53,7 +53,8 @@ describe('the read-back', () => {
     const readBack = report.cases.find((c) => c.id === 'getPet.readBack')!;
     expect(readBack.outcome).toBe('passed');
     const fetched = readBack.exchanges.map((ex) => ex.request.url.replace(/^.*\/pets\//, ''));
-    expect(fetched.map(Number)).toEqual(report.created.ids);
+    // Fetched a few at a time: each once, in whatever order the answers came.
+    expect(fetched.map(Number).sort((a, b) => a - b)).toEqual([...report.created.ids].sort((a, b) => a - b));
     expect(fetched.length).toBeGreaterThan(0);
   }, 120_000);
 
