@@ -152,8 +152,9 @@ export function consequenceOf(c: CaseResult, accepted: ReadonlyMap<string, strin
   const ids = new Set<string>();
   let key: string | undefined;
   for (const ex of c.exchanges) {
-    const items = schema ? invalidItems(ex, closed) : filteredInInvalid(ex);
-    if (items === undefined || (filter && schema && filteredInInvalid(ex) === undefined)) return undefined;
+    const letThrough = filter ? filteredInInvalid(ex) : [];
+    if (letThrough === undefined) return undefined;
+    const items = schema ? invalidItems(ex, closed) : letThrough;
     for (const item of items) {
       const id = identity(item);
       const from = id === undefined ? undefined : accepted.get(id);

@@ -10,6 +10,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import { createServer as createTlsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import type { Pet } from '../../spec/index.ts';
+import { type Report, runConformance } from '../index.ts';
 import {
   createFakeHandler,
   type FakeChoices,
@@ -140,3 +141,16 @@ export const EVERY_ALLOWED_CHOICE: Required<Omit<FakeChoices, 'echoAuthorization
   validationBeforeAuth: true,
   routerDigitsOnly: true,
 };
+
+/** Runs the suite against a fake made for this run alone, and closes the fake whatever the run did. */
+export async function runOnFake(
+  options: FakePetstoreOptions,
+  run: Partial<Parameters<typeof runConformance>[0]> = {},
+): Promise<Report> {
+  const fake = await startFakePetstore(options);
+  try {
+    return await runConformance({ baseUrl: fake.url, apiKey: fake.apiKey, ...run });
+  } finally {
+    await fake.close();
+  }
+}

@@ -2,22 +2,12 @@
  * The read-back (issue 45 §10): every animal the run created is fetched again at the end and judged against the
  * schema and what was sent, so a store that keeps something other than what it answered is caught even when no
  * listing reaches the animal; what a server stored from a body it should have refused is shown, as that create's
- * consequence, not as a new cause.
+ * information beside that create's cause, not as a new cause.
  */
-import { afterEach, describe, expect, it } from 'vitest';
-import { runConformance } from '../index.ts';
-import { type FakePetstore, type FakePetstoreOptions, startFakePetstore } from './fake-petstore.ts';
+import { describe, expect, it } from 'vitest';
+import { runOnFake } from './fake-petstore.ts';
 
-let fake: FakePetstore | undefined;
-afterEach(async () => {
-  await fake?.close();
-  fake = undefined;
-});
-
-async function runOn(options: FakePetstoreOptions, run: Partial<Parameters<typeof runConformance>[0]> = {}) {
-  fake = await startFakePetstore(options);
-  return runConformance({ baseUrl: fake.url, apiKey: fake.apiKey, ...run });
-}
+const runOn = runOnFake;
 
 describe('the read-back', () => {
   it('catches a store that keeps another status than it answered, which no listing reaches', async () => {
@@ -27,7 +17,6 @@ describe('the read-back', () => {
     const without = await runOn(broken, { skip: ['getPet.readBack'] });
     // The run before the read-back existed: nothing failed.
     expect(without.cases.filter((c) => c.outcome === 'failed').map((c) => c.id)).toEqual([]);
-    await fake!.close();
     const report = await runOn(broken);
     const readBack = report.cases.find((c) => c.id === 'getPet.readBack')!;
     expect(readBack.outcome).toBe('failed');

@@ -13,16 +13,9 @@ import { petRefArb, statusArb } from '../generate/params.ts';
 import { invalidBodyArb, invalidBodyText, isInvalidNewPet, ruleOf } from '../generate/values.ts';
 import { allCases, type Report, runConformance } from '../index.ts';
 import { renderCurl, renderHtml, renderJson, renderJunit, renderPretty } from '../report/index.ts';
-import { type FakePetstoreOptions, startFakePetstore } from './fake-petstore.ts';
+import { runOnFake, startFakePetstore } from './fake-petstore.ts';
 
-async function runOn(options: FakePetstoreOptions, run: Partial<Parameters<typeof runConformance>[0]> = {}) {
-  const fake = await startFakePetstore(options);
-  try {
-    return await runConformance({ baseUrl: fake.url, apiKey: fake.apiKey, ...run });
-  } finally {
-    await fake.close();
-  }
-}
+const runOn = runOnFake;
 
 function outcome(report: Report, id: string): string | undefined {
   const c = report.cases.find((r) => r.id === id);
