@@ -1,7 +1,7 @@
 /**
  * The read-back (issue 45 §10): every animal the run created is fetched again at the end and judged against the
  * schema and what was sent, so a store that keeps something other than what it answered is caught even when no
- * listing reaches the animal; what a server stored from a body it should have refused is shown, as that create's
+ * listing reaches the animal; what a server stored from a body it should have refused is shown as
  * information beside that create's cause, not as a new cause.
  */
 import { describe, expect, it } from 'vitest';
