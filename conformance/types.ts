@@ -141,6 +141,12 @@ export interface CaseContext {
   /** `conformance-<runId>-<suffix>`: the name of everything the run creates. */
   name(suffix: string): string;
   send(request: CaseRequest): Promise<Exchange>;
+  /**
+   * Sends `request` unless the run already did, and records the one exchange in this case too: for a request two
+   * cases judge by different rules from the same answer (a GET, or a request the server must refuse), never for one
+   * whose answer depends on what the case did before it.
+   */
+  sendOnce(request: CaseRequest): Promise<Exchange>;
   check(...results: CheckResult[]): void;
   skip(reason: string): void;
   /**

@@ -172,7 +172,8 @@ function redactEncoded(text: string, needles: readonly string[], escapeAt: Escap
     const escaped = escapeAt(text, i);
     const code = text.codePointAt(i)!;
     const raw = escaped ? escaped[0] : code > 0xffff ? 2 : 1;
-    const bytes = escaped ? escaped[1] : bytesOf(text.slice(i, i + raw));
+    // An ASCII character is its own one byte: only the rest go through the encoder.
+    const bytes = escaped ? escaped[1] : code < 0x80 ? text[i]! : bytesOf(text.slice(i, i + raw));
     // Each decoded byte maps back to where its raw spelling starts.
     for (let b = 0; b < bytes.length; b++) rawAt.push(i);
     decoded += bytes;

@@ -42,8 +42,8 @@ export async function routerRefusal(
 ): Promise<CheckResult[] | undefined> {
   const status = wrong.response?.status;
   if (wrong.error || status === undefined || status < 400 || status >= 500) return undefined;
-  const none = await ctx.send({ ...request, auth: 'none' });
-  const right = await ctx.send({ ...request, auth: 'key' });
+  const none = await ctx.sendOnce({ ...request, auth: 'none' });
+  const right = await ctx.sendOnce({ ...request, auth: 'key' });
   const samePage = (x: Exchange, y: Exchange) =>
     y.response?.status === status && samePageButRequestIds(x.response!.body, y.response.body);
   if (!samePage(wrong, none) || !samePage(wrong, right)) return undefined;
@@ -73,7 +73,7 @@ export function existenceHiddenCase(): Case {
     async run(ctx) {
       if (!(await fetchControl(ctx))) return;
       const known = (await ctx.knownPetId())!;
-      const a = await ctx.send({ method: 'GET', path: `/pets/${known}`, auth: wrongKey(ctx) });
+      const a = await ctx.sendOnce({ method: 'GET', path: `/pets/${known}`, auth: wrongKey(ctx) });
       const got = a.response?.status;
       // A wrong key that gets the animal is auth.getPet.wrongKey's failure: there is no refusal here to compare.
       if (!a.error && got !== undefined && got < 400) {
@@ -82,7 +82,7 @@ export function existenceHiddenCase(): Case {
         );
         return;
       }
-      const b = await ctx.send({ method: 'GET', path: `/pets/${UNKNOWN_ID}`, auth: wrongKey(ctx) });
+      const b = await ctx.sendOnce({ method: 'GET', path: `/pets/${UNKNOWN_ID}`, auth: wrongKey(ctx) });
       // Only whether the two answers differ is judged here: their status and body are other cases' (wrongKey, missing).
       const broken = [a, b].flatMap((ex) => [checkTransport(ex), ...(ex.response ? [checkNo5xx(ex)] : [])]);
       if (broken.some((c) => !c.ok)) return void ctx.check(...broken.filter((c) => !c.ok));

@@ -129,7 +129,8 @@ function variantCase(op: Operation, v: Variant): Case {
       if (v.nearKey && !ctx.nearKeys.includes(v.nearKey))
         return void ctx.notApplicable(`not applicable: ${NO_NEAR_KEY[v.nearKey]}`);
       if (!(await op.control(ctx))) return;
-      const ex = await ctx.send({ ...(await op.valid(ctx)), auth: v.auth(ctx) });
+      // Every one of these must be refused whatever came before: other cases may judge the same answer.
+      const ex = await ctx.sendOnce({ ...(await op.valid(ctx)), auth: v.auth(ctx) });
       ctx.check(...expectResponse(ex, { statuses: { 401: 'Error' } }));
     },
   };
@@ -152,7 +153,7 @@ function beforeValidationCase(op: Operation): Case {
     writes: false,
     async run(ctx) {
       if (!(await op.control(ctx))) return;
-      const ex = await ctx.send({ ...op.invalid, auth: wrongKey(ctx) });
+      const ex = await ctx.sendOnce({ ...op.invalid, auth: wrongKey(ctx) });
       const status = ex.response?.status;
       const router = status === 400 || status === 401 ? undefined : await routerRefusal(ctx, op.invalid, ex);
       ctx.check(...(router ?? expectResponse(ex, { statuses: { 400: 'Error', 401: 'Error' } })));
@@ -175,7 +176,7 @@ function prefers401Case(op: Operation): Case {
     writes: false,
     async run(ctx) {
       if (!(await op.control(ctx))) return;
-      const ex = await ctx.send({ ...op.invalid, auth: wrongKey(ctx) });
+      const ex = await ctx.sendOnce({ ...op.invalid, auth: wrongKey(ctx) });
       ctx.check(checkTransport(ex), ...(ex.response ? [checkNo5xx(ex), checkStatus(ex, [401])] : []));
     },
   };
@@ -196,8 +197,9 @@ function adviceCases(): Case[] {
       writes: false,
       async run(ctx) {
         const sent = [
-          { what: 'no key', ex: await ctx.send({ method: 'GET', path: '/pets', auth: 'none' }) },
-          { what: 'a wrong key', ex: await ctx.send({ method: 'GET', path: '/pets', auth: wrongKey(ctx) }) },
+          // The answers auth.listPets.missing and auth.listPets.wrongKey judge: this case reads their challenge.
+          { what: 'no key', ex: await ctx.sendOnce({ method: 'GET', path: '/pets', auth: 'none' }) },
+          { what: 'a wrong key', ex: await ctx.sendOnce({ method: 'GET', path: '/pets', auth: wrongKey(ctx) }) },
         ];
         // Only a 401 (or a 5xx, which fails anyway) has a challenge to read; the required cases judge the status.
         const judged = sent.filter(({ ex }) => ex.response?.status === 401 || (ex.response?.status ?? 0) >= 500);

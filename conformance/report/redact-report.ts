@@ -20,9 +20,31 @@ interface OutputRedactors {
   text: Redactor;
 }
 
+/** Strings up to this long are remembered by {@link remembered}: the field names and values listings repeat. */
+const REMEMBERED_LENGTH = 256;
+/** At most this many answers are remembered (a long HAR file's unique values would otherwise all be kept). */
+const REMEMBERED_COUNT = 50_000;
+
+/**
+ * `redact` with its answers for short strings remembered: a report's listings repeat the same field names and
+ * values in every animal and every listing, and each would otherwise be searched for every spelling of every secret.
+ */
+function remembered(redact: Redactor): Redactor {
+  const answers = new Map<string, string>();
+  return (text) => {
+    if (text.length > REMEMBERED_LENGTH) return redact(text);
+    let out = answers.get(text);
+    if (out === undefined) {
+      out = redact(text);
+      if (answers.size < REMEMBERED_COUNT) answers.set(text, out);
+    }
+    return out;
+  };
+}
+
 /** Both redactors for `secrets`. */
 export function outputRedactors(secrets: readonly string[]): OutputRedactors {
-  return { data: createRedactor(secrets), text: createTextRedactor(secrets) };
+  return { data: remembered(createRedactor(secrets)), text: createTextRedactor(secrets) };
 }
 
 function redactResponse(res: ExchangeResponse, r: OutputRedactors): ExchangeResponse {
@@ -55,7 +77,7 @@ function redactCheck(c: CheckResult, r: OutputRedactors): CheckResult {
   return { ...c, message: r.text(c.message), ...(c.details ? { details: c.details.map(r.text) } : {}) };
 }
 
-function redactCase(c: CaseResult, baseUrl: string, r: OutputRedactors): CaseResult {
+function redactCase(c: CaseResult, exchange: (ex: Exchange) => Exchange, r: OutputRedactors): CaseResult {
   // letIn is what the server stored, for finding causes only: the report does not carry it.
   const { letIn: _letIn, ...kept } = c as JudgedCase;
   return {
@@ -63,12 +85,19 @@ function redactCase(c: CaseResult, baseUrl: string, r: OutputRedactors): CaseRes
     ...(c.reason === undefined ? {} : { reason: r.text(c.reason) }),
     ...(c.consequence === undefined ? {} : { consequence: r.text(c.consequence) }),
     checks: c.checks.map((k) => redactCheck(k, r)),
-    exchanges: c.exchanges.map((ex) => redactExchange(ex, baseUrl, r)),
+    exchanges: c.exchanges.map(exchange),
   };
 }
 
 /** A copy of `report` with the key hidden as described above; `requestBase` is the origin and path every request URL starts with. */
 export function redactReport(report: Report, requestBase: string, r: OutputRedactors): Report {
+  // An exchange several cases read (a shared control or listing) is redacted once, and its copy shared alike.
+  const copies = new WeakMap<Exchange, Exchange>();
+  const exchange = (ex: Exchange): Exchange => {
+    let copy = copies.get(ex);
+    if (copy === undefined) copies.set(ex, (copy = redactExchange(ex, requestBase, r)));
+    return copy;
+  };
   return {
     ...report,
     baseUrl: r.text(report.baseUrl),
@@ -80,7 +109,7 @@ export function redactReport(report: Report, requestBase: string, r: OutputRedac
           },
         }
       : {}),
-    cases: report.cases.map((c) => redactCase(c, requestBase, r)),
+    cases: report.cases.map((c) => redactCase(c, exchange, r)),
     ...(report.causes
       ? {
           causes: report.causes.map((cause) => ({

@@ -73,7 +73,9 @@ export function createShared(options: SharedOptions): Shared {
   }
 
   function once(request: CaseRequest): Promise<Exchange> {
-    const key = JSON.stringify([request.method, request.path, request.auth, request.body, request.contentType]);
+    // No auth is the run's key, and a body's media type defaults to JSON: the same request however it was spelled.
+    const contentType = request.body === undefined ? request.contentType : (request.contentType ?? 'application/json');
+    const key = JSON.stringify([request.method, request.path, request.auth ?? 'key', request.body, contentType]);
     let p = sent.get(key);
     if (!p) sent.set(key, (p = send(request)));
     return p;
@@ -169,6 +171,11 @@ export function createCaseContext(options: CaseContextOptions): RecordingContext
     name: (suffix) => namePrefix(options.runId) + suffix,
     async send(request: CaseRequest) {
       const ex = await options.client.send(request);
+      record(ex);
+      return ex;
+    },
+    async sendOnce(request: CaseRequest) {
+      const ex = await options.shared.once(request);
       record(ex);
       return ex;
     },

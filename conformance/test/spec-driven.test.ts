@@ -30,6 +30,7 @@ async function pathsSentBy(id: string): Promise<string[]> {
     readOnly: false,
     name: (s: string) => `conformance-r-${s}`,
     send: async (request: CaseRequest) => (sent.push(request.path), answer(request)),
+    sendOnce: async (request: CaseRequest) => (sent.push(request.path), answer(request)),
     check: () => {},
     skip: () => {},
     // Every control holds here: this test reads only the requests a case sends of its own.
