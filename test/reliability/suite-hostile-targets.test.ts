@@ -22,6 +22,13 @@ import { runProcess, tsxEntry } from '../support/processes.ts';
 import { type HostileKind, startHostileTarget } from './support/hostile-targets.ts';
 
 const TIMEOUT_MS = 500;
+/**
+ * The timeout for targets that do answer (badly): what those tests judge is the reason each case gives, and on a
+ * busy two-core machine even the first read of a capped 10 MB answer outlasted 500 ms (the run then ended at its
+ * first request, which judges nothing about reasons). Hangs and slow targets keep {@link TIMEOUT_MS}: they are
+ * about the timeout.
+ */
+const ANSWERED_TIMEOUT_MS = 5_000;
 const CONCURRENCY = 16;
 const KEY = 'suite-hostile-key-4e1d';
 
@@ -62,7 +69,7 @@ beforeAll(() => void process.on('unhandledRejection', onUnhandled));
 afterAll(() => void process.off('unhandledRejection', onUnhandled));
 
 /** A timeout is a clear reason too: on a busy two-core machine any target can be slow. */
-const TIMED_OUT = /PETSTORE_TIMEOUT: no complete response within 500 ms/;
+const TIMED_OUT = /PETSTORE_TIMEOUT: no complete response within \d+ ms/;
 
 /**
  * Problems with how a report treats a target that breaks every response.
@@ -106,18 +113,18 @@ describe('runConformance against hostile targets', () => {
         const report = await runConformance({
           baseUrl: target.url,
           apiKey: KEY,
-          timeoutMs: TIMEOUT_MS,
+          timeoutMs: ANSWERED_TIMEOUT_MS,
           concurrency: CONCURRENCY,
         });
         const elapsed = performance.now() - started;
-        expect(reportProblems(report, REASONS[kind])).toEqual([]);
+        expect(reportProblems(report, REASONS[kind], 2 * ANSWERED_TIMEOUT_MS + 500)).toEqual([]);
         expect(report.ok).toBe(false);
         // A case whose control request met the breakage is not applicable, never passed.
         expect(report.summary.failed + report.summary.notApplicable).toBeGreaterThan(30);
         expect(report.summary.failed).toBeGreaterThan(5);
         // Each case sends its requests one after another; with 16 at a time the run is a few timeouts long.
         const requests = report.cases.reduce((n, c) => n + c.exchanges.length, 0);
-        expect(elapsed).toBeLessThan((requests / CONCURRENCY + 6) * TIMEOUT_MS + 2_000);
+        expect(elapsed).toBeLessThan((requests / CONCURRENCY + 6) * ANSWERED_TIMEOUT_MS + 2_000);
         expect(target.requests).toBeGreaterThan(0);
         expect(target.redirectFollowed).toBe(0);
         expect(target.leakedAuthorization).toEqual([]);
@@ -189,10 +196,10 @@ interface CliRun {
   ms: number;
 }
 
-async function cli(args: string[]): Promise<CliRun> {
+async function cli(args: string[], timeoutMs = TIMEOUT_MS): Promise<CliRun> {
   const { PETSTORE_BASE_URL: _url, PETSTORE_API_KEY: _key, ...env } = process.env;
   const run = await runProcess(
-    [...tsxEntry('conformance/cli.ts'), '--timeout', `${TIMEOUT_MS}ms`, '--concurrency', String(CONCURRENCY), ...args],
+    [...tsxEntry('conformance/cli.ts'), '--timeout', `${timeoutMs}ms`, '--concurrency', String(CONCURRENCY), ...args],
     { env: { ...env, NO_COLOR: '1', PETSTORE_API_KEY: KEY } },
   );
   return { code: run.code, stdout: run.stdout, stderr: run.stderr, ms: run.durationMs };
@@ -330,12 +337,12 @@ describe('the conformance CLI against hostile targets', () => {
     async (kind) => {
       const target = await startHostileTarget(kind);
       try {
-        const run = await cli(['--base-url', target.url, '--reporter', 'json']);
+        const run = await cli(['--base-url', target.url, '--reporter', 'json'], ANSWERED_TIMEOUT_MS);
         expect(run.stderr).toBe('');
         expect(run.code).toBe(1);
         const report = JSON.parse(run.stdout) as Report;
-        expect(reportProblems(report, REASONS[kind], 5 * TIMEOUT_MS)).toEqual([]);
-        expect(run.ms).toBeLessThan(20_000);
+        expect(reportProblems(report, REASONS[kind], 2 * ANSWERED_TIMEOUT_MS + 500)).toEqual([]);
+        expect(run.ms).toBeLessThan(60_000);
       } finally {
         await target.close();
       }
