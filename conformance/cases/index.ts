@@ -5,6 +5,7 @@ import type { Case } from '../types.ts';
 import { authCases } from './auth.ts';
 import { createPetCases } from './create-pet.ts';
 import { createPetInvalidCases } from './create-pet-invalid.ts';
+import { createPetMediaTypeCases } from './create-pet-media-type.ts';
 import { getPetCases } from './get-pet.ts';
 import { listPetsCases } from './list-pets.ts';
 import { readBackCases } from './read-back.ts';
@@ -15,6 +16,7 @@ export function allCases(): Case[] {
     ...listPetsCases(),
     ...createPetCases(),
     ...createPetInvalidCases(),
+    ...createPetMediaTypeCases(),
     ...getPetCases(),
     ...authCases(),
     ...readBackCases(),

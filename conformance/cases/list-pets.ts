@@ -195,6 +195,27 @@ function unknownStatusCases(max: number): Case[] {
   ];
 }
 
+/**
+ * A limit written with percent-escapes (`limit=%33` for `limit=3`): RFC 3986 §2.3 makes a URI with an unreserved
+ * character percent-encoded equivalent to the one without, so the answer is the one to `limit=3`: 200 with at most
+ * that many animals. A server that reads the query text without decoding it refuses a valid limit.
+ */
+function percentEncodedCase(bounds: LimitBounds): Case {
+  const n = Math.min(bounds.minimum + 2, bounds.maximum);
+  const escaped = [...String(n)].map((digit) => `%3${digit}`).join('');
+  return listCase({
+    id: 'listPets.query.percentEncoded',
+    title: `GET /pets?limit=${escaped} (limit=${n} percent-encoded) returns at most ${n} animals, as limit=${n} does`,
+    section: `${SECTION}; ${CONTRACT_SECTIONS.limits}; RFC 3986 §2.3`,
+    covers: [200],
+    async run(ctx) {
+      const ex = await ctx.send({ method: 'GET', path: `/pets?limit=${escaped}` });
+      ctx.check(...expectResponse(ex, { statuses: { 200: 'Pets' }, strict: ctx.strict }));
+      if (ex.response?.status === 200) ctx.check(checkAtMost(ex, n));
+    },
+  });
+}
+
 /** The listPets cases, with the status values and `limit` bounds the spec documents. */
 export function listPetsCases(): Case[] {
   const bounds = listPetsLimit();
@@ -215,5 +236,6 @@ export function listPetsCases(): Case[] {
     ...invalidLimitCases(bounds),
     ...unknownStatusCases(bounds.maximum),
     ...unusualQueryCases(bounds.maximum),
+    percentEncodedCase(bounds),
   ];
 }

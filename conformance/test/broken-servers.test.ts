@@ -29,6 +29,7 @@ const LIST_READERS = [
   'createPet.listed',
   // Its 200s are listings too (limit[]=2, status[]=sold), judged as Pets.
   'listPets.query.repeated',
+  'listPets.query.percentEncoded',
 ];
 const ERROR_USERS = [
   'listPets.limit.outOfRange',
@@ -36,6 +37,7 @@ const ERROR_USERS = [
   'listPets.status.unknown',
   'listPets.query',
   'createPet.invalid',
+  'createPet.noContentType',
   'createPet.categoryId',
   'getPet.unknown',
   'getPet.malformed',
@@ -43,6 +45,7 @@ const ERROR_USERS = [
 ];
 const PET_READERS = [
   ...LIST_READERS,
+  'createPet.jsonLabels',
   'createPet.full',
   'createPet.noStatus',
   'createPet.status',
@@ -59,6 +62,7 @@ const CREATES = [
   'createPet.status.available',
   'createPet.status.pending',
   'createPet.status.sold',
+  'createPet.jsonLabels',
 ];
 
 const VIOLATIONS: Record<Violation, Expectation> = {
@@ -101,9 +105,13 @@ const VIOLATIONS: Record<Violation, Expectation> = {
   // limit=1&limit=2 gets more than 2 items; limit[]=2 falls back to the default, which is ignored too.
   limitIgnored: {
     catches: ['listPets.limit.default', 'listPets.limit.min', 'listPets.limit.max', 'listPets.query.repeated'],
+    mayAlsoFail: ['listPets.query.percentEncoded'],
   },
   defaultLimitIgnored: { catches: ['listPets.limit.default', 'listPets.query.repeated'] },
-  limitOffByOne: { catches: ['listPets.limit.min', 'listPets.limit.max'], mayAlsoFail: ['listPets.limit.default'] },
+  limitOffByOne: {
+    catches: ['listPets.limit.min', 'listPets.limit.max'],
+    mayAlsoFail: ['listPets.limit.default', 'listPets.query.percentEncoded'],
+  },
   statusFilterIgnored: {
     catches: ['listPets.status.available', 'listPets.status.pending', 'listPets.status.sold'],
     mayAlsoFail: ['createPet.listed'],
@@ -111,7 +119,10 @@ const VIOLATIONS: Record<Violation, Expectation> = {
   // The advice case meets the same 5xx, and a 5xx fails any case.
   outOfRangeLimit500: { catches: ['listPets.limit.outOfRange', 'listPets.limit.invalid.rejected'], reason: 'no 5xx' },
   // status=%zz is an unknown status too.
-  unknownStatus500: { catches: ['listPets.status.unknown', 'listPets.query.badEscape'], reason: 'no 5xx' },
+  unknownStatus500: {
+    catches: ['listPets.status.unknown', 'listPets.query.badEscape'],
+    reason: 'no 5xx',
+  },
   noAuth: {
     catches: ['auth.listPets.missing', 'auth.createPet.missing', 'auth.getPet.missing'],
     // Accepting "bearer <key>" means nothing where a wrong key is accepted too; there is no 401 to read a challenge from.
@@ -262,6 +273,9 @@ const VIOLATIONS: Record<Violation, Expectation> = {
   },
   arrayQuery500: { catches: ['listPets.query.repeated'], reason: 'server error 500' },
   badEscapeHtml400: { catches: ['listPets.query.badEscape'], reason: 'text/html' },
+  queryNotDecoded: { catches: ['listPets.query.percentEncoded'], reason: 'got 400' },
+  contentTypeComparedWhole: { catches: ['createPet.jsonLabels'], reason: 'got 415' },
+  noContentType500: { catches: ['createPet.noContentType'], reason: 'server error 500' },
   lenientIdParse: { catches: ['getPet.malformed', 'getPet.malformed.trailing'], reason: 'got 200' },
   // The router's page is judged once, by the cases that own the request; the key-independent rule holds for it.
   routerHtml404: { catches: ['getPet.malformed', 'getPet.malformed.trailing'], reason: 'text/html' },

@@ -64,6 +64,18 @@ export function queryParserResponse(s: FakeState, rawQuery: string): FakeResult 
   return undefined;
 }
 
+/** The query as the queryNotDecoded violation reads it (split by hand, never decoded), or undefined. */
+export function bugQuery(s: FakeState, rawQuery: string): URLSearchParams | undefined {
+  if (!s.broken.has('queryNotDecoded')) return undefined;
+  const params = new URLSearchParams();
+  for (const pair of rawQuery.split('&')) {
+    if (pair === '') continue;
+    const at = pair.indexOf('=');
+    params.append(at === -1 ? pair : pair.slice(0, at), at === -1 ? '' : pair.slice(at + 1));
+  }
+  return params;
+}
+
 /** The petId text a violation's integer parse turns the segment into (`1abc` to `1`, 2^63 to 2^63 - 1). */
 export function parsedIdText(s: FakeState, idText: string): string {
   // Python's int(): a digit separator between digits is dropped (`2_1` is 21).

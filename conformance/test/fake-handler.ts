@@ -6,7 +6,7 @@
  * operations themselves are in fake-operations.ts.
  */
 import { type Pet, petStatuses } from '../../spec/index.ts';
-import { queryParserResponse, routerPage } from './fake-decoders.ts';
+import { bugQuery, queryParserResponse, routerPage } from './fake-decoders.ts';
 import {
   error,
   type FakeChoices,
@@ -114,7 +114,9 @@ function route(s: FakeState, req: FakeRequest): FakeResult {
   const denied = unauthorized(s, req);
   if (denied) return denied;
   if (url.pathname === '/v1/pets' && req.method === 'GET')
-    return queryParserResponse(s, url.search.slice(1)) ?? listPets(s, url.searchParams);
+    return (
+      queryParserResponse(s, url.search.slice(1)) ?? listPets(s, bugQuery(s, url.search.slice(1)) ?? url.searchParams)
+    );
   if (url.pathname === '/v1/pets' && req.method === 'POST') return createPet(s, req);
   const m = /^\/v1\/pets\/([^/]+)$/.exec(url.pathname);
   if (m && req.method === 'GET') return getPet(s, decodedSegment(m[1]!));

@@ -79,6 +79,12 @@ export type Violation =
   | 'arrayQuery500'
   /** A query with a broken percent-escape (`limit=%`) gets the query parser's HTML 400, no Error. */
   | 'badEscapeHtml400'
+  /** The query is split by hand and never percent-decoded: `limit=%33` is read as the invalid limit `%33`. */
+  | 'queryNotDecoded'
+  /** Content-Type compared whole: `application/json; charset=utf-8` or `Application/JSON` gets a 415 Error. */
+  | 'contentTypeComparedWhole'
+  /** A body with no Content-Type gets a 500 (the type check reads the missing header). */
+  | 'noContentType500'
   /** petId read with a lenient integer parse: `1abc`, `1%00`, `1%0A`, `1e0` answer animal 1. */
   | 'lenientIdParse'
   /** A petId that is not digits gets the router's HTML 404 before the key is checked, whatever the key. */

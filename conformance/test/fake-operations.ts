@@ -118,6 +118,10 @@ function isNewPet(s: FakeState, b: Record<string, unknown>): boolean {
 
 /** The NewPet in a create request, or the response refusing it. */
 function parseNewPet(s: FakeState, req: FakeRequest): { pet?: Record<string, unknown>; failure?: FakeResult } {
+  if (s.broken.has('noContentType500') && req.headers['content-type'] === undefined)
+    return { failure: error(s, 500, 'internal', "TypeError: cannot read properties of undefined (reading 'split')") };
+  if (s.broken.has('contentTypeComparedWhole') && req.headers['content-type'] !== 'application/json')
+    return { failure: error(s, 415, 'unsupported_media_type', 'send application/json') };
   const type = String(req.headers['content-type'] ?? '')
     .split(';')[0]!
     .trim()

@@ -32,6 +32,14 @@ export interface Equivalent {
 }
 
 const AUTH = 'mock/core/auth.ts';
+const QUERY = 'mock/core/query.ts';
+const RESPONSES = 'mock/core/responses.ts';
+const LISTING = 'mock/core/listing.ts';
+const HANDLER = 'mock/core/handler.ts';
+
+/** The architecture notes' row on a wrong method: the suite sends none, and may only advise on one. */
+const WRONG_METHOD =
+  "a method the route does not serve (405, Allow, OPTIONS, HEAD): the interface defines GET and POST only, and the architecture notes' table leaves an unknown route or wrong method unchecked";
 
 /** The list. */
 export const EQUIVALENTS: readonly Equivalent[] = [
@@ -143,4 +151,237 @@ export const EQUIVALENTS: readonly Equivalent[] = [
       reason: 'the fast path for every token: its exact compare refuses anything that is not the key',
     }),
   ),
+  // query.ts: parseQuery is URLSearchParams's reading without building one; its hand-written loop is a fast path.
+  {
+    file: QUERY,
+    mutator: 'MethodExpression',
+    code: "query.startsWith('?')",
+    kind: 'open choice',
+    reason:
+      "differs only for a query beginning or ending with `?`: the leading one (`??limit=5`) is a name `?limit` to WHATWG's parser and dropped by URLSearchParams's constructor, which the interface leaves open; a trailing one ends an unknown parameter or an invalid value, which may be refused (400) or answered within 100, the table's rows",
+  },
+  {
+    file: QUERY,
+    mutator: 'MethodExpression',
+    code: 'query.slice(1)',
+    kind: 'open choice',
+    reason: "`??limit=5`: whether the second `?` starts the name `?limit` is the parser's choice (see above)",
+  },
+  {
+    file: QUERY,
+    code: "raw === ''",
+    kind: 'fast path',
+    reason: 'the loop finds no parameter in an empty query either',
+  },
+  {
+    file: QUERY,
+    mutator: 'StringLiteral',
+    code: "''",
+    replacement: '"Stryker was here!"',
+    kind: 'message',
+    reason:
+      'the empty-query test against that text (a query naming no parameter the API reads) and the value of a valueless parameter: both values are invalid as limit and as status, so only the 400 message differs',
+  },
+  {
+    file: QUERY,
+    code: "raw.includes('%') || raw.includes('+')",
+    replacement: 'true',
+    kind: 'fast path',
+    reason: 'URLSearchParams for every query: the same values',
+  },
+  ...["'%'", "'+'"].map(
+    (code): Equivalent => ({
+      file: QUERY,
+      mutator: 'StringLiteral',
+      code,
+      replacement: '""',
+      kind: 'fast path',
+      reason: "includes('') is always true: URLSearchParams for every query, the same values",
+    }),
+  ),
+  {
+    file: QUERY,
+    code: 'from <= raw.length',
+    replacement: 'from < raw.length',
+    kind: 'fast path',
+    reason: 'the pass it skips reads the empty segment after a final `&`, which holds no parameter',
+  },
+  {
+    file: QUERY,
+    code: 'end > from',
+    kind: 'fast path',
+    reason: 'an empty segment (`&&`) gives the name `` (empty), which no parameter the API reads has',
+  },
+  {
+    file: QUERY,
+    code: 'equals < end',
+    replacement: 'equals <= end',
+    kind: 'unreachable',
+    reason: '`equals` is where a `=` is and `end` where a `&` is, or the end: never the same place',
+  },
+  ...[
+    ['equals !== -1', 'true'],
+    ['-1', '+1'],
+  ].map(
+    ([code, replacement]): Equivalent => ({
+      file: QUERY,
+      code: code!,
+      replacement,
+      kind: 'open choice',
+      reason:
+        'differs only when no `=` follows: a valueless parameter is then ignored (not last) or read as the name cut by one character with the whole query as its value (last; `limitX` as an invalid limit): a valueless or unknown parameter may be refused (400) or ignored, the tolerated answers to parameters the contract does not define',
+    }),
+  ),
+  // listing.ts
+  {
+    file: LISTING,
+    code: '(error: unknown) => storeFailure(error, store.where)',
+    kind: 'unreachable',
+    reason: 'the memory store answers at once and never fails: no request makes a store fail',
+  },
+  {
+    file: LISTING,
+    code: 'entry === undefined',
+    kind: 'fast path',
+    reason: "the memo's miss: the checks made again give the same limit and status",
+  },
+  // responses.ts
+  {
+    file: RESPONSES,
+    function: 'jsonResponse',
+    code: 'headers !== undefined',
+    kind: 'fast path',
+    reason: 'Object.assign with undefined adds nothing',
+  },
+  {
+    file: RESPONSES,
+    function: 'refuseContentCoding',
+    mutator: 'StringLiteral',
+    code: 'is not supported: send the JSON uncompressed',
+    kind: 'message',
+    reason: 'message text',
+  },
+  {
+    file: RESPONSES,
+    function: 'refuseContentCoding',
+    code: 'text.slice(0, 100)',
+    kind: 'message',
+    reason: 'how much of the header the message quotes',
+  },
+  {
+    file: RESPONSES,
+    function: 'refuseContentCoding',
+    code: '',
+    kind: 'open choice',
+    reason:
+      'which content codings a server takes is its own (RFC 9110 §8.4: it MAY answer 415 to one it does not): the suite sends no Content-Encoding, and a coded body read as plain fails as JSON (400); `identity` is reserved for Accept-Encoding (RFC 9110 §12.5.3)',
+  },
+  {
+    file: RESPONSES,
+    function: 'isJsonMediaType',
+    mutator: 'BooleanLiteral',
+    code: 'false',
+    kind: 'open choice',
+    reason:
+      'a body with no Content-Type read as JSON: RFC 9110 §8.3 lets a server examine the data, and the table accepts a valid NewPet of another type',
+  },
+  {
+    file: RESPONSES,
+    function: 'isJsonMediaType',
+    code: 'contentType === JSON_TYPE',
+    replacement: 'false',
+    kind: 'fast path',
+    reason: 'the parse after it reads `application/json` the same way',
+  },
+  ...['true', 'contentType !== JSON_TYPE'].map(
+    (replacement): Equivalent => ({
+      file: RESPONSES,
+      function: 'isJsonMediaType',
+      code: 'contentType === JSON_TYPE',
+      replacement,
+      kind: 'open choice',
+      reason:
+        "every media type read as JSON (`application/json` itself by the parse after): the table's non-JSON row accepts a valid NewPet sent as another type",
+    }),
+  ),
+  {
+    file: RESPONSES,
+    function: 'isJsonMediaType',
+    code: 'type === JSON_TYPE || /^application\\/[a-z0-9.!#$&^_-]+\\+json$/.test(type)',
+    replacement: 'true',
+    kind: 'open choice',
+    reason: "every media type read as JSON: the table's non-JSON row accepts a valid NewPet sent as another type",
+  },
+  {
+    file: RESPONSES,
+    function: 'isJsonMediaType',
+    mutator: 'Regex',
+    code: '/^application\\/[a-z0-9.!#$&^_-]+\\+json$/',
+    kind: 'open choice',
+    reason:
+      'which `application/*+json` types a server reads as JSON besides `application/json` (the contract names only that one): refusing them is a 400 or 415 the table accepts, reading more is a valid NewPet accepted',
+  },
+  // handler.ts
+  {
+    file: HANDLER,
+    mutator: 'StringLiteral',
+    code: "'/v1'",
+    kind: 'unreachable',
+    reason: 'createMock always passes the base path (mock.ts)',
+  },
+  ...['`no route for ', ' is not allowed on '].map(
+    (code): Equivalent => ({ file: HANDLER, mutator: 'StringLiteral', code, kind: 'message', reason: 'message text' }),
+  ),
+  {
+    file: HANDLER,
+    code: 'default: return errorResponse(404, ErrorCode.routeNotFound',
+    kind: 'unreachable',
+    reason: 'every routed operation is one of the three cases above it',
+  },
+  {
+    file: HANDLER,
+    code: 'removed?.has',
+    kind: 'unreachable',
+    reason: 'createMock always passes the set of operations past their sunset, empty before it',
+  },
+  ...[
+    '(op: OperationInfo) => removed?.has(op.operationId) === true',
+    'removed?.has(op.operationId) === true',
+    '[...route.operations.values()].some((op) => !gone(op))',
+    'route && serves(route)',
+  ].map(
+    (code): Equivalent => ({
+      file: HANDLER,
+      code,
+      kind: 'open choice',
+      reason:
+        "differs only for an operation past its sunset (`asOf` from 5 December 2030; no route is undefined otherwise): the architecture notes' table leaves what a server does then unchecked",
+    }),
+  ),
+  {
+    file: HANDLER,
+    code: 'known === undefined',
+    kind: 'fast path',
+    reason: 'the memo of served templates: deciding again gives the same answer',
+  },
+  ...[
+    "request.method === 'OPTIONS'",
+    "'OPTIONS'",
+    "request.method === 'HEAD'",
+    "'HEAD'",
+    "'GET'",
+    '!operation || gone(operation)',
+    "const allow = served.allow.join(', ');",
+    "', '",
+    '{ allow }',
+  ].map(
+    (code): Equivalent => ({
+      file: HANDLER,
+      function: 'createHandler',
+      code,
+      kind: 'open choice',
+      reason: WRONG_METHOD,
+    }),
+  ),
+  { file: HANDLER, function: 'optionsResponse', code: '', kind: 'open choice', reason: WRONG_METHOD },
 ];

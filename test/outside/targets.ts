@@ -179,9 +179,9 @@ export const TARGETS: Target[] = [
       }),
       {
         statement: new RegExp(
-          `^\`Pet\` must have required property 'name' \\(name\\)${GOT_OBJECT}, in getPet and listPets$`,
+          `^\`Pet\` must have required property 'name' \\(name\\)${GOT_OBJECT}, in createPet, listPets and getPet$`,
         ),
-        why: 'a text/plain body (createPet.invalid.nonJsonContentType, which it may accept: advice) is answered 201 but body-parser skips it: the animal kept is {id} alone, so reading it back (getPet.readBack) and listing it are no Pet; the animals of bodies it had to refuse are those creates’ causes',
+        why: 'a body that is not typed JSON is answered 201 but body-parser skips it: the animal kept is {id} alone, so the 201 to a body with no Content-Type (createPet.noContentType) is no Pet, and neither is reading back (getPet.readBack) or listing that one or the text/plain one (createPet.invalid.nonJsonContentType, which it may accept: advice); the animals of bodies it had to refuse are those creates’ causes',
       },
       {
         statement: /^GET \/pets\/\S*%[0-9A-F]{2}\S* answers a server error \(500\)$/,
