@@ -232,6 +232,19 @@ export const EQUIVALENTS: readonly Equivalent[] = [
         'differs only when no `=` follows: a valueless parameter is then ignored (not last) or read as the name cut by one character with the whole query as its value (last; `limitX` as an invalid limit): a valueless or unknown parameter may be refused (400) or ignored, the tolerated answers to parameters the contract does not define',
     }),
   ),
+  ...[
+    ['equals < end', 'true'],
+    ['equals !== -1 && equals < end', 'equals !== -1 || equals < end'],
+  ].map(
+    ([code, replacement]): Equivalent => ({
+      file: QUERY,
+      code: code!,
+      replacement,
+      kind: 'open choice',
+      reason:
+        'a valueless parameter with a `=` after it (`status&limit=2`) is ignored, its name run on into the next, rather than read as empty, and the next is still read: an empty limit or status may be refused or answered within 100, and the ignored one gets that 200',
+    }),
+  ),
   // listing.ts
   {
     file: LISTING,
