@@ -163,6 +163,8 @@ export interface CaseContext {
   creation(kind: CreatedKind): Promise<Creation>;
   /** An existing animal: the shared created one, or one from the list in read-only mode; skips the case when there is none. */
   existingPet(): Promise<Pet | undefined>;
+  /** The shared listing's first animal with a safe id (no request of its own); skips the case when there is none. */
+  listedPet(): Promise<Pet | undefined>;
   /** A category id to create animals with: one seen in the list, else 1. */
   categoryId(): Promise<number>;
   /** The animals the run created so far (2xx to `POST /pets` with a safe integer id), in order, bounded. */

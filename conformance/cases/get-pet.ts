@@ -83,6 +83,22 @@ export function getPetCases(): Case[] {
       },
     }),
     getCase({
+      id: 'getPet.listed',
+      title: 'the first animal the listing shows gets 200 and that Pet',
+      section: `${SECTION}; ${CONTRACT_SECTIONS.listAnimals}`,
+      covers: [200],
+      async run(ctx) {
+        // The shared listing's first animal (no request of its own): in a run that creates, getPet.existing fetches a
+        // created one, and a store that loses the first of its animals (an off-by-one search) shows only here.
+        const listed = await ctx.listedPet();
+        if (!listed) return;
+        const ex = await ctx.sendOnce({ method: 'GET', path: `/pets/${listed.id}` });
+        ctx.check(...expectResponse(ex, { statuses: { 200: 'Pet' }, strict: ctx.strict }));
+        const got = ex.response?.status === 200 ? (ex.response.json as { id?: unknown }) : undefined;
+        if (got) ctx.check(checkEcho(got, listed, 'same animal as listed'));
+      },
+    }),
+    getCase({
       id: 'getPet.unknown',
       title: 'an id that does not exist gets a 404 Error',
       section: `${SECTION}; ${CONTRACT_SECTIONS.errors}`,

@@ -217,6 +217,9 @@ export function createCaseContext(options: CaseContextOptions): RecordingContext
           ctx.skip(`prerequisite failed: creating an animal to read gave no id: ${c.missing} (see createPet.full)`);
         return c.pet;
       }
+      return ctx.listedPet();
+    },
+    async listedPet() {
       const l = await options.shared.listing();
       record(l.exchange);
       // Ids beyond 2^53 do not survive JSON.parse exactly, so only a safe one can be fetched back.

@@ -52,6 +52,7 @@ const PET_READERS = [
   'createPet.fetchable',
   'createPet.clientId.noOverwrite',
   'getPet.existing',
+  'getPet.listed',
   // Reads back every animal the run created.
   'getPet.readBack',
 ];
@@ -241,6 +242,7 @@ const VIOLATIONS: Record<Violation, Expectation> = {
   getUnknown200: { catches: ['getPet.unknown'] },
   notFoundWithoutBody: { catches: ['getPet.unknown'] },
   malformedId500: { catches: ['getPet.malformed'], reason: 'no 5xx' },
+  firstPetNotFound: { catches: ['getPet.listed'], reason: 'got 404' },
   categoryIdAsString: {
     catches: ['listPets.ok', 'createPet.full', 'listPets.status.sold'],
     mayAlsoFail: PET_READERS,
@@ -284,7 +286,7 @@ const VIOLATIONS: Record<Violation, Expectation> = {
   soldStoredAsAvailable: { catches: ['getPet.readBack', 'createPet.listed'] },
   listNull: { catches: LIST_READERS.filter((id) => !id.includes('*')), mayAlsoFail: ['listPets', 'createPet.listed'] },
   hangOnGet: {
-    catches: ['getPet.existing', 'createPet.fetchable'],
+    catches: ['getPet.existing', 'getPet.listed', 'createPet.fetchable'],
     // Their control (fetching an existing animal) timed out too: a 404 for an unknown id proves nothing then.
     notApplicable: ['getPet.unknown', 'getPet.malformed'],
     mayAlsoFail: ['createPet.clientId.noOverwrite', 'getPet.readBack'],

@@ -54,6 +54,8 @@ export type Violation =
   | 'getUnknown200'
   | 'notFoundWithoutBody'
   | 'malformedId500'
+  /** The animal with the smallest id is never found (a search that starts past the first position): 404. */
+  | 'firstPetNotFound'
   | 'categoryIdAsString'
   | 'missingId'
   /** A Pet without a status is written with `"status": null` (a serialiser that writes every field). */

@@ -219,7 +219,9 @@ export function getPet(s: FakeState, segment: string): FakeResult {
       ? error(s, 404, 'not_found', 'no such animal', headers)
       : error(s, 400, 'invalid_parameter', 'petId must be an int64', headers);
   }
-  const pet = s.pets.get(lookupId(s, idText));
+  const key = lookupId(s, idText);
+  const first = s.broken.has('firstPetNotFound') && key === Math.min(...s.pets.keys());
+  const pet = first ? undefined : s.pets.get(key);
   if (pet) return { status: 200, headers: { ...JSON_HEADERS, ...headers }, body: toJson(view(s, pet)) };
   if (s.broken.has('getUnknown200'))
     return {
