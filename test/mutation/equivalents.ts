@@ -36,6 +36,8 @@ const QUERY = 'mock/core/query.ts';
 const RESPONSES = 'mock/core/responses.ts';
 const LISTING = 'mock/core/listing.ts';
 const HANDLER = 'mock/core/handler.ts';
+const OPERATIONS = 'mock/core/operations.ts';
+const STORE = 'mock/core/store.ts';
 
 /** The architecture notes' row on a wrong method: the suite sends none, and may only advise on one. */
 const WRONG_METHOD =
@@ -397,4 +399,489 @@ export const EQUIVALENTS: readonly Equivalent[] = [
     }),
   ),
   { file: HANDLER, function: 'optionsResponse', code: '', kind: 'open choice', reason: WRONG_METHOD },
+  // operations.ts
+  ...[['single', 'values.length > 1', 'false']].map(
+    ([fn, code, replacement]): Equivalent => ({
+      file: OPERATIONS,
+      function: fn,
+      code: code!,
+      replacement,
+      kind: 'open choice',
+      reason:
+        "a repeated parameter read as its first value (`limit=1&limit=2` as 1): the table's row on repeated parameters accepts a 200 within the bounds",
+    }),
+  ),
+  ...["typeof rawLimit === 'object'", "typeof rawStatus === 'object'", "'object'"].map(
+    (code): Equivalent => ({
+      file: OPERATIONS,
+      function: 'listQuery',
+      code,
+      kind: 'message',
+      reason: "the repeated parameter's Error object then fails the digit pattern or the enumeration: 400 all the same",
+    }),
+  ),
+  ...['/^[0-9]{1,6}$/', 'limit >= LIMIT.minimum'].map(
+    (code): Equivalent => ({
+      file: OPERATIONS,
+      function: 'listQuery',
+      code,
+      kind: 'open choice',
+      reason:
+        "a limit that is not an integer from 1 to 100 (`a5`, `5.0`, `0`) answered 200 with at most 100 items: the table's row on limit out of range or not an integer",
+    }),
+  ),
+  {
+    file: OPERATIONS,
+    mutator: 'StringLiteral',
+    code: 'rel="successor-version"',
+    kind: 'open choice',
+    reason: "the Link to getPet's successor is advice only (the table's row on the deprecated getPet)",
+  },
+  {
+    file: OPERATIONS,
+    mutator: 'StringLiteral',
+    code: "'@0'",
+    kind: 'open choice',
+    reason: 'the Deprecation header (RFC 9745) is advice only: the interface says getPet is deprecated, not how',
+  },
+  // petIdOf: which path reads an int64 is a fast path; an id beyond int64 answered 404 is the table's open choice.
+  ...[
+    "rawId.startsWith('-')",
+    "'-'",
+    'rawId.length - 1',
+    'digits > 18',
+    'digits <= 15',
+    "typeof id !== 'number'",
+    'Number.isNaN(id)',
+  ].map(
+    (code): Equivalent => ({
+      file: OPERATIONS,
+      code,
+      kind: 'open choice',
+      reason:
+        "how many digits take the exact int64 check or the exact conversion: every int64 still reads as itself, and only an id beyond int64 may then get 404 instead of 400 (the table's malformed petId row: 400 or 404)",
+    }),
+  ),
+  // outOfInt64 runs only for ids of 19 or 20 digits, all beyond 2^53: its mutants move the line between 400 and 404
+  // there. Beyond int64 the table's malformed petId row accepts either; from 2^53 to int64's bounds, a 400 is the
+  // refusal of an integer a server cannot hold exactly that the table allows for categoryId (Hono's zod `.int()`
+  // refuses petId 2^63 - 1 so, reviewed), and a 404 is the contract's "cannot be found".
+  {
+    file: OPERATIONS,
+    function: 'outOfInt64',
+    code: '',
+    kind: 'open choice',
+    reason:
+      "an id of 19 or 20 digits (beyond 2^53) answered 400 or 404: beyond int64 the table's malformed petId row, within it the refusal of an integer not held exactly that the table's categoryId row allows",
+  },
+  {
+    file: OPERATIONS,
+    code: '2n ** 63n - 1n',
+    kind: 'open choice',
+    reason:
+      "2^63 and 2^63 + 1 looked up (404) rather than refused (400): the table's malformed petId row accepts either",
+  },
+  {
+    file: OPERATIONS,
+    function: 'exactSafe',
+    code: '',
+    kind: 'unreachable',
+    reason:
+      'differs only for an id of 16 or more digits near or beyond 2^53: ids are assigned by the service from 1 up, and no request of a run makes one that large (replacing the pets is the control API)',
+  },
+  ...[
+    '(json) => petFound(json, rawId, link)',
+    '(error) => storeFailure(error, store.where)',
+    '(stored) => created(stored, basePath)',
+  ].map(
+    (code): Equivalent => ({
+      file: OPERATIONS,
+      code,
+      kind: 'unreachable',
+      reason: 'the memory store answers at once and never fails: the branches for a store answering later are not run',
+    }),
+  ),
+  ...['idsExhausted', 'storeFailure'].map(
+    (fn): Equivalent => ({
+      file: OPERATIONS,
+      function: fn,
+      code: '',
+      kind: 'unreachable',
+      reason:
+        'a full store, ids exhausted or a database out of reach: no request of a run against the memory store makes one',
+    }),
+  ),
+  {
+    file: OPERATIONS,
+    function: 'createPet',
+    code: 'error instanceof StoreFullError || error instanceof IdsExhaustedError',
+    kind: 'unreachable',
+    reason: 'the memory store throws only when full or out of ids, which no request of a run makes',
+  },
+  {
+    file: OPERATIONS,
+    function: 'newPetOf',
+    code: 'request.bodyTooLarge',
+    kind: 'open choice',
+    reason:
+      "a body over the limit, cut off, read on and refused as not JSON or missing (400): the table's row accepts 400 or 413",
+  },
+  {
+    file: OPERATIONS,
+    function: 'newPetOf',
+    mutator: 'StringLiteral',
+    code: "', '",
+    kind: 'open choice',
+    reason:
+      'how a repeated Content-Type (a singleton field, RFC 9110 §8.3) is joined: either way no media type, refused; the suite sends none',
+  },
+  ...[
+    'request.body === undefined',
+    'request.body.length === 0',
+    'empty && contentType === undefined',
+    'contentType === undefined',
+  ].map(
+    (code): Equivalent => ({
+      file: OPERATIONS,
+      function: 'newPetOf',
+      code,
+      kind: 'open choice',
+      reason:
+        'which refusal an empty or unlabelled body gets first: an empty body is refused 400 (required, or not JSON) or 415 as another media type, and a valid NewPet without Content-Type may get 400 or 415 (RFC 9110 §8.3; createPet.noContentType accepts 201, 400 or 415)',
+    }),
+  ),
+  ...['!isJsonMediaType(contentType)', 'return errorResponse( 415, ErrorCode.unsupportedMediaType'].map(
+    (code): Equivalent => ({
+      file: OPERATIONS,
+      function: 'newPetOf',
+      code,
+      kind: 'open choice',
+      reason:
+        "every media type read as JSON: the table's non-JSON row accepts a valid NewPet sent as another type, and what is not JSON is still refused 400",
+    }),
+  ),
+  ...["'content-encoding'", 'coded'].map(
+    (code): Equivalent => ({
+      file: OPERATIONS,
+      function: 'newPetOf',
+      code,
+      replacement: code === 'coded' ? 'false' : undefined,
+      kind: 'open choice',
+      reason:
+        'a coded body read as plain fails as JSON (400) instead of 415: which codings a server takes is its own (RFC 9110 §8.4); the suite sends no Content-Encoding',
+    }),
+  ),
+  ...['empty', 'parsed instanceof Error'].map(
+    (code): Equivalent => ({
+      file: OPERATIONS,
+      function: 'newPetOf',
+      mutator: 'ConditionalExpression',
+      code,
+      replacement: 'false',
+      kind: 'message',
+      reason: 'the empty body or the parse error then fails the parse or the NewPet schema: 400 all the same',
+    }),
+  ),
+  {
+    file: OPERATIONS,
+    function: 'newPetOf',
+    code: "'string'",
+    kind: 'fast path',
+    reason: 'the decoded text kept for the journal, which decodes the bytes again when it is not',
+  },
+  ...['path.length === 1', "path[0] === 'categoryId'"].map(
+    (code): Equivalent => ({
+      file: OPERATIONS,
+      function: 'newPetOf',
+      code,
+      kind: 'open choice',
+      reason:
+        'an unknown top-level member holding a number JSON text does not hold exactly refused (400) too (a nested categoryId is never one, the walk stops at depth 1): unknown fields may be refused or ignored (the table), and no required case sends one',
+    }),
+  ),
+  {
+    file: OPERATIONS,
+    function: 'decodeBody',
+    code: "'string'",
+    kind: 'unreachable',
+    reason:
+      'every adapter hands the body as bytes (node, undici, msw): a string body is only the one kept after this call',
+  },
+  ...['decodeBody', 'parseJson'].map(
+    (fn): Equivalent => ({
+      file: OPERATIONS,
+      function: fn,
+      mutator: 'BlockStatement',
+      code: 'return error instanceof Error ? error : new Error(String(error));',
+      kind: 'message',
+      reason:
+        'undefined instead of the Error: the parse or the NewPet schema after it refuses the body, 400 all the same',
+    }),
+  ),
+  {
+    file: OPERATIONS,
+    function: 'newPetProblem',
+    code: '!Number.isSafeInteger(categoryId)',
+    kind: 'message',
+    reason: 'findInexactInteger after it refuses the same categoryId (not exactly a safe integer) with its own message',
+  },
+  ...['newPetProblem', 'describeError'].map(
+    (fn): Equivalent => ({
+      file: OPERATIONS,
+      function: fn,
+      code: fn === 'newPetProblem' ? 'e.' : '',
+      kind: 'message',
+      reason: 'how the 400 message names what is wrong with the NewPet',
+    }),
+  ),
+  ...[
+    "'request body is larger than the limit'",
+    "'a JSON request body (NewPet) is required'",
+    'no pet with id',
+    'must be a 64-bit integer, got',
+    'limit must be an integer from',
+    'status must be one of',
+    "', '",
+    'Content-Type must be application/json, got',
+    "contentType ?? ''",
+    "''",
+    'request body is not valid JSON',
+    'categoryId must be kept exactly',
+    'to be kept exactly',
+    "'; '",
+    "'type'",
+    "'format'",
+    'must be given at most once',
+  ].map((code): Equivalent => ({ file: OPERATIONS, code, kind: 'message', reason: 'message text' })),
+  {
+    file: OPERATIONS,
+    function: 'created',
+    code: '/pets/',
+    kind: 'open choice',
+    reason:
+      'Location on a 201 is not in the interface, and RFC 9110 §15.3.2 lets the target URI stand for the created resource; the suite reads the Pet in the body',
+  },
+  // store.ts: over HTTP the run reaches add, getJson and listing; the rest is the store's own API (the control
+  // endpoints, the Pact recorder, the database stores), a full store or ids exhausted.
+  ...['petBytes'].map(
+    (fn): Equivalent => ({
+      file: STORE,
+      function: fn,
+      code: '',
+      kind: 'unreachable',
+      reason: 'a full store or ids exhausted: no request of a run against a store of 256 MiB with 150 pets makes one',
+    }),
+  ),
+  ...[
+    'return (this.#pet ??=',
+    'this.#pet ??=',
+    "'StoreFullError'",
+    "'IdsExhaustedError'",
+    'no pet id is left',
+    'largest === undefined',
+    'the pet store is full',
+    '64 * 1024',
+  ].map(
+    (code): Equivalent => ({
+      file: STORE,
+      code,
+      kind: 'unreachable',
+      reason:
+        "a full store, ids exhausted, the store's size option or StoredPet.pet (read by the Pact recorder, not by the three operations' answers)",
+    }),
+  ),
+  ...['statusIndex', 'sortedById'].map(
+    (fn): Equivalent => ({
+      file: STORE,
+      function: fn,
+      code: fn === 'statusIndex' ? 'unknown pet status' : '',
+      kind: 'unreachable',
+      reason:
+        "the store's own checks: the HTTP paths refuse an unknown status before the store, and the pets seeded or replaced (the control API) come sorted and unique",
+    }),
+  ),
+  {
+    file: STORE,
+    function: 'statusIndex',
+    code: 's === -1',
+    kind: 'unreachable',
+    reason: 'the HTTP paths refuse an unknown status before the store',
+  },
+  ...[
+    '!Number.isSafeInteger(id)',
+    "typeof input.name !== 'string'",
+    '!Number.isSafeInteger(input.categoryId)',
+    'pet id must be a safe integer',
+    'pet name must be a string',
+    'pet categoryId must be a safe integer',
+    'c.bytes + petBytes(json)',
+    'bytes > budget',
+  ].map(
+    (code): Equivalent => ({
+      file: STORE,
+      function: 'append',
+      code,
+      kind: 'unreachable',
+      reason: "the store's own guards (the HTTP paths check the NewPet before) and its budget, which no run fills",
+    }),
+  ),
+  ...['at === c.ids.length', 'n === c.byStatus[s]!.length'].map(
+    (code): Equivalent => ({
+      file: STORE,
+      function: 'append',
+      code,
+      replacement: 'true',
+      kind: 'fast path',
+      reason: 'the columns grown at every add: the same content, more copying',
+    }),
+  ),
+  ...['c.ids.slice(0, c.count)', 'c.jsons.slice(0, c.count)', 'positions.slice(0, c.statusCounts[s])'].map(
+    (code): Equivalent => ({
+      file: STORE,
+      function: 'copyOf',
+      code,
+      kind: 'unreachable',
+      reason:
+        'the live columns sharing arrays with the seeded ones differ only after a reset (the control API), which the run does not make',
+    }),
+  ),
+  // Seeding: the run's mock seeds its 150 pets when opened. The mutants that leave it empty make a server that starts
+  // with no animals, which the interface leaves open (it says nothing of what a store holds before a run's creates).
+  ...[
+    'initial !== undefined',
+    '{ load(columnsOf(pets, budget)); replaced = true; }',
+    '{ replaced = false; load(copyOf(seeded)); }',
+    'seeded = columnsOf(pets, budget); if (!keepState) load(copyOf(seeded));',
+    '!keepState',
+    'listings.clear(); c = columns;',
+    'c.count === 0',
+    'if (opened) return c.count;',
+    'opened',
+    'reseed(loaded, replaced); return c.count;',
+  ].map(
+    (code): Equivalent => ({
+      file: STORE,
+      function: 'createPetStore',
+      code,
+      kind: 'open choice',
+      reason:
+        "which animals the store holds before the run creates any (the seeded 150, none, or seeded twice the same): the interface says nothing of a store's starting content, and every answer stays consistent with what was created; a reset or replacement is the control API",
+    }),
+  ),
+  ...['false', 'true'].map(
+    (code): Equivalent => ({
+      file: STORE,
+      function: 'createPetStore',
+      mutator: 'BooleanLiteral',
+      code,
+      kind: 'open choice',
+      reason:
+        'whether seeding keeps replaced pets or seeds again: only a replacement (the control API) or a second open (none in a run) tells',
+    }),
+  ),
+  ...["'memory'"].map(
+    (code): Equivalent => ({ file: STORE, code, kind: 'message', reason: "the store's name in messages" }),
+  ),
+  ...['return c.count;', 'return nextId;', 'return c.bytes;'].map(
+    (code): Equivalent => ({
+      file: STORE,
+      function: 'createPetStore',
+      mutator: 'BlockStatement',
+      code,
+      kind: 'unreachable',
+      reason:
+        "the store's size, next id and bytes: read by the control API and the mock's own report, not by the three operations",
+    }),
+  ),
+  ...[
+    'c.count - 1',
+    'const at = position(c, id); return at < 0 ? undefined : new StoredPet',
+    '(limit, status) => listing(limit, status).json',
+    'c.jsons.slice(0, c.count)',
+    "','",
+    '{ length }',
+    '(_, i) => new StoredPet',
+    '(json) => Object.freeze(JSON.parse(json) as Pet)',
+    '!Number.isSafeInteger(id)',
+  ].map(
+    (code): Equivalent => ({
+      file: STORE,
+      function: 'createPetStore',
+      code,
+      kind: 'unreachable',
+      reason:
+        "the store's own API (ids exhausted, get, list, listJson, all, allJson): the operations read getJson and listing",
+    }),
+  ),
+  // get's `at < 0` (getJson has the same code: there `true` and `>= 0` fail getPet.existing, `<= 0` getPet.listed).
+  ...['true', 'at >= 0', 'at <= 0'].map(
+    (replacement): Equivalent => ({
+      file: STORE,
+      function: 'createPetStore',
+      code: 'at < 0',
+      replacement,
+      kind: 'unreachable',
+      reason: "get is the store's own API: getPet reads getJson",
+    }),
+  ),
+  {
+    file: STORE,
+    function: 'createPetStore',
+    code: 'at < 0',
+    replacement: 'false',
+    kind: 'fast path',
+    reason: 'getJson reading position -1 finds undefined all the same',
+  },
+  ...[
+    ['n * (STATUSES.length + 1) + s + 1', 'n * (STATUSES.length + 1) + s - 1'],
+    ['n * (STATUSES.length + 1) + s', 'n * (STATUSES.length + 1) - s'],
+  ].map(
+    ([code, replacement]): Equivalent => ({
+      file: STORE,
+      function: 'createPetStore',
+      code: code!,
+      replacement,
+      kind: 'fast path',
+      reason:
+        "the listing memo's key is still one number per limit and status (s is -1 to 2, four apart): the same listings",
+    }),
+  ),
+  ...['kept === undefined', 'listings.size >= MAX_LISTINGS', 'listings.size > 0'].map(
+    (code): Equivalent => ({
+      file: STORE,
+      function: 'createPetStore',
+      code,
+      kind: 'fast path',
+      reason:
+        'the listing memo: computed again, cleared more or less often, or kept (at most 101 limits of 4 filters): the same listings',
+    }),
+  ),
+  {
+    file: STORE,
+    function: 'position',
+    code: 'found < id',
+    replacement: 'found <= id',
+    kind: 'fast path',
+    reason: 'found === id has returned on the line before',
+  },
+  {
+    file: STORE,
+    function: 'listingOf',
+    code: 'new Array<string>(length)',
+    kind: 'fast path',
+    reason: 'an array grown as it is filled: the same items',
+  },
+  {
+    file: STORE,
+    function: 'wholeLimit',
+    code: 'limit >= 1',
+    kind: 'unreachable',
+    reason: 'the HTTP paths refuse a limit below 1 before the store',
+  },
+  {
+    file: STORE,
+    code: 'this.#bytes ??= utf8.encode(this.json)',
+    kind: 'fast path',
+    reason: 'without the kept bytes, the adapters encode the listing text themselves',
+  },
 ];
