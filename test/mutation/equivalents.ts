@@ -38,6 +38,7 @@ const LISTING = 'mock/core/listing.ts';
 const HANDLER = 'mock/core/handler.ts';
 const OPERATIONS = 'mock/core/operations.ts';
 const STORE = 'mock/core/store.ts';
+const SERVER = 'mock/node/server.ts';
 
 /** The architecture notes' row on a wrong method: the suite sends none, and may only advise on one. */
 const WRONG_METHOD =
@@ -884,4 +885,180 @@ export const EQUIVALENTS: readonly Equivalent[] = [
     kind: 'fast path',
     reason: 'without the kept bytes, the adapters encode the listing text themselves',
   },
+  // server.ts: the node adapter's hardening (body limit, timeouts, unparsable HTTP, Expect, the Host check), its log
+  // and chaos faults. The suite sends well-formed requests of ordinary size over 127.0.0.1 to a mock with no log and
+  // no chaos; the interface leaves request size limits "not shown" and says nothing of timeouts or broken HTTP; the
+  // mock's own tests (mock/node/server.test.ts, test/reliability/) hold these, not the conformance suite.
+  /** The adapter's defences against clients the contract does not describe. */
+  ...['answerClientError', 'discardBody', 'readBody'].map(
+    (fn): Equivalent => ({
+      file: SERVER,
+      function: fn,
+      code: '',
+      kind: 'open choice',
+      reason:
+        'how the adapter meets a body over its limit, a body on a GET, unparsable HTTP or a timeout: request size limits are "not shown" in the interface (the table\'s row on bodies over 1 MiB takes 400 or 413), and the suite sends none of the rest',
+    }),
+  ),
+  ...[
+    'Request Header Fields Too Large',
+    'request headers are too large',
+    'Request Timeout',
+    'not received in time',
+    'Bad Request',
+    'not valid HTTP/1.1',
+  ].map(
+    (code): Equivalent => ({
+      file: SERVER,
+      code,
+      kind: 'open choice',
+      reason:
+        'the answers to unparsable HTTP and timeouts, which the suite never sends and the interface does not describe',
+    }),
+  ),
+  {
+    file: SERVER,
+    function: 'carryOut',
+    code: '',
+    kind: 'unreachable',
+    reason:
+      'faults (reset, close, truncated, hang) come only from chaos and forced answers, which the run does not set',
+  },
+  ...['fetchSafely', 'internalError'].map(
+    (fn): Equivalent => ({
+      file: SERVER,
+      function: fn,
+      code: fn === 'fetchSafely' ? 'return internalError();' : '',
+      kind: 'unreachable',
+      reason: "the 500 for a mock that throws: no request of the run makes the mock's fetch throw",
+    }),
+  ),
+  {
+    file: SERVER,
+    function: 'toApiRequest',
+    code: '',
+    kind: 'unreachable',
+    reason: 'node:http always gives a server request its method and URL: the defaults are never read',
+  },
+  {
+    file: SERVER,
+    function: 'send',
+    code: 'response.body.length > 0',
+    kind: 'fast path',
+    reason:
+      'framing: a body sent with Content-Length or chunked (and an empty one with Content-Length: 0 or none) is the same message',
+  },
+  ...['closeAfter', "'close'", "'finish'", '() => res.socket?.destroySoon()', 'res.socket?.destroySoon'].map(
+    (code): Equivalent => ({
+      file: SERVER,
+      function: 'send',
+      code,
+      kind: 'open choice',
+      reason:
+        'whether the connection closes after an over-limit body: the suite sends none, and a server may close or keep it',
+    }),
+  ),
+  {
+    file: SERVER,
+    function: 'send',
+    code: 'res.destroyed ||',
+    kind: 'unreachable',
+    reason: 'an answer to a request already answered 408 or gone: the suite waits for every answer',
+  },
+  // createHttpServer: the Host check first (its block holds the refusal's `?? ''`), then the flags and fallbacks
+  // that several lines share, then the log, the answers given later and the body's reading.
+  ...['hostAllowed !== undefined', 'Nothing of it is read or handled', 'req.headers.host ??'].map(
+    (code): Equivalent => ({
+      file: SERVER,
+      function: 'createHttpServer',
+      code,
+      kind: 'open choice',
+      reason:
+        "the Host check against DNS rebinding: the table's Browsers row leaves it unchecked, and the suite's Host is always the mock's own",
+    }),
+  ),
+  {
+    file: SERVER,
+    function: 'createHttpServer',
+    mutator: 'StringLiteral',
+    code: "''",
+    kind: 'unreachable',
+    reason:
+      "the empty fallbacks of the log line's method and path (the log is no answer, and the run logs nothing) and of a missing Host in its refusal (the suite always sends the mock's own)",
+  },
+  {
+    file: SERVER,
+    function: 'createHttpServer',
+    mutator: 'BooleanLiteral',
+    code: 'true',
+    kind: 'unreachable',
+    reason:
+      'a flag turned false: the abandoned mark (a client that gives up), the close after a Host refusal (the suite sends the mock its own Host) or the over-limit mark (a body over 1 MiB): the suite makes none of them',
+  },
+  ...[
+    '[]',
+    'log',
+    "req.method ?? ''",
+    "req.url ?? ''",
+    "response.fault && response.fault !== 'truncated'",
+    "response.fault !== 'truncated'",
+    "'truncated'",
+    '{ fault: response.fault }',
+    'performance.now() - started',
+  ].map(
+    (code): Equivalent => ({
+      file: SERVER,
+      function: 'createHttpServer',
+      code,
+      kind: 'unreachable',
+      reason:
+        'the log line of each answer (and the secrets it hides): no answer over HTTP shows it, and the run logs nothing',
+    }),
+  ),
+  {
+    file: SERVER,
+    function: 'createHttpServer',
+    code: 'response.fault',
+    replacement: 'false',
+    kind: 'unreachable',
+    reason: 'faults come only from chaos and forced answers, which the run does not set',
+  },
+  ...[
+    'answer instanceof Promise',
+    "'close'",
+    '!res.writableFinished',
+    '(response) => deliver(req, res, response, closeAfter, started)',
+  ].map(
+    (code): Equivalent => ({
+      file: SERVER,
+      function: 'createHttpServer',
+      code,
+      kind: 'unreachable',
+      reason:
+        "an answer the mock gives later (latency, a delay, a database store) and a client that gives up: the run's memory mock answers at once, and the suite waits",
+    }),
+  ),
+  ...[
+    "req.method !== 'POST' && req.method !== 'PUT'",
+    "req.method !== 'PUT'",
+    "'PUT'",
+    "Number(req.headers['content-length']) > bodyLimit",
+    "'content-length'",
+    '!overLimit',
+    'tooLarge',
+    "'request'",
+    "'clientError'",
+    "'checkContinue'",
+    '{ headersTimeout: headersMs, requestTimeout: requestMs, connectionsCheckingInterval: checkEvery }',
+    'headersMs / 4',
+  ].map(
+    (code): Equivalent => ({
+      file: SERVER,
+      function: 'createHttpServer',
+      code,
+      kind: 'open choice',
+      reason:
+        'whether and how a body is read for each method, a body over the limit (the table\'s row: 400 or 413), Expect: 100-continue, unparsable HTTP and the timeouts: request size limits are "not shown" in the interface, the suite sends GET and POST of ordinary size, and the rest it never sends',
+    }),
+  ),
 ];
