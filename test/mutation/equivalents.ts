@@ -84,7 +84,15 @@ export const EQUIVALENTS: readonly Equivalent[] = [
   },
   {
     file: AUTH,
-    code: "authorization === undefined || authorization.trim() === ''",
+    mutator: 'MethodExpression',
+    code: 'authorization.trim()',
+    kind: 'message',
+    reason: 'a blank header read as a scheme failure rather than a missing key: still 401 with a Bearer challenge',
+  },
+  {
+    file: AUTH,
+    code: "''",
+    replacement: '"Stryker was here!"',
     kind: 'message',
     reason: 'which failure (missing or scheme) only picks the 401 message and challenge',
   },
@@ -137,6 +145,41 @@ export const EQUIVALENTS: readonly Equivalent[] = [
       kind: 'open choice',
       reason:
         'isVisibleAscii only picks the fast path: a mutant changes the answer only for a token after two spaces or with a control character, where the contract gives the form `Bearer <API_KEY>` (one space) and the suite requires nothing',
+    }),
+  ),
+  {
+    file: AUTH,
+    function: 'isVisibleAscii',
+    mutator: 'BooleanLiteral',
+    code: 'false',
+    replacement: 'true',
+    kind: 'open choice',
+    reason:
+      "the fast path for an empty token or one with a space or control character: `Bearer ` alone gets 401 either way (the wrong-key message), and only a token after two spaces (`Bearer  KEY`) changes, where the contract gives the form `Bearer <API_KEY>` and the suite requires nothing",
+  },
+  {
+    file: AUTH,
+    mutator: 'Regex',
+    code: '/^bearer +(\\S.*)$/i',
+    replacement: '/^bearer (\\S.*)$/i',
+    kind: 'open choice',
+    reason:
+      'one space only after the scheme: `Bearer  KEY` (two spaces) refused, where the contract gives the form `Bearer <API_KEY>` and the suite requires nothing',
+  },
+  // The loop never run (i >= text.length at once), run backwards (it meets the space of `Bearer ` and answers
+  // false), or never reaching its end (always false): each only picks the fast path or the pattern, the same answer.
+  ...[
+    ['i < text.length', 'i >= text.length'],
+    ['i++', 'i--'],
+    ['true', 'false'],
+  ].map(
+    ([code, replacement]): Equivalent => ({
+      file: AUTH,
+      function: 'isVisibleAscii',
+      code: code!,
+      replacement,
+      kind: 'fast path',
+      reason: 'only picks the fast path or the pattern after it, which read `Bearer <key>` the same way',
     }),
   ),
   // The loop never run, or run one past the end (charCodeAt gives NaN there, which is neither bound): every token
