@@ -155,7 +155,7 @@ export const EQUIVALENTS: readonly Equivalent[] = [
     replacement: 'true',
     kind: 'open choice',
     reason:
-      "the fast path for an empty token or one with a space or control character: `Bearer ` alone gets 401 either way (the wrong-key message), and only a token after two spaces (`Bearer  KEY`) changes, where the contract gives the form `Bearer <API_KEY>` and the suite requires nothing",
+      'the fast path for an empty token or one with a space or control character: `Bearer ` alone gets 401 either way (the wrong-key message), and only a token after two spaces (`Bearer  KEY`) changes, where the contract gives the form `Bearer <API_KEY>` and the suite requires nothing',
   },
   {
     file: AUTH,
