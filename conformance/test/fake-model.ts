@@ -64,6 +64,12 @@ export type Violation =
   | 'resetOnCreate'
   | 'bigCategoryRounded'
   | 'inexactCategoryRounded'
+  /** The exact-number check reads the first `"categoryId"` in the text, one nested in another member, and stores the top-level one rounded. */
+  | 'categoryIdScannedFirst'
+  /** categoryId kept in a 32-bit integer (a Java `int`): one beyond 2^31 - 1 gets 400, though int64 holds it. */
+  | 'categoryIdInt32'
+  /** categoryId checked by its truth (`!body.categoryId`): 0 is refused as missing. */
+  | 'categoryIdZeroMissing'
   | 'petsInProtoKey'
   /** A body that is not UTF-8 gets a 500 (aiohttp's UnicodeDecodeError slipping past `except json.JSONDecodeError`). */
   | 'notUtf8Body500'
