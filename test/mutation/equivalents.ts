@@ -37,6 +37,11 @@ const RESPONSES = 'mock/core/responses.ts';
 const LISTING = 'mock/core/listing.ts';
 const HANDLER = 'mock/core/handler.ts';
 const EXACT = 'mock/core/exact-numbers.ts';
+const LAYERS = 'mock/core/layers.ts';
+
+/** What only the mock's own layers read: the interface defines none of them, and the suite's mock asks for none. */
+const OWN_LAYERS =
+  "changes only the mock's own layers (CORS, control, journal, coverage, Pact, and latency, Prefer, scenarios, chaos and the rate limit, which are off unless asked): the interface defines none of them and the architecture notes' table checks none, so a request of the interface gets the same answer";
 
 /** The architecture notes' row on a wrong method: the suite sends none, and may only advise on one. */
 const WRONG_METHOD =
@@ -384,6 +389,107 @@ export const EQUIVALENTS: readonly Equivalent[] = [
   ...['{ path, text: number.slice(0, 40) }', 'number.slice(0, 40)'].map(
     (code): Equivalent => ({ file: EXACT, code, kind: 'message', reason: 'what the 400 message quotes' }),
   ),
+  // layers.ts: the pipeline around the handler; the handler routes and answers every request of the interface itself.
+  ...['forcedBy', 'observingLayer', 'thenAnswer', 'sleep', 'headerValue', 'isShaped', 'chainOf'].map(
+    (fn): Equivalent => ({ file: LAYERS, function: fn, code: '', kind: 'open choice', reason: OWN_LAYERS }),
+  ),
+  ...["['scenario', 'prefer', 'chaos', 'rateLimit']", "'scenario'", "'prefer'", "'chaos'", "'rateLimit'"].map(
+    (code): Equivalent => ({ file: LAYERS, code, kind: 'open choice', reason: OWN_LAYERS }),
+  ),
+  {
+    file: LAYERS,
+    function: 'contextMaker',
+    code: 'apiPath}/',
+    kind: 'open choice',
+    reason: `every path counted as the API's: ${OWN_LAYERS}`,
+  },
+  ...[
+    'path === apiPath',
+    'path.startsWith(under)',
+    'route !== undefined',
+    "request.method === 'HEAD'",
+    "'HEAD'",
+    "'GET'",
+  ].map(
+    (code): Equivalent => ({
+      file: LAYERS,
+      function: 'createContext',
+      code,
+      kind: 'open choice',
+      reason: `the context's \`api\` and \`operation\`, which only the layers read: ${OWN_LAYERS}`,
+    }),
+  ),
+  {
+    file: LAYERS,
+    function: 'createContext',
+    code: 'path.length > apiPath.length',
+    kind: 'fast path',
+    reason: 'the matcher finds no route for the base path itself or anything shorter either',
+  },
+  ...[
+    'query === queries.last',
+    "query !== ''",
+    '{ query = queries.all.get(query) ?? queries.all.keep(query, query); queries.last = query; }',
+  ].map(
+    (code): Equivalent => ({
+      file: LAYERS,
+      function: 'createContext',
+      code,
+      kind: 'fast path',
+      reason: 'the memo of query texts: a query passed on as the string first seen, or as sent, is the same text',
+    }),
+  ),
+  ...['contextMaker', 'createContext'].map(
+    (fn): Equivalent => ({
+      file: LAYERS,
+      function: fn,
+      mutator: 'StringLiteral',
+      code: "''",
+      kind: 'fast path',
+      reason:
+        'the memo of query texts: the first `last`, and whether an empty query is kept, only decide whether the map is looked in',
+    }),
+  ),
+  ...['compose', 'contextMaker'].map(
+    (fn): Equivalent => ({
+      file: LAYERS,
+      function: fn,
+      mutator: 'StringLiteral',
+      code: "'/v1'",
+      kind: 'unreachable',
+      reason: 'createMock always passes the API path (mock.ts)',
+    }),
+  ),
+  ...[
+    'divert === undefined',
+    '{ const target = splitTarget(originForm(request.url)); return chain(contextOf(request, target.path, target.query)); }',
+  ].map(
+    (code): Equivalent => ({
+      file: LAYERS,
+      function: 'compose',
+      code,
+      kind: 'open choice',
+      reason:
+        "the pipeline of a mock made without sessions (createMock makes them unless told not to), or sessions never diverted to: sessions are the mock's own feature, which the architecture notes' table leaves unchecked",
+    }),
+  ),
+  {
+    file: LAYERS,
+    function: 'splitTarget',
+    mutator: 'StringLiteral',
+    code: "''",
+    kind: 'open choice',
+    reason:
+      "a target without `?` read as a query naming one unknown, valueless parameter: the listing ignores it (the table's tolerated answer to a parameter the contract does not define), and createPet and getPet read no query",
+  },
+  {
+    file: LAYERS,
+    function: 'originForm',
+    code: "url.startsWith('/')",
+    replacement: 'false',
+    kind: 'fast path',
+    reason: 'the pattern after it returns an origin-form target as it is',
+  },
   // query.ts: parseQuery is URLSearchParams's reading without building one; its hand-written loop is a fast path.
   {
     file: QUERY,
