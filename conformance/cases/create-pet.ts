@@ -204,7 +204,7 @@ async function int64Category(ctx: CaseContext): Promise<void> {
   for (const value of INT64_CATEGORIES) {
     // A space after the colon, as JSON allows (RFC 8259 §2), and a name with `1.0` in it: a server that scans the
     // text for numbers not written as integers reads this body too, and must still find nothing wrong with it.
-    const name = `${ctx.name('int64-category')} v1.0`;
+    const name = `${ctx.name(`category-${value}`)} v1.0`;
     const body = `{"name":${JSON.stringify(name)},"categoryId": ${value}}`;
     const ex = await ctx.send({ method: 'POST', path: '/pets', body });
     const checks = expectResponse(ex, { statuses: { 201: 'Pet' }, strict: ctx.strict });

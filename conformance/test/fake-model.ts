@@ -107,7 +107,7 @@ export type Violation =
  * generated cases must find each and shrink it to the smallest request or sequence.
  */
 export type GeneratedBug =
-  /** 500 for a create whose categoryId is 0. */
+  /** 500 for a create whose categoryId is 0 and name empty (createPet.categoryId.int64 sends 0 with a name). */
   | 'categoryIdZero500'
   /** Names longer than 64 characters (code points) are cut to 64 (the answer and the store). */
   | 'longNameCut'
