@@ -91,7 +91,9 @@ describe('slow and idle clients', () => {
     const cutAfter = performance.now() - started;
     expect(slowest).toBeLessThan(PROMPT_MS);
     expect(written).toBeLessThan(head.length);
-    expect(cutAfter).toBeLessThan(TIMEOUTS.headersMs + 1_000);
+    // Cut before the head was all sent (above), and well before the trickle would have ended (about 5 s): under
+    // stress --cpu 4 the 400 ms header timeout fired after 1.9 s, so the margin is wide, not a measure of the timer.
+    expect(cutAfter).toBeLessThan(TIMEOUTS.headersMs + 3_000);
     const response = parseResponse(data);
     expect(response.status).toBe(408);
     const error = JSON.parse(response.body.toString());

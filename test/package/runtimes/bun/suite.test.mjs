@@ -15,7 +15,7 @@ test('runConformance passes against a started mock', async () => {
   } finally {
     await mock.close();
   }
-});
+}, 60_000); // bun test's own 5 s default: a fixed run under stress --cpu 4 took longer (what is judged is the verdict)
 
 test('createMockDispatcher is refused at once, naming the port and MSW', () => {
   expect(() => createMockDispatcher()).toThrow(/startMockServer.*createMswHandlers/);
