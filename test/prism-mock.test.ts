@@ -20,6 +20,7 @@ const PRISM_MOCK_FAILURES: Record<string, string[]> = {
     'createPet.distinctIds',
     'createPet.clientId.noOverwrite',
     'createPet.categoryId.inexact',
+    'createPet.categoryId.int64',
     'createPet.jsonLabels',
     'getPet.unknown',
     'listPets.status.pending',

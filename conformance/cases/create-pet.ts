@@ -143,6 +143,20 @@ async function bigCategory(ctx: CaseContext): Promise<void> {
  */
 const INEXACT_CATEGORIES = ['4503599627370496.5', '1e-400'];
 
+/**
+ * 100 - 10^-17 (read as 100) last in a body whose other members hold `"categoryId"` too: nested in an unknown
+ * member, and inside strings, with escaped quotes and a space before the colon (RFC 8259 §2, §7). A server that
+ * finds the number by scanning the text rather than by the JSON structure reads the wrong one and stores this one
+ * rounded. The unknown members may make a server refuse the body: a 400 is accepted as for every inexact number.
+ */
+const NESTED_INEXACT = '99.99999999999999999';
+
+/** The body that hides {@link NESTED_INEXACT} behind other `categoryId`s, for an animal named `name`. */
+function nestedInexactBody(name: string): string {
+  const decoy = `${name} "categoryId": 1, [\\"]`;
+  return `{"name":${JSON.stringify(decoy)},"tags" : [ [1, 2], {"categoryId": 7, "x": "]}"} ], "categoryId" : ${NESTED_INEXACT}, "note": "categoryId"}`;
+}
+
 /** The raw JSON text of `field` in a body, or undefined. */
 function rawNumber(body: string, field: string): string | undefined {
   return new RegExp(`"${field}"\\s*:\\s*(-?[0-9][0-9.eE+-]*)`).exec(body)?.[1];
@@ -151,8 +165,17 @@ function rawNumber(body: string, field: string): string | undefined {
 async function inexactCategory(ctx: CaseContext): Promise<void> {
   // As for bigCategory: a 400 means something only where a valid body gets its 201.
   if (!(await createControl(ctx))) return;
-  for (const text of INEXACT_CATEGORIES) {
-    const body = `{"name":${JSON.stringify(ctx.name('inexact-category'))},"categoryId":${text}}`;
+  const bodies = INEXACT_CATEGORIES.map((text) => ({
+    text,
+    label: `categoryId ${text}`,
+    body: `{"name":${JSON.stringify(ctx.name('inexact-category'))},"categoryId":${text}}`,
+  }));
+  bodies.push({
+    text: NESTED_INEXACT,
+    label: `categoryId ${NESTED_INEXACT} after other "categoryId" members`,
+    body: nestedInexactBody(ctx.name('inexact-category')),
+  });
+  for (const { text, label, body } of bodies) {
     const ex = await ctx.send({ method: 'POST', path: '/pets', body });
     const checks = expectResponse(ex, { statuses: { 201: 'Pet', 400: 'Error' }, strict: ctx.strict });
     if (ex.response?.status === 201) {
@@ -167,7 +190,37 @@ async function inexactCategory(ctx: CaseContext): Promise<void> {
         ),
       );
     }
-    ctx.check(...labelled(`categoryId ${text}`, checks));
+    ctx.check(...labelled(label, checks));
+  }
+}
+
+/**
+ * Valid int64 values a server gets wrong: 0 (a check of the value's truth, `!body.categoryId`, takes it for missing)
+ * and 10^15 (beyond a 32-bit integer's 2^31 - 1, held exactly by a double).
+ */
+const INT64_CATEGORIES = [0, 1_000_000_000_000_000];
+
+async function int64Category(ctx: CaseContext): Promise<void> {
+  for (const value of INT64_CATEGORIES) {
+    // A space after the colon, as JSON allows (RFC 8259 §2), and a name with `1.0` in it: a server that scans the
+    // text for numbers not written as integers reads this body too, and must still find nothing wrong with it.
+    const name = `${ctx.name(`category-${value}`)} v1.0`;
+    const body = `{"name":${JSON.stringify(name)},"categoryId": ${value}}`;
+    const ex = await ctx.send({ method: 'POST', path: '/pets', body });
+    const checks = expectResponse(ex, { statuses: { 201: 'Pet' }, strict: ctx.strict });
+    if (ex.response?.status === 201) {
+      const got = (ex.response.json as { categoryId?: unknown } | undefined)?.categoryId;
+      checks.push(
+        checkThat(
+          'exact',
+          got === value,
+          got === value
+            ? `categoryId ${value} kept exactly`
+            : `categoryId ${value} was stored changed: the answer reads ${JSON.stringify(got)}`,
+        ),
+      );
+    }
+    ctx.check(...labelled(`categoryId ${value}`, checks));
   }
 }
 
@@ -233,6 +286,13 @@ export function createPetCases(): Case[] {
       section: CONTRACT_SECTIONS.newPet,
       covers: [201, 400],
       run: inexactCategory,
+    }),
+    createCase({
+      id: 'createPet.categoryId.int64',
+      title: `categoryId ${INT64_CATEGORIES.join(' and ')} (int64: zero, and beyond a 32-bit integer) each get 201 and are kept exactly`,
+      section: CONTRACT_SECTIONS.newPet,
+      covers: [201],
+      run: int64Category,
     }),
     createCase({
       id: 'createPet.clientId.noOverwrite',

@@ -132,14 +132,15 @@ describe('modes', () => {
     });
   });
 
-  // A conforming server gets at most nine creates: the four shared animals (available, pending, sold, no status),
-  // the two labelled application/json in other ways (createPet.jsonLabels), the categoryId beyond 2^53 when it keeps it exactly, the
+  // A conforming server gets at most eleven creates: the four shared animals (available, pending, sold, no status),
+  // the two labelled application/json in other ways (createPet.jsonLabels), the categoryIds 0 and 10^15 (createPet.categoryId.int64),
+  // the categoryId beyond 2^53 when it keeps it exactly, the
   // create carrying a client id when it ignores the id, and the unlabelled body when it reads it. Every other POST is
   // one a conforming server refuses (invalid bodies, wrong credentials).
   it.each([
-    ['refuses the big categoryId', {}, 7],
-    ['keeps the big categoryId exactly', { bigCategoryExact: true }, 8],
-    ['keeps it and refuses a client id', { bigCategoryExact: true, clientId400: true }, 7],
+    ['refuses the big categoryId', {}, 9],
+    ['keeps the big categoryId exactly', { bigCategoryExact: true }, 10],
+    ['keeps it and refuses a client id', { bigCategoryExact: true, clientId400: true }, 9],
   ] as const)(
     'creates few animals, all named with the run id, and says how many: a server that %s gets %i',
     async (_name, choices, count) => {

@@ -46,6 +46,7 @@ const ERROR_USERS = [
 const PET_READERS = [
   ...LIST_READERS,
   'createPet.jsonLabels',
+  'createPet.categoryId.int64',
   'createPet.full',
   'createPet.noStatus',
   'createPet.status',
@@ -171,7 +172,7 @@ const VIOLATIONS: Record<Violation, Expectation> = {
     mayAlsoFail: ['auth.getPet.beforeValidation.prefers401'],
     reason: 'whether an animal exists shows without a valid key',
   },
-  create200: { catches: CREATES, mayAlsoFail: ['createPet.clientId.noOverwrite'] },
+  create200: { catches: CREATES, mayAlsoFail: ['createPet.clientId.noOverwrite', 'createPet.categoryId.int64'] },
   createNoEcho: {
     catches: CREATES,
     mayAlsoFail: ['createPet.fetchable', 'createPet.clientId.noOverwrite', 'getPet.existing'],
@@ -239,6 +240,12 @@ const VIOLATIONS: Record<Violation, Expectation> = {
     reason:
       'categoryId 4503599627370496.5: exact: categoryId 4503599627370496.5 was stored changed: the answer reads 4503599627370496',
   },
+  categoryIdScannedFirst: {
+    catches: ['createPet.categoryId.inexact'],
+    reason: 'stored changed: the answer reads 100',
+  },
+  categoryIdInt32: { catches: ['createPet.categoryId.int64'], reason: 'got 400' },
+  categoryIdZeroMissing: { catches: ['createPet.categoryId.int64'], reason: 'categoryId 0' },
   getUnknown200: { catches: ['getPet.unknown'] },
   notFoundWithoutBody: { catches: ['getPet.unknown'] },
   malformedId500: { catches: ['getPet.malformed'], reason: 'no 5xx' },

@@ -66,6 +66,12 @@ export type Violation =
   | 'resetOnCreate'
   | 'bigCategoryRounded'
   | 'inexactCategoryRounded'
+  /** The exact-number check reads the first `"categoryId"` in the text, one nested in another member, and stores the top-level one rounded. */
+  | 'categoryIdScannedFirst'
+  /** categoryId kept in a 32-bit integer (a Java `int`): one beyond 2^31 - 1 gets 400, though int64 holds it. */
+  | 'categoryIdInt32'
+  /** categoryId checked by its truth (`!body.categoryId`): 0 is refused as missing. */
+  | 'categoryIdZeroMissing'
   | 'petsInProtoKey'
   /** A body that is not UTF-8 gets a 500 (aiohttp's UnicodeDecodeError slipping past `except json.JSONDecodeError`). */
   | 'notUtf8Body500'
@@ -103,7 +109,7 @@ export type Violation =
  * generated cases must find each and shrink it to the smallest request or sequence.
  */
 export type GeneratedBug =
-  /** 500 for a create whose categoryId is 0. */
+  /** 500 for a create whose categoryId is 0 and name empty (createPet.categoryId.int64 sends 0 with a name). */
   | 'categoryIdZero500'
   /** Names longer than 64 characters (code points) are cut to 64 (the answer and the store). */
   | 'longNameCut'

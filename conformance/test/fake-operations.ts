@@ -152,12 +152,19 @@ function parseNewPet(s: FakeState, req: FakeRequest): { pet?: Record<string, unk
   }
   if (s.broken.has('noValidation')) return { pet: (body ?? {}) as Record<string, unknown> };
   // JSON.parse reads 4503599627370496.5 as 2^52 and 1e-400 as 0: a number not written as an integer is refused.
-  const raw = /"categoryId"\s*:\s*(-?[0-9][0-9.eE+-]*)/.exec(req.body)?.[1];
+  // The last `"categoryId": <number>` in the text is the top-level one in the suite's bodies; the violation takes the
+  // first, one nested in another member.
+  const scanned = [...req.body.matchAll(/"categoryId"\s*:\s*(-?[0-9][0-9.eE+-]*)/g)];
+  const raw = (s.broken.has('categoryIdScannedFirst') ? scanned[0] : scanned.at(-1))?.[1];
   const lenient = s.broken.has('inexactCategoryRounded') || s.broken.has('floatCategoryAccepted');
   if (raw !== undefined && !/^-?[0-9]+$/.test(raw) && !lenient)
     return { failure: error(s, 400, 'invalid_body', 'categoryId is not written as an integer') };
   const b = body as Record<string, unknown>;
   if (!isNewPet(s, b)) return { failure: error(s, 400, 'invalid_body', 'body is not a valid NewPet') };
+  if (s.broken.has('categoryIdZeroMissing') && !b.categoryId)
+    return { failure: error(s, 400, 'invalid_body', 'categoryId is required') };
+  if (s.broken.has('categoryIdInt32') && typeof b.categoryId === 'number' && Math.abs(b.categoryId) > 2 ** 31 - 1)
+    return { failure: error(s, 400, 'invalid_body', 'categoryId: out of range of int') };
   if (s.c.clientId400 && 'id' in b) return { failure: error(s, 400, 'invalid_body', 'id is assigned by the service') };
   return { pet: b };
 }

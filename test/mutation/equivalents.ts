@@ -39,6 +39,12 @@ const HANDLER = 'mock/core/handler.ts';
 const OPERATIONS = 'mock/core/operations.ts';
 const STORE = 'mock/core/store.ts';
 const SERVER = 'mock/node/server.ts';
+const EXACT = 'mock/core/exact-numbers.ts';
+const LAYERS = 'mock/core/layers.ts';
+
+/** What only the mock's own layers read: the interface defines none of them, and the suite's mock asks for none. */
+const OWN_LAYERS =
+  "changes only the mock's own layers (CORS, control, journal, coverage, Pact, and latency, Prefer, scenarios, chaos and the rate limit, which are off unless asked): the interface defines none of them and the architecture notes' table checks none, so a request of the interface gets the same answer";
 
 /** The architecture notes' row on a wrong method: the suite sends none, and may only advise on one. */
 const WRONG_METHOD =
@@ -87,7 +93,15 @@ export const EQUIVALENTS: readonly Equivalent[] = [
   },
   {
     file: AUTH,
-    code: "authorization === undefined || authorization.trim() === ''",
+    mutator: 'MethodExpression',
+    code: 'authorization.trim()',
+    kind: 'message',
+    reason: 'a blank header read as a scheme failure rather than a missing key: still 401 with a Bearer challenge',
+  },
+  {
+    file: AUTH,
+    code: "''",
+    replacement: '"Stryker was here!"',
     kind: 'message',
     reason: 'which failure (missing or scheme) only picks the 401 message and challenge',
   },
@@ -142,6 +156,41 @@ export const EQUIVALENTS: readonly Equivalent[] = [
         'isVisibleAscii only picks the fast path: a mutant changes the answer only for a token after two spaces or with a control character, where the contract gives the form `Bearer <API_KEY>` (one space) and the suite requires nothing',
     }),
   ),
+  {
+    file: AUTH,
+    function: 'isVisibleAscii',
+    mutator: 'BooleanLiteral',
+    code: 'false',
+    replacement: 'true',
+    kind: 'open choice',
+    reason:
+      'the fast path for an empty token or one with a space or control character: `Bearer ` alone gets 401 either way (the wrong-key message), and only a token after two spaces (`Bearer  KEY`) changes, where the contract gives the form `Bearer <API_KEY>` and the suite requires nothing',
+  },
+  {
+    file: AUTH,
+    mutator: 'Regex',
+    code: '/^bearer +(\\S.*)$/i',
+    replacement: '/^bearer (\\S.*)$/i',
+    kind: 'open choice',
+    reason:
+      'one space only after the scheme: `Bearer  KEY` (two spaces) refused, where the contract gives the form `Bearer <API_KEY>` and the suite requires nothing',
+  },
+  // The loop never run (i >= text.length at once), run backwards (it meets the space of `Bearer ` and answers
+  // false), or never reaching its end (always false): each only picks the fast path or the pattern, the same answer.
+  ...[
+    ['i < text.length', 'i >= text.length'],
+    ['i++', 'i--'],
+    ['true', 'false'],
+  ].map(
+    ([code, replacement]): Equivalent => ({
+      file: AUTH,
+      function: 'isVisibleAscii',
+      code: code!,
+      replacement,
+      kind: 'fast path',
+      reason: 'only picks the fast path or the pattern after it, which read `Bearer <key>` the same way',
+    }),
+  ),
   // The loop never run, or run one past the end (charCodeAt gives NaN there, which is neither bound): every token
   // takes the fast path, whose exact compare refuses whatever is not the key, as the pattern would.
   ...['false', 'i <= text.length'].map(
@@ -154,6 +203,296 @@ export const EQUIVALENTS: readonly Equivalent[] = [
       reason: 'the fast path for every token: its exact compare refuses anything that is not the key',
     }),
   ),
+  // exact-numbers.ts: createPet walks the body's text for the root object's categoryId (depth 1) once JSON.parse has
+  // accepted it and the schema found a safe integer there; the control endpoint (/__control, the mock's own) walks
+  // pets in an array (depth 2) and names the place.
+  {
+    file: EXACT,
+    function: 'describePath',
+    code: '',
+    kind: 'unreachable',
+    reason:
+      "names an inexact number's place for the control endpoint only (the mock's own API): createPet names categoryId itself",
+  },
+  ...[
+    ['!match', undefined],
+    ['false', 'true'],
+  ].map(
+    ([code, replacement]): Equivalent => ({
+      file: EXACT,
+      function: 'isExactSafeInteger',
+      code: code!,
+      replacement,
+      kind: 'unreachable',
+      reason:
+        'every number the walk reads from text JSON.parse accepted is a JSON number, which the pattern always matches',
+    }),
+  ),
+  ...['/-?([0-9]+)(?:\\.([0-9]+))?(?:[eE]([+-]?[0-9]+))?$/', '/^-?([0-9]+)(?:\\.([0-9]+))?(?:[eE]([+-]?[0-9]+))?/'].map(
+    (replacement): Equivalent => ({
+      file: EXACT,
+      mutator: 'Regex',
+      code: '/^-?([0-9]+)',
+      replacement,
+      kind: 'unreachable',
+      reason:
+        'the walk hands over a whole JSON number, which the pattern matches from its start to its end without the anchors',
+    }),
+  ),
+  {
+    file: EXACT,
+    function: 'isExactSafeInteger',
+    code: "'0'",
+    replacement: '""',
+    kind: 'unreachable',
+    reason:
+      "no input answers differently: Number('') is 0 as Number('0') is, and a value's zeros matter only beyond 2^53 - 1, which newPetProblem refuses first",
+  },
+  ...[
+    ["BigInt(digits + '0'.repeat(exponent)) <= MAX_SAFE", 'true'],
+    ["digits + '0'.repeat(exponent)", undefined],
+  ].map(
+    ([code, replacement]): Equivalent => ({
+      file: EXACT,
+      function: 'isExactSafeInteger',
+      code: code!,
+      replacement,
+      kind: 'unreachable',
+      reason:
+        'differs only for an integer beyond 2^53 - 1, which the schema check before it refuses (Number.isSafeInteger of the parsed value, operations.ts)',
+    }),
+  ),
+  {
+    file: EXACT,
+    function: 'isExactSafeInteger',
+    code: 'digits.length + exponent',
+    kind: 'fast path',
+    reason: 'the BigInt comparison after it gives the same answer: the length test spares building a huge one',
+  },
+  {
+    file: EXACT,
+    function: 'findInexactInteger',
+    code: '/[0-9][.eE]|[0-9]{16}/',
+    kind: 'fast path',
+    reason:
+      "walking more bodies, or every body (each inexact number is followed by `,` `}` or a space, and a NewPet's `name` and `categoryId` members put a letter before an `e`), gives the same answer",
+  },
+  ...['i < text.length', 'next < text.length', 'end < text.length'].map(
+    (code): Equivalent => ({
+      file: EXACT,
+      code,
+      kind: 'unreachable',
+      reason:
+        "one step past the end of valid JSON text: nothing there starts a string, container or number, and a NewPet's text ends with `}`, never inside a string or a number",
+    }),
+  ),
+  {
+    file: EXACT,
+    function: 'stringEnd',
+    code: 'text.length - 1',
+    kind: 'unreachable',
+    reason: 'an unterminated string: JSON.parse accepted the text, so every string closes',
+  },
+  // Arrays and their indexes: createPet reads numbers of the root object (depth 1), never inside an array.
+  ...[
+    "{ array: ch === '[', index: 0, key: '' }",
+    "ch === '['",
+    "'['",
+    "ch === ','",
+    "','",
+    '{ const top = frames.at(-1)!; if (top.array) top.index++; }',
+    'top.array',
+    'top.index++',
+  ].map(
+    (code): Equivalent => ({
+      file: EXACT,
+      function: 'findInexactInteger',
+      code,
+      kind: 'unreachable',
+      reason:
+        "differs only in where a number inside an array is: createPet reads the root object's members (depth 1), the control endpoint (the mock's own) arrays",
+    }),
+  ),
+  {
+    file: EXACT,
+    function: 'findInexactInteger',
+    mutator: 'StringLiteral',
+    code: "''",
+    replacement: '"Stryker was here!"',
+    kind: 'unreachable',
+    reason: "a container's first key: an object's is set before its first value, an array's is never read",
+  },
+  {
+    file: EXACT,
+    function: 'findInexactInteger',
+    code: "ch === '-'",
+    kind: 'unreachable',
+    reason:
+      'no input answers differently: the digits after a skipped `-` are read as the number, and exactness and the safe range are the same for x and -x',
+  },
+  {
+    file: EXACT,
+    function: 'findInexactInteger',
+    mutator: 'StringLiteral',
+    code: "'-'",
+    kind: 'unreachable',
+    reason:
+      'no input answers differently: the digits after a skipped `-` are read as the number, and exactness and the safe range are the same for x and -x',
+  },
+  // The delete for a key given again: at other depths or with nothing found it finds nothing; not at all, only the
+  // second categoryId is kept from being read.
+  ...[
+    ['found.size > 0 && frames.length === depth', 'true'],
+    ['found.size > 0 && frames.length === depth', 'found.size > 0 || frames.length === depth'],
+    ['found.size > 0', 'true'],
+    ['found.size > 0', 'found.size >= 0'],
+  ].map(
+    ([code, replacement]): Equivalent => ({
+      file: EXACT,
+      function: 'findInexactInteger',
+      code: code!,
+      replacement,
+      kind: 'unreachable',
+      reason:
+        'no input answers differently: found holds only depth-1 paths, and deleting from an empty map does nothing',
+    }),
+  ),
+  {
+    file: EXACT,
+    function: 'findInexactInteger',
+    code: 'frames.length === depth',
+    replacement: 'true',
+    kind: 'fast path',
+    reason:
+      'the same answer: a delete at every depth finds only depth-1 paths in found, and paths made for numbers at every depth are kept only for categoryId at depth 1',
+  },
+  ...[
+    ['found.size > 0 && frames.length === depth', 'false'],
+    ['found.size > 0', 'found.size <= 0'],
+    ['frames.length === depth', 'frames.length !== depth'],
+  ].map(
+    ([code, replacement]): Equivalent => ({
+      file: EXACT,
+      function: 'findInexactInteger',
+      code: code!,
+      replacement,
+      kind: 'open choice',
+      reason:
+        'differs only for a body naming categoryId twice, an inexact value first: names SHOULD be unique and receivers differ on a repeated one (RFC 8259 §4); the suite sends none',
+    }),
+  ),
+  {
+    file: EXACT,
+    function: 'findInexactInteger',
+    code: 'wanted(path)',
+    kind: 'open choice',
+    reason:
+      "an inexact number in an unknown member refused too: the interface says nothing of unknown members and the architecture notes' table requires only that a client id never overwrite an animal (the suite accepts 400)",
+  },
+  ...['{ path, text: number.slice(0, 40) }', 'number.slice(0, 40)'].map(
+    (code): Equivalent => ({ file: EXACT, code, kind: 'message', reason: 'what the 400 message quotes' }),
+  ),
+  // layers.ts: the pipeline around the handler; the handler routes and answers every request of the interface itself.
+  ...['forcedBy', 'observingLayer', 'thenAnswer', 'sleep', 'headerValue', 'isShaped', 'chainOf'].map(
+    (fn): Equivalent => ({ file: LAYERS, function: fn, code: '', kind: 'open choice', reason: OWN_LAYERS }),
+  ),
+  ...["['scenario', 'prefer', 'chaos', 'rateLimit']", "'scenario'", "'prefer'", "'chaos'", "'rateLimit'"].map(
+    (code): Equivalent => ({ file: LAYERS, code, kind: 'open choice', reason: OWN_LAYERS }),
+  ),
+  {
+    file: LAYERS,
+    function: 'contextMaker',
+    code: 'apiPath}/',
+    kind: 'open choice',
+    reason: `every path counted as the API's: ${OWN_LAYERS}`,
+  },
+  ...[
+    'path === apiPath',
+    'path.startsWith(under)',
+    'route !== undefined',
+    "request.method === 'HEAD'",
+    "'HEAD'",
+    "'GET'",
+  ].map(
+    (code): Equivalent => ({
+      file: LAYERS,
+      function: 'createContext',
+      code,
+      kind: 'open choice',
+      reason: `the context's \`api\` and \`operation\`, which only the layers read: ${OWN_LAYERS}`,
+    }),
+  ),
+  {
+    file: LAYERS,
+    function: 'createContext',
+    code: 'path.length > apiPath.length',
+    kind: 'fast path',
+    reason: 'the matcher finds no route for the base path itself or anything shorter either',
+  },
+  ...[
+    'query === queries.last',
+    "query !== ''",
+    '{ query = queries.all.get(query) ?? queries.all.keep(query, query); queries.last = query; }',
+  ].map(
+    (code): Equivalent => ({
+      file: LAYERS,
+      function: 'createContext',
+      code,
+      kind: 'fast path',
+      reason: 'the memo of query texts: a query passed on as the string first seen, or as sent, is the same text',
+    }),
+  ),
+  ...['contextMaker', 'createContext'].map(
+    (fn): Equivalent => ({
+      file: LAYERS,
+      function: fn,
+      mutator: 'StringLiteral',
+      code: "''",
+      kind: 'fast path',
+      reason:
+        'the memo of query texts: the first `last`, and whether an empty query is kept, only decide whether the map is looked in',
+    }),
+  ),
+  ...['compose', 'contextMaker'].map(
+    (fn): Equivalent => ({
+      file: LAYERS,
+      function: fn,
+      mutator: 'StringLiteral',
+      code: "'/v1'",
+      kind: 'unreachable',
+      reason: 'createMock always passes the API path (mock.ts)',
+    }),
+  ),
+  ...[
+    'divert === undefined',
+    '{ const target = splitTarget(originForm(request.url)); return chain(contextOf(request, target.path, target.query)); }',
+  ].map(
+    (code): Equivalent => ({
+      file: LAYERS,
+      function: 'compose',
+      code,
+      kind: 'open choice',
+      reason:
+        "the pipeline of a mock made without sessions (createMock makes them unless told not to), or sessions never diverted to: sessions are the mock's own feature, which the architecture notes' table leaves unchecked",
+    }),
+  ),
+  {
+    file: LAYERS,
+    function: 'splitTarget',
+    mutator: 'StringLiteral',
+    code: "''",
+    kind: 'open choice',
+    reason:
+      "a target without `?` read as a query naming one unknown, valueless parameter: the listing ignores it (the table's tolerated answer to a parameter the contract does not define), and createPet and getPet read no query",
+  },
+  {
+    file: LAYERS,
+    function: 'originForm',
+    code: "url.startsWith('/')",
+    replacement: 'false',
+    kind: 'fast path',
+    reason: 'the pattern after it returns an origin-form target as it is',
+  },
   // query.ts: parseQuery is URLSearchParams's reading without building one; its hand-written loop is a fast path.
   {
     file: QUERY,
