@@ -695,6 +695,7 @@ export const EQUIVALENTS: readonly Equivalent[] = [
   },
   {
     file: HANDLER,
+    mutator: 'OptionalChaining',
     code: 'removed?.has',
     kind: 'unreachable',
     reason: 'createMock always passes the set of operations past their sunset, empty before it',
