@@ -157,9 +157,30 @@ function nestedInexactBody(name: string): string {
   return `{"name":${JSON.stringify(decoy)},"tags" : [ [1, 2], {"categoryId": 7, "x": "]}"} ], "categoryId" : ${NESTED_INEXACT}, "note": "categoryId"}`;
 }
 
-/** The raw JSON text of `field` in a body, or undefined. */
-function rawNumber(body: string, field: string): string | undefined {
-  return new RegExp(`"${field}"\\s*:\\s*(-?[0-9][0-9.eE+-]*)`).exec(body)?.[1];
+/** What follows a member name: the colon and a number's raw text. */
+const MEMBER_NUMBER = /\s*:\s*(-?[0-9][0-9.eE+-]*)/y;
+
+/**
+ * The raw JSON text of the top-level member `field` when it is a number, or undefined. Members of that name nested
+ * deeper or written inside strings are not it: a server may keep and echo the unknown members of the nested body
+ * above (the architecture notes' table), and its answer then holds `"categoryId": 7` before the one judged.
+ */
+export function rawNumber(body: string, field: string): string | undefined {
+  let depth = 0;
+  for (let i = 0; i < body.length; i++) {
+    const c = body[i];
+    if (c === '{' || c === '[') depth++;
+    else if (c === '}' || c === ']') depth--;
+    else if (c === '"') {
+      let end = i + 1;
+      while (end < body.length && body[end] !== '"') end += body[end] === '\\' ? 2 : 1;
+      MEMBER_NUMBER.lastIndex = end + 1;
+      const number = depth === 1 ? MEMBER_NUMBER.exec(body) : null;
+      if (number && body.slice(i + 1, end) === field) return number[1];
+      i = end;
+    }
+  }
+  return undefined;
 }
 
 async function inexactCategory(ctx: CaseContext): Promise<void> {
