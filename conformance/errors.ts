@@ -68,6 +68,8 @@ export const EXCHANGE_ERROR_CODES = {
   proxyAnswered: 'PETSTORE_PROXY_ANSWERED',
   /** A generated request the generator itself got wrong (a bug of the suite, reported as such). */
   generationBug: 'PETSTORE_GENERATION_BUG',
+  /** A request the run's transport cannot send as the case asks (absolute form through a proxy): never judged. */
+  notSent: 'PETSTORE_NOT_SENT',
 } as const;
 
 /** A code of {@link EXCHANGE_ERROR_CODES}. */

@@ -62,6 +62,8 @@ export interface CaseRequest {
   body?: string;
   /** `null` sends no Content-Type header; bodies default to `application/json`. */
   contentType?: string | null;
+  /** The target in absolute form (`GET http://host/v1/pets HTTP/1.1`, RFC 9112 §3.2.2), not origin form. */
+  absoluteForm?: true;
 }
 
 /** The request as it went out; the credentials of its Authorization header are never kept. */
@@ -70,6 +72,8 @@ export interface ExchangeRequest {
   url: string;
   headers: Record<string, string>;
   body?: string;
+  /** The target went out in absolute form (the whole `url`), not origin form. */
+  absoluteForm?: true;
 }
 
 /** The response as received (the checks read it whole; a report hides the key in it). */
@@ -193,6 +197,11 @@ export interface Case {
   writes: boolean;
   /** Runs after every other case and the generated requests (it reads back what they created). */
   last?: true;
+  /**
+   * Runs after the other fixed cases and before the generated requests, one such case at a time, with nothing else
+   * sent meanwhile: its requests see no write between them.
+   */
+  alone?: true;
   run(ctx: CaseContext): Promise<void>;
 }
 

@@ -7,7 +7,7 @@
 import { CONTRACT_SECTIONS } from '../../spec/generated/sections.ts';
 import { listPetsLimit, type Pet, petStatuses } from '../../spec/index.ts';
 import { bodyArray, checkThat, expectResponse, labelled } from '../judge/checks.ts';
-import type { Case, CaseContext, CheckResult, CreatedKind, Creation } from '../types.ts';
+import type { Case, CaseContext, CaseRequest, CheckResult, CreatedKind, Creation } from '../types.ts';
 import { createControl } from './controls.ts';
 
 const SECTION = CONTRACT_SECTIONS.addAnAnimal;
@@ -221,13 +221,19 @@ async function inexactCategory(ctx: CaseContext): Promise<void> {
  */
 const INT64_CATEGORIES = [0, 1_000_000_000_000_000];
 
+/**
+ * The create of categoryId `value` written as an integer. A space after the colon, as JSON allows (RFC 8259 §2), and
+ * a name with `1.0` in it: a server that scans the text for numbers not written as integers reads this body too,
+ * and must still find nothing wrong with it. One request a run: the notation case reads its status as its control.
+ */
+function int64Request(ctx: CaseContext, value: number): CaseRequest {
+  const name = `${ctx.name(`category-${value}`)} v1.0`;
+  return { method: 'POST', path: '/pets', body: `{"name":${JSON.stringify(name)},"categoryId": ${value}}` };
+}
+
 async function int64Category(ctx: CaseContext): Promise<void> {
   for (const value of INT64_CATEGORIES) {
-    // A space after the colon, as JSON allows (RFC 8259 §2), and a name with `1.0` in it: a server that scans the
-    // text for numbers not written as integers reads this body too, and must still find nothing wrong with it.
-    const name = `${ctx.name(`category-${value}`)} v1.0`;
-    const body = `{"name":${JSON.stringify(name)},"categoryId": ${value}}`;
-    const ex = await ctx.send({ method: 'POST', path: '/pets', body });
+    const ex = await ctx.sendOnce(int64Request(ctx, value));
     const checks = expectResponse(ex, { statuses: { 201: 'Pet' }, strict: ctx.strict });
     if (ex.response?.status === 201) {
       const got = (ex.response.json as { categoryId?: unknown } | undefined)?.categoryId;
@@ -242,6 +248,52 @@ async function int64Category(ctx: CaseContext): Promise<void> {
       );
     }
     ctx.check(...labelled(`categoryId ${value}`, checks));
+  }
+}
+
+/**
+ * The int64 values above written as JSON numbers that are not plain integers: an exponent, a signed exponent with a
+ * leading zero, a fraction of zeros, a fraction times an exponent (RFC 8259 §6 allows each). OpenAPI 3.1's schemas
+ * are JSON Schema 2020-12, whose `integer` is any number with a zero fractional part (Validation §6.1.1), so each is
+ * the integer it denotes. Refusing one is advice (a typed decoder such as Go's `encoding/json` into an int64
+ * refuses `1e15`); storing another value than the one denoted (`1e15` read as 1 by a parse that stops at `e`) is a
+ * failure whatever the level: what was accepted was changed.
+ */
+const NOTATIONS: readonly { text: string; value: number }[] = [
+  { text: '1e15', value: 1e15 },
+  { text: '1E+015', value: 1e15 },
+  { text: '1000000000000000.000', value: 1e15 },
+  { text: '0.000000000000000001e33', value: 1e15 },
+  { text: '0.0', value: 0 },
+];
+
+async function integerNotation(ctx: CaseContext): Promise<void> {
+  for (const value of new Set(NOTATIONS.map((n) => n.value))) {
+    const written = await ctx.control(
+      int64Request(ctx, value),
+      [201],
+      `categoryId ${value} written as an integer must get 201 before a refusal of it in another notation can mean anything`,
+    );
+    if (!written) return;
+  }
+  for (const [i, { text, value }] of NOTATIONS.entries()) {
+    // A name of its own each: a server that takes a repeated name for the same animal is another case's finding.
+    const body = `{"name":${JSON.stringify(ctx.name(`category-notation-${i + 1}`))},"categoryId":${text}}`;
+    const ex = await ctx.send({ method: 'POST', path: '/pets', body });
+    const checks = expectResponse(ex, { statuses: { 201: 'Pet' }, strict: ctx.strict });
+    const got = (ex.response?.json as { categoryId?: unknown } | undefined)?.categoryId;
+    // A categoryId that is no number is the schema check's finding (above), not a changed value.
+    if (ex.response?.status === 201 && typeof got === 'number') {
+      const kept = checkThat(
+        'kept',
+        got === value,
+        got === value
+          ? `categoryId ${text} kept as ${value}`
+          : `categoryId ${text} (the integer ${value}) was stored changed: the answer reads ${JSON.stringify(got)}`,
+      );
+      checks.push(kept.ok ? kept : { ...kept, required: true });
+    }
+    ctx.check(...labelled(`categoryId ${text}`, checks));
   }
 }
 
@@ -314,6 +366,16 @@ export function createPetCases(): Case[] {
       section: CONTRACT_SECTIONS.newPet,
       covers: [201],
       run: int64Category,
+    }),
+    createCase({
+      id: 'createPet.categoryId.notation',
+      title: `categoryId written ${NOTATIONS.map((n) => n.text).join(', ')} (integers in other notations) each get 201 and are kept as the integer they denote`,
+      section: CONTRACT_SECTIONS.newPet,
+      level: 'advice',
+      basis:
+        'the contract: categoryId is an "integer" (int64), which in OpenAPI 3.1, JSON Schema 2020-12, is any number with a zero fractional part (JSON Schema Validation §6.1.1); advice, as RFC 8259 §6 lets a decoder limit the numbers it accepts',
+      covers: [201],
+      run: integerNotation,
     }),
     createCase({
       id: 'createPet.clientId.noOverwrite',

@@ -5,6 +5,7 @@
  */
 import { CONTRACT_SECTIONS } from '../../spec/generated/sections.ts';
 import { type LimitBounds, listPetsLimit, type PetStatus, petStatuses } from '../../spec/index.ts';
+import { EXCHANGE_ERROR_CODES } from '../errors.ts';
 import { bodyArray, checkStatus, checkThat, describeStatus, expectResponse, labelled } from '../judge/checks.ts';
 import type { Case, CaseContext, CheckResult, Exchange } from '../types.ts';
 import { listingControl, statusControl } from './controls.ts';
@@ -44,6 +45,20 @@ function limitCase(id: string, limit: number | undefined, max: number, title: st
   });
 }
 
+/** Whether every item of a listing has `status`; undefined when the answer holds no listing. */
+function checkFilter(ex: Exchange, status: PetStatus): CheckResult | undefined {
+  const items = bodyArray(ex) as { id?: unknown; status?: unknown }[] | undefined;
+  if (!items) return undefined;
+  const wrong = items.filter((p) => p?.status !== status);
+  const sample = wrong.slice(0, 5).map(describeStatus);
+  return checkThat(
+    'filter',
+    wrong.length === 0,
+    `${wrong.length} of ${items.length} items have another status`,
+    sample,
+  );
+}
+
 function statusCase(status: PetStatus, max: number): Case {
   return listCase({
     id: `listPets.status.${status}`,
@@ -52,13 +67,79 @@ function statusCase(status: PetStatus, max: number): Case {
     async run(ctx) {
       const ex = await ctx.send({ method: 'GET', path: `/pets?status=${status}&limit=${max}` });
       ctx.check(...expectResponse(ex, { statuses: { 200: 'Pets' }, strict: ctx.strict }));
-      const items = bodyArray(ex) as { id?: unknown; status?: unknown }[] | undefined;
-      if (!items) return;
-      const wrong = items.filter((p) => p?.status !== status);
-      const sample = wrong.slice(0, 5).map(describeStatus);
-      ctx.check(
-        checkThat('filter', wrong.length === 0, `${wrong.length} of ${items.length} items have another status`, sample),
+      const filter = checkFilter(ex, status);
+      if (filter) ctx.check(filter);
+    },
+  });
+}
+
+/**
+ * Listings asked one after another with nothing written between them (the case runs alone, after the other fixed
+ * cases and before the generated requests): each answers its own query, at most its `limit` animals, all of its `status`. A server that keeps
+ * listings under a key that confuses two queries (a cache keyed by `limit` alone, or by a sum of `limit` and
+ * `status` that collides) answers one with another's listing. Larger limits go first, so a confused answer is a
+ * longer list than its limit or animals of another status, both of which the contract rules out.
+ */
+function sequenceCase(bounds: LimitBounds): Case {
+  const limits = [...new Set([8, 5, 4].map((n) => Math.max(bounds.minimum, Math.min(n, bounds.maximum))))];
+  const queries = limits.flatMap((limit) => [
+    { limit, status: undefined },
+    ...petStatuses().map((status) => ({ limit, status })),
+  ]);
+  const shown = (q: { limit: number; status?: PetStatus }) =>
+    q.status === undefined ? `limit=${q.limit}` : `status=${q.status}&limit=${q.limit}`;
+  return listCase({
+    id: 'listPets.sequence',
+    title: `listings asked one after another (limits ${limits.join(', ')}, each status and none) each answer their own query`,
+    section: `${SECTION}; ${CONTRACT_SECTIONS.limits}`,
+    covers: [200],
+    alone: true,
+    async run(ctx) {
+      for (const q of queries) {
+        const ex = await ctx.send({ method: 'GET', path: `/pets?${shown(q)}` });
+        // Its subject is which animals each answer holds; their shape is the other listing cases' (which ran before
+        // the run's creates: these answers hold what the creates let in, shapes a create's cause already names).
+        const checks = [checkStatus(ex, [200])];
+        if (ex.response?.status === 200) {
+          checks.push(checkAtMost(ex, q.limit));
+          const filter = q.status === undefined ? undefined : checkFilter(ex, q.status);
+          if (filter) checks.push(filter);
+        }
+        ctx.check(...labelled(shown(q), checks));
+      }
+    },
+  });
+}
+
+/**
+ * A listing asked in absolute form (`GET http://host/v1/pets?limit=1 HTTP/1.1`): RFC 9112 §3.2.2 says a server
+ * MUST accept it, though most clients send it only to proxies, so the answer is the one to the origin form. A
+ * router that matches the raw target text rather than its path answers 404. Advice: the contract names resources,
+ * not request forms.
+ */
+function absoluteFormCase(bounds: LimitBounds): Case {
+  const limit = bounds.minimum;
+  return listCase({
+    id: 'listPets.absoluteForm',
+    title: `GET /pets?limit=${limit} sent in absolute form (http://host/…/pets?limit=${limit}) is answered as in origin form`,
+    section: `${SECTION}; RFC 9112 §3.2.2`,
+    level: 'advice',
+    basis: 'RFC 9112 §3.2.2: "A server MUST accept the absolute-form in requests"',
+    covers: [200],
+    async run(ctx) {
+      const control = ctx.control(
+        { method: 'GET', path: `/pets?limit=${limit}` },
+        [200],
+        'the listing in origin form must get 200 before its answer in absolute form can mean anything',
       );
+      if (!(await control)) return;
+      const ex = await ctx.send({ method: 'GET', path: `/pets?limit=${limit}`, absoluteForm: true });
+      if (ex.error?.code === EXCHANGE_ERROR_CODES.notSent) {
+        ctx.notApplicable(`not applicable: ${ex.error.message}`);
+        return;
+      }
+      ctx.check(...expectResponse(ex, { statuses: { 200: 'Pets' }, strict: ctx.strict }));
+      if (ex.response?.status === 200) ctx.check(checkAtMost(ex, limit));
     },
   });
 }
@@ -237,5 +318,7 @@ export function listPetsCases(): Case[] {
     ...unknownStatusCases(bounds.maximum),
     ...unusualQueryCases(bounds.maximum),
     percentEncodedCase(bounds),
+    absoluteFormCase(bounds),
+    sequenceCase(bounds),
   ];
 }

@@ -164,6 +164,9 @@ export function createClient(options: ClientOptions): Client {
     if (options.getOnly && request.method !== 'GET')
       throw new Error(`read-only: ${request.method} ${request.path} was not sent (a read-only run sends GET only)`);
     if (end?.aborted) return endedExchange(request, base.origin + (root ? '' : prefix) + request.path, end);
+    // Through a proxy the target's form is the proxy's to choose: what the server would see is not this request.
+    if (request.absoluteForm && proxy)
+      return notSentThroughProxy(request, base.origin + prefix + request.path, proxy.shown);
     const usesKey = request.auth === undefined || request.auth === 'key';
     stats.requests++;
     if (usesKey) stats.keyRequests++;
@@ -275,17 +278,30 @@ function endedExchange(request: CaseRequest, url: string, end: AbortSignal): Exc
   };
 }
 
+function notSentThroughProxy(request: CaseRequest, url: string, shown: string): Exchange {
+  return {
+    request: { method: request.method, url, headers: {}, absoluteForm: true },
+    error: {
+      code: EXCHANGE_ERROR_CODES.notSent,
+      message: `not sent: through the proxy ${shown} the suite's proxy agent forms every target itself, so none goes out in absolute form`,
+    },
+    durationMs: 0,
+  };
+}
+
 /** One request and what came back, or why nothing usable came back. */
 async function sendOnce(a: Attempt): Promise<Exchange> {
   const { request, timeoutMs, maxBodyBytes } = a;
   const headers = { ...a.extra, ...requestHeaders(request, a.apiKey) };
-  const path = a.prefix + request.path;
+  const url = a.base.origin + a.prefix + request.path;
+  const path = request.absoluteForm ? url : a.prefix + request.path;
   const started = performance.now();
   const captured = {
     method: request.method,
-    url: a.base.origin + path,
+    url,
     headers: hideCredentials(headers, a.extra, request.auth),
     ...(request.body === undefined ? {} : { body: request.body }),
+    ...(request.absoluteForm ? { absoluteForm: true as const } : {}),
   };
   // One controller per request, aborted by its own timer or by the run's end (AbortSignal.any costs several times
   // more per request, and its weak references outlive the request).

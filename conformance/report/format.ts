@@ -31,6 +31,8 @@ export function renderCurl(request: ExchangeRequest): string {
   const parts = ['curl', '-sS', '-i'];
   if (request.method !== 'GET' || request.body !== undefined) parts.push('-X', request.method);
   parts.push(shellQuote(request.url));
+  // curl sends origin form unless told: the same target the suite sent.
+  if (request.absoluteForm) parts.push('--request-target', shellQuote(request.url));
   for (const [name, value] of Object.entries(request.headers))
     parts.push('-H', shellQuote(`${displayName(name)}: ${value}`));
   if (request.body !== undefined)

@@ -101,9 +101,16 @@ export async function runSuite(settings: Settings): Promise<Report> {
     const nearKeys = NEAR_KEYS.filter((kind) => nearKey(settings.apiKey, kind) !== undefined);
     // The read-back runs after everything that creates; results keep the cases' order, generated ones after.
     const last = cases.filter((c) => c.last);
+    const alone = cases.filter((c) => c.alone && !c.last);
     results = await runCases(
-      cases.filter((c) => !c.last),
+      cases.filter((c) => !c.last && !c.alone),
       { client, shared, runId, ...reported, nearKeys, onResult },
+    );
+    // One at a time, with nothing else sent meanwhile: the cases whose requests must see no write between them.
+    const first = results.length;
+    const onAlone = (r: CaseResult, done: number): void => onResult(r, first + done);
+    results.push(
+      ...(await runCases(alone, { client, shared, runId, ...reported, concurrency: 1, nearKeys, onResult: onAlone })),
     );
     // The read-back judges the fixed cases' animals: a generated sequence reads back its own (`fetchable`, `lost`)
     // and shrinks what it finds, so reading those again would give one root a second cause.

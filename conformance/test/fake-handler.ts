@@ -98,6 +98,7 @@ function echoAuthorization(s: FakeState, req: FakeRequest, result: FakeResult): 
 }
 
 function route(s: FakeState, req: FakeRequest): FakeResult {
+  if (s.c.absoluteFormRefused && !req.url.startsWith('/')) return error(s, 404, 'not_found', 'no such route');
   const url = new URL(req.url, 'http://fake.invalid');
   if (s.c.validationBeforeAuth) {
     const early = invalidBeforeAuth(s, req, url.pathname, url.searchParams);

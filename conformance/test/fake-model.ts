@@ -102,7 +102,11 @@ export type Violation =
   /** A create sent with `"status": "sold"` answers it as sent but stores `available` (an enum column without it). */
   | 'soldStoredAsAvailable'
   /** petId read as Python's int() reads it: `2_1` answers animal 21. */
-  | 'underscoreIdParse';
+  | 'underscoreIdParse'
+  /** categoryId read by a hand-written parse that stops at `.` or `e`: `1e15` is stored as 1. */
+  | 'integerNotationMisread'
+  /** Listings kept until the next create under their `limit` alone: `status=sold&limit=4` after `limit=4` gets that listing. */
+  | 'listingCacheByLimit';
 
 /**
  * Bugs no fixed case sends a request for, each breaking one documented rule for some values only: the
@@ -178,6 +182,13 @@ export interface FakeChoices {
    * 404 Error before the key is checked, the same with no key, a wrong key and the right key.
    */
   routerDigitsOnly?: boolean;
+  /**
+   * Take categoryId only when written as a plain integer (Go's `encoding/json` into an int64): `1e15` and `0.0` get a
+   * 400 Error. Advice, not a violation: RFC 8259 §6 lets a decoder limit the numbers it accepts.
+   */
+  integerNotationRefused?: boolean;
+  /** Route the request target's text as sent (Python's http.server): a target in absolute form gets the 404 Error. */
+  absoluteFormRefused?: boolean;
   /** Test-only, not a choice: echo the Authorization header in a header and in bodies, to prove reports still hide the key. */
   echoAuthorization?: boolean;
 }
@@ -209,6 +220,8 @@ export interface FakeState {
   lastCreated?: number;
   /** Ids of animals the clientIdStoredThen500 violation stored behind a 500. */
   storedBehind500?: Set<number>;
+  /** Listings by `limit` alone until the next create (the listingCacheByLimit violation). */
+  listings?: Map<number, FakeResult>;
 }
 
 /** An Error response (broken on purpose when a violation says so). */

@@ -57,8 +57,17 @@ function inProtoKeys(items: unknown[]): string {
   return `[${items.map((p) => `{"__proto__":${toJson(p)}}`).join(',')}]`;
 }
 
-/** GET /pets. */
+/** GET /pets (through the listingCacheByLimit violation's cache, when it is on). */
 export function listPets(s: FakeState, query: URLSearchParams): FakeResult {
+  if (!s.broken.has('listingCacheByLimit')) return freshListing(s, query);
+  const key = Number(query.get('limit') ?? LIMIT.default);
+  s.listings ??= new Map();
+  const kept = s.listings.get(key) ?? freshListing(s, query);
+  s.listings.set(key, kept);
+  return kept;
+}
+
+function freshListing(s: FakeState, query: URLSearchParams): FakeResult {
   if (s.broken.has('list500')) return error(s, 500, 'internal', 'boom');
   if (s.broken.has('listRequiresParam') && !query.has('page'))
     return error(s, 400, 'invalid_request', 'query parameter page is required');
@@ -157,16 +166,30 @@ function parseNewPet(s: FakeState, req: FakeRequest): { pet?: Record<string, unk
   const scanned = [...req.body.matchAll(/"categoryId"\s*:\s*(-?[0-9][0-9.eE+-]*)/g)];
   const raw = (s.broken.has('categoryIdScannedFirst') ? scanned[0] : scanned.at(-1))?.[1];
   const lenient = s.broken.has('inexactCategoryRounded') || s.broken.has('floatCategoryAccepted');
-  if (raw !== undefined && !/^-?[0-9]+$/.test(raw) && !lenient)
+  const plain = raw === undefined || /^-?[0-9]+$/.test(raw);
+  if (!plain && !lenient && (s.c.integerNotationRefused || !denotesInteger(raw)))
     return { failure: error(s, 400, 'invalid_body', 'categoryId is not written as an integer') };
   const b = body as Record<string, unknown>;
   if (!isNewPet(s, b)) return { failure: error(s, 400, 'invalid_body', 'body is not a valid NewPet') };
+  if (s.broken.has('integerNotationMisread') && raw !== undefined) b.categoryId = Number.parseInt(raw, 10);
   if (s.broken.has('categoryIdZeroMissing') && !b.categoryId)
     return { failure: error(s, 400, 'invalid_body', 'categoryId is required') };
   if (s.broken.has('categoryIdInt32') && typeof b.categoryId === 'number' && Math.abs(b.categoryId) > 2 ** 31 - 1)
     return { failure: error(s, 400, 'invalid_body', 'categoryId: out of range of int') };
   if (s.c.clientId400 && 'id' in b) return { failure: error(s, 400, 'invalid_body', 'id is assigned by the service') };
   return { pet: b };
+}
+
+/**
+ * Whether a JSON number's text denotes an integer (`1e15`, `100.0`, `0.5e1`): read as digits and a power of ten,
+ * the digits the power moves behind the point are all zeros.
+ */
+function denotesInteger(raw: string): boolean {
+  const m = /^-?([0-9]+)(?:\.([0-9]+))?(?:[eE]([+-]?[0-9]+))?$/.exec(raw);
+  if (!m) return false;
+  const fraction = m[2] ?? '';
+  const shift = Number(m[3] ?? 0) - fraction.length;
+  return shift >= 0 || /^0*$/.test((m[1]! + fraction).slice(shift));
 }
 
 /** Whether a name is one a server may refuse (the refuseUnusualNames choice): empty, long, or with control characters. */
@@ -199,6 +222,7 @@ export function createPet(s: FakeState, req: FakeRequest): FakeResult {
   // The answer echoes what was sent; the store may keep something else (an enum column that lacks `sold`).
   const kept = s.broken.has('soldStoredAsAvailable') && pet.status === 'sold' ? { ...pet, status: 'available' } : pet;
   if (!s.broken.has('createdNotStored')) storeWithBugs(s, kept as Pet);
+  s.listings?.clear();
   if (s.broken.has('clientIdStoredThen500') && clientId !== undefined) {
     s.storedBehind500 = (s.storedBehind500 ?? new Set()).add(id);
     return error(s, 500, 'internal', 'stored, then failed');

@@ -140,6 +140,8 @@ export const EVERY_ALLOWED_CHOICE: Required<Omit<FakeChoices, 'echoAuthorization
   refuseUnusualNames: true,
   validationBeforeAuth: true,
   routerDigitsOnly: true,
+  integerNotationRefused: true,
+  absoluteFormRefused: true,
 };
 
 /** Runs the suite against a fake made for this run alone, and closes the fake whatever the run did. */

@@ -76,8 +76,10 @@ describe('advice has a basis; a preference without one is information', () => {
     expect(advice.map((c) => c.id).sort()).toEqual([
       'auth.bearerLowercase',
       'auth.wwwAuthenticate',
+      'createPet.categoryId.notation',
       'createPet.invalid.nonJsonContentType',
       'getPet.deprecationHeaders',
+      'listPets.absoluteForm',
     ]);
     for (const c of advice) expect(c.basis, c.id).toMatch(/RFC \d+ §|contract/);
   });

@@ -5,7 +5,7 @@
  */
 
 import { badOption } from './errors.ts';
-import type { Fetch } from './layers.ts';
+import { type Fetch, originForm } from './layers.ts';
 import { type ApiRequest, type ApiResponse, ErrorCode, errorResponse } from './responses.ts';
 
 /** Largest request body the mock reads: 1 MiB; a bigger one is answered 413 unread. */
@@ -62,7 +62,8 @@ export function pathInMount(mount: Mount, pathAndQuery: string): string | undefi
 export function mounted(mount: Pick<Mount, 'prefix'>, fetch: Fetch): Fetch {
   if (mount.prefix === '') return fetch;
   return (request) => {
-    const url = pathInMount(mount as Mount, request.url);
+    // A target in absolute form (RFC 9112 §3.2.2) is mounted by its path, as the core routes it.
+    const url = pathInMount(mount as Mount, originForm(request.url));
     if (url === undefined)
       return errorResponse(404, ErrorCode.routeNotFound, `no route for ${request.method} ${request.url}`);
     return fetch({ ...request, url });

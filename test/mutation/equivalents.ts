@@ -392,6 +392,45 @@ export const EQUIVALENTS: readonly Equivalent[] = [
   ...['{ path, text: number.slice(0, 40) }', 'number.slice(0, 40)'].map(
     (code): Equivalent => ({ file: EXACT, code, kind: 'message', reason: 'what the 400 message quotes' }),
   ),
+  // layers.ts, originForm: the absolute-form target (RFC 9112 §3.2.2), which listPets.absoluteForm sends.
+  {
+    file: LAYERS,
+    function: 'originForm',
+    code: "'/'",
+    replacement: '""',
+    kind: 'message',
+    reason:
+      'an absolute-form target with an empty path (`http://host`) read as the path "" rather than "/": no operation serves either, and both get the unknown route\'s 404 Error, whose message names the path',
+  },
+  {
+    file: LAYERS,
+    function: 'originForm',
+    code: "url.startsWith('/')",
+    replacement: "url.endsWith('/')",
+    kind: 'message',
+    reason:
+      "differs only for an absolute-form target ending in `/` (`http://host/v1/pets/`), left as sent rather than read as `/v1/pets/`: no operation serves either, and both get the unknown route's 404 Error, whose message names the path",
+  },
+  {
+    file: LAYERS,
+    function: 'originForm',
+    mutator: 'Regex',
+    code: String.raw`/^https?:\/\/[^/?#]*(.*)$/i`,
+    replacement: String.raw`/^https?:\/\/[^/?#]*(.*)/i`,
+    kind: 'unreachable',
+    reason:
+      "without `$`, `.*` stops at a line break: no request target holds one (RFC 9112 §3.2 has no whitespace in it; Node's parser and undici refuse a target with CR or LF)",
+  },
+  {
+    file: LAYERS,
+    function: 'originForm',
+    mutator: 'Regex',
+    code: String.raw`/^https?:\/\/[^/?#]*(.*)$/i`,
+    replacement: String.raw`/https?:\/\/[^/?#]*(.*)$/i`,
+    kind: 'open choice',
+    reason:
+      "an absolute-form target of another scheme that ends in http (`xhttp://host/v1/pets`) read as its path: the interface is served over http and https only, and what a server answers a URI of a scheme it does not serve is not the contract's (RFC 9110 §7.4 leaves 421 or another refusal to it); the mock answers 404",
+  },
   // layers.ts: the pipeline around the handler; the handler routes and answers every request of the interface itself.
   ...['forcedBy', 'observingLayer', 'thenAnswer', 'sleep', 'headerValue', 'isShaped', 'chainOf'].map(
     (fn): Equivalent => ({ file: LAYERS, function: fn, code: '', kind: 'open choice', reason: OWN_LAYERS }),
@@ -1010,7 +1049,7 @@ export const EQUIVALENTS: readonly Equivalent[] = [
       function: fn,
       code: '',
       kind: 'unreachable',
-      reason: 'a full store or ids exhausted: no request of a run against a store of 256 MiB with 150 pets makes one',
+      reason: 'a full store or ids exhausted: no request of a run against a store of 256 MiB with 190 pets makes one',
     }),
   ),
   ...[
@@ -1086,7 +1125,7 @@ export const EQUIVALENTS: readonly Equivalent[] = [
         'the live columns sharing arrays with the seeded ones differ only after a reset (the control API), which the run does not make',
     }),
   ),
-  // Seeding: the run's mock seeds its 150 pets when opened. The mutants that leave it empty make a server that starts
+  // Seeding: the run's mock seeds its 190 pets when opened. The mutants that leave it empty make a server that starts
   // with no animals, which the interface leaves open (it says nothing of what a store holds before a run's creates).
   ...[
     'initial !== undefined',
@@ -1106,7 +1145,7 @@ export const EQUIVALENTS: readonly Equivalent[] = [
       code,
       kind: 'open choice',
       reason:
-        "which animals the store holds before the run creates any (the seeded 150, none, or seeded twice the same): the interface says nothing of a store's starting content, and every answer stays consistent with what was created; a reset or replacement is the control API",
+        "which animals the store holds before the run creates any (the seeded 190, none, or seeded twice the same): the interface says nothing of a store's starting content, and every answer stays consistent with what was created; a reset or replacement is the control API",
     }),
   ),
   ...['false', 'true'].map(

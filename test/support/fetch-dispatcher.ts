@@ -32,7 +32,8 @@ async function send(options: Dispatcher.DispatchOptions, signal: AbortSignal) {
   }
   // Bytes, never a string: fetch would add `content-type: text/plain` to a string body sent without one.
   const body = typeof options.body === 'string' ? new TextEncoder().encode(options.body) : (options.body as Uint8Array);
-  const response = await globalThis.fetch(`${options.origin}${options.path}`, {
+  // A path in absolute form (`http://host/v1/pets`) is the whole URL: fetch has no request target of its own to send.
+  const response = await globalThis.fetch(new URL(options.path, String(options.origin)), {
     method: options.method,
     headers,
     ...(body ? { body } : {}),
