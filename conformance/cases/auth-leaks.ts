@@ -14,8 +14,11 @@ export function wrongKey(ctx: CaseContext): AuthMode {
   return { authorization: `Bearer ${ctx.name('wrong-key')}` };
 }
 
-/** An opaque per-request token: a request or trace id, 8 or more letters, digits, `_` and `-`, with a digit. */
-const OPAQUE = /^(?=[A-Za-z_-]*\d)[A-Za-z0-9_-]{8,}$/;
+/**
+ * An opaque per-request token: a request or trace id, 8 or more letters, digits, `_` and `-`, with a digit or with
+ * capitals past its first letter (a random id need not hold a digit: Mojolicious's `pACh-QNDnAZt`).
+ */
+const OPAQUE = /^(?=[A-Za-z_-]*\d|.+[A-Z])[A-Za-z0-9_-]{8,}$/;
 
 /**
  * Whether two bodies are one page but for opaque per-request tokens (Mojolicious writes a request id into its
@@ -25,7 +28,11 @@ export function samePageButRequestIds(a: string, b: string): boolean {
   if (a === b) return true;
   const x = a.split(/([A-Za-z0-9_-]+)/);
   const y = b.split(/([A-Za-z0-9_-]+)/);
-  return x.length === y.length && x.every((t, i) => t === y[i] || (OPAQUE.test(t) && OPAQUE.test(y[i]!)));
+  // Two ids of one server have one length: a word of another length (NotFound, Missing) is a difference.
+  return (
+    x.length === y.length &&
+    x.every((t, i) => t === y[i] || (t.length === y[i]!.length && OPAQUE.test(t) && OPAQUE.test(y[i]!)))
+  );
 }
 
 /**
