@@ -252,15 +252,14 @@ async function int64Category(ctx: CaseContext): Promise<void> {
 }
 
 /**
- * The int64 values above written as JSON numbers that are not plain integers: an exponent, a signed exponent with a
- * leading zero, a fraction of zeros, a fraction times an exponent (RFC 8259 §6 allows each). OpenAPI 3.1's schemas
+ * The int64 values above written as JSON numbers that are not plain integers: a signed exponent with a leading zero,
+ * a fraction of zeros, a fraction times an exponent (RFC 8259 §6 allows each). OpenAPI 3.1's schemas
  * are JSON Schema 2020-12, whose `integer` is any number with a zero fractional part (Validation §6.1.1), so each is
  * the integer it denotes. Refusing one is advice (a typed decoder such as Go's `encoding/json` into an int64
  * refuses `1e15`); storing another value than the one denoted (`1e15` read as 1 by a parse that stops at `e`) is a
  * failure whatever the level: what was accepted was changed.
  */
 const NOTATIONS: readonly { text: string; value: number }[] = [
-  { text: '1e15', value: 1e15 },
   { text: '1E+015', value: 1e15 },
   { text: '1000000000000000.000', value: 1e15 },
   { text: '0.000000000000000001e33', value: 1e15 },

@@ -77,15 +77,22 @@ function statusCase(status: PetStatus, max: number): Case {
  * Listings asked one after another with nothing written between them (the case runs alone, after the other fixed
  * cases and before the generated requests): each answers its own query, at most its `limit` animals, all of its `status`. A server that keeps
  * listings under a key that confuses two queries (a cache keyed by `limit` alone, or by a sum of `limit` and
- * `status` that collides) answers one with another's listing. Larger limits go first, so a confused answer is a
- * longer list than its limit or animals of another status, both of which the contract rules out.
+ * `status` that collides) answers one with another's listing. Each listing follows one with a larger limit or no
+ * filter, so a confused answer is a longer list than its limit or animals of another status, both of which the
+ * contract rules out: the unfiltered 8 and 5, each status at 5 or 4 after them (six requests).
  */
 function sequenceCase(bounds: LimitBounds): Case {
-  const limits = [...new Set([8, 5, 4].map((n) => Math.max(bounds.minimum, Math.min(n, bounds.maximum))))];
-  const queries = limits.flatMap((limit) => [
-    { limit, status: undefined },
-    ...petStatuses().map((status) => ({ limit, status })),
-  ]);
+  const at = (n: number) => Math.max(bounds.minimum, Math.min(n, bounds.maximum));
+  const [first, second, third] = petStatuses();
+  const queries: { limit: number; status?: PetStatus }[] = [
+    { limit: at(8) },
+    { limit: at(5) },
+    { limit: at(5), status: first },
+    { limit: at(4), status: first },
+    { limit: at(4), status: second },
+    { limit: at(4), status: third },
+  ];
+  const limits = [...new Set(queries.map((q) => q.limit))];
   const shown = (q: { limit: number; status?: PetStatus }) =>
     q.status === undefined ? `limit=${q.limit}` : `status=${q.status}&limit=${q.limit}`;
   return listCase({

@@ -246,11 +246,11 @@ const VIOLATIONS: Record<Violation, Expectation> = {
     reason: 'stored changed: the answer reads 100',
   },
   categoryIdInt32: { catches: ['createPet.categoryId.int64'], reason: 'got 400' },
-  // Issue 50: 1e15 stored as 1 is what was accepted, changed: a failure though the case is advice.
+  // Issue 50: 1E+015 stored as 1 is what was accepted, changed: a failure though the case is advice.
   integerNotationMisread: {
     catches: ['createPet.categoryId.notation'],
     mayAlsoFail: ['getPet.readBack'],
-    reason: 'categoryId 1e15 (the integer 1000000000000000) was stored changed: the answer reads 1',
+    reason: 'categoryId 1E+015 (the integer 1000000000000000) was stored changed: the answer reads 1',
   },
   // Every listing after the first of its limit is that one: the status cases read one too.
   listingCacheByLimit: {
