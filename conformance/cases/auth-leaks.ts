@@ -14,25 +14,28 @@ export function wrongKey(ctx: CaseContext): AuthMode {
   return { authorization: `Bearer ${ctx.name('wrong-key')}` };
 }
 
-/**
- * An opaque per-request token: a request or trace id, 8 or more letters, digits, `_` and `-`, with a digit or with
- * capitals past its first letter (a random id need not hold a digit: Mojolicious's `pACh-QNDnAZt`).
- */
-const OPAQUE = /^(?=[A-Za-z_-]*\d|.+[A-Z])[A-Za-z0-9_-]{8,}$/;
+/** A body as words (letters, digits, `_`, `-`) and what lies between them, in order. */
+function tokens(body: string): string[] {
+  return body.split(/([A-Za-z0-9_-]+)/);
+}
 
 /**
- * Whether two bodies are one page but for opaque per-request tokens (Mojolicious writes a request id into its
- * router's 404 page). A word that differs (found, missing) or a number shorter than 8 characters is a difference.
+ * Where two answers to the same request differ, as positions of {@link tokens}: what the server writes anew each
+ * time (Mojolicious writes a request id into its router's 404 page). Undefined when they differ in shape.
  */
-export function samePageButRequestIds(a: string, b: string): boolean {
+export function varyingTokens(a: string, b: string): ReadonlySet<number> | undefined {
+  const x = tokens(a);
+  const y = tokens(b);
+  if (x.length !== y.length) return undefined;
+  return new Set(x.flatMap((t, i) => (t === y[i] ? [] : [i])));
+}
+
+/** Whether two bodies are one page but at the `varying` positions (a request id), words and all elsewhere. */
+export function samePageBut(a: string, b: string, varying: ReadonlySet<number>): boolean {
   if (a === b) return true;
-  const x = a.split(/([A-Za-z0-9_-]+)/);
-  const y = b.split(/([A-Za-z0-9_-]+)/);
-  // Two ids of one server have one length: a word of another length (NotFound, Missing) is a difference.
-  return (
-    x.length === y.length &&
-    x.every((t, i) => t === y[i] || (t.length === y[i]!.length && OPAQUE.test(t) && OPAQUE.test(y[i]!)))
-  );
+  const x = tokens(a);
+  const y = tokens(b);
+  return x.length === y.length && x.every((t, i) => t === y[i] || varying.has(i));
 }
 
 /**
@@ -51,9 +54,15 @@ export async function routerRefusal(
   if (wrong.error || status === undefined || status < 400 || status >= 500) return undefined;
   const none = await ctx.sendOnce({ ...request, auth: 'none' });
   const right = await ctx.sendOnce({ ...request, auth: 'key' });
-  const samePage = (x: Exchange, y: Exchange) =>
-    y.response?.status === status && samePageButRequestIds(x.response!.body, y.response.body);
-  if (!samePage(wrong, none) || !samePage(wrong, right)) return undefined;
+  if (none.response?.status !== status || right.response?.status !== status) return undefined;
+  const bodies = [wrong, none, right].map((ex) => ex.response!.body);
+  if (bodies.some((body) => body !== bodies[0])) {
+    // Pages that differ may differ only where the server writes something new to every answer (a request id): a
+    // second answer to the right key shows where. A word that follows the key (found, forbidden) does not move.
+    const again = await ctx.send({ ...request, auth: 'key' });
+    const varying = again.response?.status === status ? varyingTokens(bodies[2]!, again.response.body) : undefined;
+    if (!varying || !bodies.every((body) => samePageBut(bodies[0]!, body, varying))) return undefined;
+  }
   const what = checkErrorBody(wrong).every((c) => c.ok) ? 'Error' : 'answer';
   return [
     checkTransport(wrong),

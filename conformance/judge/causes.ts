@@ -300,40 +300,28 @@ function alreadyShown(
   return { key: found[0]!.key, ids: [] };
 }
 
-/** The bare names of the checks that failed in the cases each cause so far holds. */
-function failedEarlier(
-  byKey: ReadonlyMap<string, Cause>,
-  failed: readonly { c: CaseResult; found: Found[] }[],
-): ReadonlySet<string> {
-  const holding = new Set([...byKey.values()].flatMap((cause) => cause.cases));
-  return new Set(
-    failed
-      .filter(({ c }) => holding.has(c.id))
-      .flatMap(({ c }) => c.checks.filter((k) => !k.ok && !k.info).map((k) => bareName(k.name))),
-  );
-}
-
 /**
- * A case whose schema and filter failures are all animals an earlier cause let in, and whose other failures are
- * each a check that already failed in a case with a cause of its own (a listing's `item count` where the server
- * ignores `limit`): nothing of it is its own finding, so it is the letting-in cause's consequence.
+ * A listing case whose schema and filter failures are all animals an earlier cause let in, and whose other failures
+ * are `item count` alone, each finding of which is already a cause (a server that ignores `limit`): nothing of it is
+ * its own, so it is the letting-in cause's consequence. A status or a 5xx is never folded in: those are every case's
+ * own.
  */
 function partlyLetIn(
   c: CaseResult,
   accepted: ReadonlyMap<string, string>,
-  earlier: ReadonlySet<string>,
+  shownElsewhere: (checks: CheckResult[]) => boolean,
 ): Consequence | undefined {
+  if (c.operationId !== 'listPets') return undefined;
   const failed = c.checks.filter((k) => !k.ok && !k.info && k.name !== 'replay');
   const letIn = (k: CheckResult) => bareName(k.name).startsWith('schema Pet') || bareName(k.name) === 'filter';
   const others = failed.filter((k) => !letIn(k));
   if (others.length === 0 || others.length === failed.length) return undefined;
-  if (!others.every((k) => earlier.has(bareName(k.name)))) return undefined;
+  if (!others.every((k) => bareName(k.name) === 'item count') || !shownElsewhere(others)) return undefined;
   const explained = consequenceOf({ ...c, checks: c.checks.filter((k) => k.ok || letIn(k)) }, accepted);
   if (!explained) return undefined;
-  const names = [...new Set(others.map((k) => bareName(k.name)))].join(', ');
   return {
     ...explained,
-    because: `the answers hold ${explained.ids.slice(0, 3).join('; ')}${explained.ids.length > 3 ? ', …' : ''}, created from a request it should have refused; what else failed (${names}) fails the same way in a case with a cause of its own`,
+    because: `the answers hold ${explained.ids.slice(0, 3).join('; ')}${explained.ids.length > 3 ? ', …' : ''}, created from a request it should have refused; its item count fails as another cause already says`,
   };
 }
 
@@ -534,7 +522,7 @@ export function findCauses(
       consequenceOf(c, accepted) ??
       duplicateOf(c, clashed) ??
       alreadyShown(c, found, byKey) ??
-      partlyLetIn(c, accepted, failedEarlier(byKey, failed));
+      partlyLetIn(c, accepted, (checks) => findingsOf({ ...c, checks }, api).every((f) => byKey.has(f.key)));
     if (consequence) {
       later.push({ c, consequence });
       continue;

@@ -134,10 +134,10 @@ describe('modes', () => {
     });
   });
 
-  // A conforming server gets at most fifteen creates: the four shared animals (available, pending, sold, no status),
+  // A conforming server gets at most eighteen creates: the four shared animals (available, pending, sold, no status),
   // the two labelled application/json in other ways (createPet.jsonLabels), the categoryIds 0 and 10^15 (createPet.categoryId.int64),
   // the same two written in four other notations (createPet.categoryId.notation),
-  // the categoryId beyond 2^53 when it keeps it exactly, the
+  // the categoryId beyond 2^53 and the three inexact ones (createPet.categoryId.inexact) when it keeps them exactly, the
   // create carrying a client id when it ignores the id, and the unlabelled body when it reads it. Every other POST is
   // one a conforming server refuses (invalid bodies, wrong credentials).
   it.each([
