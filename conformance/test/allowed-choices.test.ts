@@ -81,6 +81,19 @@ describe('choices the interface leaves open', () => {
     });
   });
 
+  it('inexact categoryIds kept as sent, with the unknown members echoed, pass: the top-level member is judged', async () => {
+    await withFake({ choices: { inexactKeptExact: true, keepUnknown: true } }, async (url, key) => {
+      const report = await runConformance({ baseUrl: url, apiKey: key, only: ['createPet.categoryId.inexact'] });
+      const c = report.cases[0]!;
+      expect([c.id, c.outcome, c.reason]).toEqual(['createPet.categoryId.inexact', 'passed', undefined]);
+      // The nested body's answer echoes `tags` first, with a "categoryId": 7 in it, before the member judged.
+      const nested = c.exchanges.find((e) => e.request.body?.includes('"tags"'))!;
+      expect(nested.response?.status).toBe(201);
+      expect(nested.response?.body).toMatch(/"tags":.*"categoryId":7.*"categoryId":99\.99999999999999999[,}]/);
+      expect(c.exchanges.filter((e) => e.response?.status === 201)).toHaveLength(3);
+    });
+  });
+
   it('a create that carries a client id answered with a 400 Error is accepted', async () => {
     await withFake({ choices: { clientId400: true } }, async (url, key, fake) => {
       const report = await runConformance({ baseUrl: url, apiKey: key, only: ['createPet.clientId'] });

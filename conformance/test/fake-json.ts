@@ -17,8 +17,17 @@ export function parseKeepingBigInts(text: string): unknown {
   );
 }
 
-/** JSON.stringify, writing each BigInt as its exact digits. */
+/** A number kept as the JSON text it was sent as (a decimal column): written back as that text. */
+export class RawNumber {
+  constructor(readonly text: string) {}
+}
+
+const RAW = '\u0000raw:';
+
+/** JSON.stringify, writing each BigInt as its exact digits and each {@link RawNumber} as its text. */
 export function toJson(value: unknown): string {
-  const text = JSON.stringify(value, (_key, v: unknown) => (typeof v === 'bigint' ? MARK + v.toString() : v));
-  return text.replace(/"\\u0000bigint:(-?\d+)"/g, '$1');
+  const text = JSON.stringify(value, (_key, v: unknown) =>
+    typeof v === 'bigint' ? MARK + v.toString() : v instanceof RawNumber ? RAW + v.text : v,
+  );
+  return text.replace(/"\\u0000bigint:(-?\d+)"/g, '$1').replace(/"\\u0000raw:([-+.0-9eE]+)"/g, '$1');
 }

@@ -171,6 +171,13 @@ export interface FakeChoices {
   caseSensitiveScheme?: boolean;
   /** Keep a categoryId beyond 2^53 exactly (read the raw digits, echo them as sent) rather than refuse it. */
   bigCategoryExact?: boolean;
+  /**
+   * Keep a categoryId whose JSON text is not exactly an integer (`4503599627370496.5`) as that text, a decimal
+   * column, and echo it as sent, rather than refuse it: "kept exactly", which the table allows.
+   */
+  inexactKeptExact?: boolean;
+  /** Store the members NewPet does not name (all but a client `id`) and echo them with the animal. */
+  keepUnknown?: boolean;
   /** Refuse a create that carries a client `id` with a 400 Error, rather than ignore the id. */
   clientId400?: boolean;
   /** Refuse with a 400 Error a name that is empty, longer than 64 characters or holds control characters. */

@@ -15,7 +15,7 @@ import {
   storeWithBugs,
 } from './fake-bugs.ts';
 import { decodedBody, decodedText, looseStatusAccepted, parsedIdText } from './fake-decoders.ts';
-import { parseKeepingBigInts, toJson } from './fake-json.ts';
+import { parseKeepingBigInts, RawNumber, toJson } from './fake-json.ts';
 import { error, type FakeRequest, type FakeResult, type FakeState } from './fake-model.ts';
 
 const STATUSES: readonly string[] = petStatuses();
@@ -167,10 +167,13 @@ function parseNewPet(s: FakeState, req: FakeRequest): { pet?: Record<string, unk
   const raw = (s.broken.has('categoryIdScannedFirst') ? scanned[0] : scanned.at(-1))?.[1];
   const lenient = s.broken.has('inexactCategoryRounded') || s.broken.has('floatCategoryAccepted');
   const plain = raw === undefined || /^-?[0-9]+$/.test(raw);
-  if (!plain && !lenient && (s.c.integerNotationRefused || !denotesInteger(raw)))
+  const inexact = !plain && !denotesInteger(raw);
+  const keptAsText = inexact && s.c.inexactKeptExact;
+  if (!plain && !lenient && !keptAsText && (s.c.integerNotationRefused || inexact))
     return { failure: error(s, 400, 'invalid_body', 'categoryId is not written as an integer') };
   const b = body as Record<string, unknown>;
   if (!isNewPet(s, b)) return { failure: error(s, 400, 'invalid_body', 'body is not a valid NewPet') };
+  if (keptAsText) b.categoryId = new RawNumber(raw!);
   if (s.broken.has('integerNotationMisread') && raw !== undefined) b.categoryId = Number.parseInt(raw, 10);
   if (s.broken.has('categoryIdZeroMissing') && !b.categoryId)
     return { failure: error(s, 400, 'invalid_body', 'categoryId is required') };
@@ -213,8 +216,12 @@ export function createPet(s: FakeState, req: FakeRequest): FakeResult {
   if (reused !== undefined) id = reused;
   else if (s.broken.has('clientIdOverwrites') && typeof clientId === 'number' && s.pets.has(clientId)) id = clientId;
   else id = s.broken.has('sameIdTwice') ? s.nextId : s.nextId++;
+  const unknown = s.c.keepUnknown
+    ? Object.fromEntries(Object.entries(input!).filter(([k]) => !['id', 'name', 'categoryId', 'status'].includes(k)))
+    : {};
   const pet = {
     id,
+    ...unknown,
     name: nameWithBugs(s, input!.name),
     categoryId: input!.categoryId,
     ...(input!.status === undefined ? {} : { status: input!.status }),

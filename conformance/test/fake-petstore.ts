@@ -142,6 +142,8 @@ export const EVERY_ALLOWED_CHOICE: Required<Omit<FakeChoices, 'echoAuthorization
   routerDigitsOnly: true,
   integerNotationRefused: true,
   absoluteFormRefused: true,
+  inexactKeptExact: true,
+  keepUnknown: true,
 };
 
 /** Runs the suite against a fake made for this run alone, and closes the fake whatever the run did. */
