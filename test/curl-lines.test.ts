@@ -66,6 +66,13 @@ describe('printed curl lines', () => {
     expect(got.body.equals(Buffer.from(body, 'utf8'))).toBe(true);
   });
 
+  it('send a target in absolute form as it went out (curl sends origin form unless told)', async () => {
+    const url = `${base}/v1/pets?limit=1`;
+    const got = await sent({ method: 'GET', url, headers: {}, absoluteForm: true });
+    expect([got.method, got.url]).toEqual(['GET', url]);
+    expect((await sent({ method: 'GET', url, headers: {} })).url).toBe('/v1/pets?limit=1');
+  });
+
   it.each(BODIES)('hold %s in no raw control byte: the terminal and HTML print the line as it is', (_name, body) => {
     const line = renderCurl({ method: 'POST', url: `${base}/v1/pets`, headers: {}, body });
     expect(escapeControls(line)).toBe(line);

@@ -21,7 +21,17 @@ export function allCases(): Case[] {
     ...authCases(),
     ...readBackCases(),
   ];
-  // The cases that run alone, then those that run last, are reported in that order: the report's order is this one.
-  const phase = (c: Case) => (c.last ? 2 : c.alone ? 1 : 0);
-  return [0, 1, 2].flatMap((p) => cases.filter((c) => phase(c) === p));
+  // Phase by phase, as they run: the report's order is this one.
+  return PHASES.flatMap((p) => cases.filter((c) => phaseOf(c) === p));
+}
+
+/** When a case runs: with the other fixed cases, alone after them (before the generated requests), or last. */
+type Phase = 'together' | 'alone' | 'last';
+
+/** The phases in the order a run takes them. */
+const PHASES: readonly Phase[] = ['together', 'alone', 'last'];
+
+/** The phase of `c` (`last` wins over `alone`). */
+export function phaseOf(c: Case): Phase {
+  return c.last ? 'last' : c.alone ? 'alone' : 'together';
 }

@@ -106,9 +106,7 @@ function sequenceCase(bounds: LimitBounds): Case {
         const ex = await ctx.send({ method: 'GET', path: `/pets?${shown(q)}` });
         // Its subject is which animals each answer holds; their shape is the other listing cases' (which ran before
         // the run's creates: these answers hold what the creates let in, shapes a create's cause already names).
-        const checks = expectResponse(ex, { statuses: { 200: 'Pets' }, strict: ctx.strict }).filter(
-          (k) => !k.name.startsWith('schema'),
-        );
+        const checks = expectResponse(ex, { statuses: { 200: 'Pets' }, shape: false });
         if (ex.response?.status === 200) {
           checks.push(checkAtMost(ex, q.limit));
           const filter = q.status === undefined ? undefined : checkFilter(ex, q.status);
@@ -117,7 +115,7 @@ function sequenceCase(bounds: LimitBounds): Case {
         ctx.check(...labelled(shown(q), checks));
         // A listing that failed to come is the other listing cases' finding: the sequence means nothing past it,
         // and a server slow to fail would make the case wait out one timeout per listing left.
-        if (ex.response?.status !== 200 || bodyArray(ex) === undefined) break;
+        if (bodyArray(ex) === undefined) break;
       }
     },
   });

@@ -163,10 +163,14 @@ export function createClient(options: ClientOptions): Client {
     const root = sendOptions.fromOrigin === true;
     if (options.getOnly && request.method !== 'GET')
       throw new Error(`read-only: ${request.method} ${request.path} was not sent (a read-only run sends GET only)`);
-    if (end?.aborted) return endedExchange(request, base.origin + (root ? '' : prefix) + request.path, end);
+    const url = base.origin + (root ? '' : prefix) + request.path;
+    if (end?.aborted) return unsent(request, url, { code: RUN_ENDED, message: reasonOf(end) });
     // Through a proxy the target's form is the proxy's to choose: what the server would see is not this request.
     if (request.absoluteForm && proxy)
-      return notSentThroughProxy(request, base.origin + prefix + request.path, proxy.shown);
+      return unsent(request, url, {
+        code: EXCHANGE_ERROR_CODES.notSent,
+        message: `not sent: through the proxy ${proxy.shown} the suite's proxy agent forms every target itself, so none goes out in absolute form`,
+      });
     const usesKey = request.auth === undefined || request.auth === 'key';
     stats.requests++;
     if (usesKey) stats.keyRequests++;
@@ -270,23 +274,10 @@ function reasonOf(end: AbortSignal): string {
 }
 
 /** The exchange of a request the run's end stopped before it was sent. */
-function endedExchange(request: CaseRequest, url: string, end: AbortSignal): Exchange {
-  return {
-    request: { method: request.method, url, headers: {} },
-    error: { code: RUN_ENDED, message: reasonOf(end) },
-    durationMs: 0,
-  };
-}
-
-function notSentThroughProxy(request: CaseRequest, url: string, shown: string): Exchange {
-  return {
-    request: { method: request.method, url, headers: {}, absoluteForm: true },
-    error: {
-      code: EXCHANGE_ERROR_CODES.notSent,
-      message: `not sent: through the proxy ${shown} the suite's proxy agent forms every target itself, so none goes out in absolute form`,
-    },
-    durationMs: 0,
-  };
+/** The exchange of a request that never went out (the run had ended, or it cannot go as asked), and why. */
+function unsent(request: CaseRequest, url: string, error: NonNullable<Exchange['error']>): Exchange {
+  const form = request.absoluteForm ? { absoluteForm: true as const } : {};
+  return { request: { method: request.method, url, headers: {}, ...form }, error, durationMs: 0 };
 }
 
 /** One request and what came back, or why nothing usable came back. */

@@ -20,6 +20,7 @@ import {
   duplicateOf,
   type JudgedCase,
   labelValue,
+  readsLetIn,
 } from './consequences.ts';
 import { matchOperation } from './operations.ts';
 
@@ -313,11 +314,10 @@ function partlyLetIn(
 ): Consequence | undefined {
   if (c.operationId !== 'listPets') return undefined;
   const failed = c.checks.filter((k) => !k.ok && !k.info && k.name !== 'replay');
-  const letIn = (k: CheckResult) => bareName(k.name).startsWith('schema Pet') || bareName(k.name) === 'filter';
-  const others = failed.filter((k) => !letIn(k));
+  const others = failed.filter((k) => !readsLetIn(k));
   if (others.length === 0 || others.length === failed.length) return undefined;
   if (!others.every((k) => bareName(k.name) === 'item count') || !shownElsewhere(others)) return undefined;
-  const explained = consequenceOf({ ...c, checks: c.checks.filter((k) => k.ok || letIn(k)) }, accepted);
+  const explained = consequenceOf({ ...c, checks: c.checks.filter((k) => k.ok || readsLetIn(k)) }, accepted);
   if (!explained) return undefined;
   return {
     ...explained,

@@ -131,6 +131,12 @@ export function duplicateOf(c: CaseResult, clashed: ReadonlyMap<string, string>)
   };
 }
 
+/** Whether a check is one an animal let in from a refused request can fail: a Pet schema, or a status filter. */
+export function readsLetIn(k: CheckResult): boolean {
+  const name = bareName(k.name);
+  return name.startsWith('schema Pet') || name === 'filter';
+}
+
 /**
  * Whether every failed check of `c` is a schema check (or a status filter) that fails only because its answers hold
  * animals the server accepted from invalid requests (`accepted`: {@link identity} to the key of the cause that accepted it). Undefined
@@ -141,11 +147,7 @@ export function consequenceOf(c: CaseResult, accepted: ReadonlyMap<string, strin
   // A generated failure's `replay` line says how it repeated: not a check of the server's answer.
   const failed = c.checks.filter((k: CheckResult) => !k.ok && k.name !== 'replay');
   const filter = failed.some((k) => bareName(k.name) === 'filter');
-  if (
-    failed.length === 0 ||
-    !failed.every((k) => bareName(k.name).startsWith('schema Pet') || bareName(k.name) === 'filter')
-  )
-    return undefined;
+  if (failed.length === 0 || !failed.every(readsLetIn)) return undefined;
   const closed = failed.some((k) => k.name.endsWith('(strict)'));
   // A schema failure is explained by every invalid item; a filter's alone by the items it should have left out.
   const schema = failed.some((k) => bareName(k.name).startsWith('schema Pet'));

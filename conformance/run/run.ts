@@ -3,6 +3,8 @@
  * the fixed cases, the generated checks, then the report. Each stage gets
  * from the settings and the stage before it what it needs.
  */
+
+import { phaseOf } from '../cases/index.ts';
 import { type Client, type ClientStats, createClient, RUN_ENDED, sentTheKey } from '../client/client.ts';
 import { formatDuration } from '../client/duration.ts';
 import { createRunHistory } from '../client/history.ts';
@@ -100,10 +102,10 @@ export async function runSuite(settings: Settings): Promise<Report> {
     const shared = createShared({ client, runId });
     const nearKeys = NEAR_KEYS.filter((kind) => nearKey(settings.apiKey, kind) !== undefined);
     // The read-back runs after everything that creates; results keep the cases' order, generated ones after.
-    const last = cases.filter((c) => c.last);
-    const alone = cases.filter((c) => c.alone && !c.last);
+    const last = cases.filter((c) => phaseOf(c) === 'last');
+    const alone = cases.filter((c) => phaseOf(c) === 'alone');
     results = await runCases(
-      cases.filter((c) => !c.last && !c.alone),
+      cases.filter((c) => phaseOf(c) === 'together'),
       { client, shared, runId, ...reported, nearKeys, onResult },
     );
     // One at a time, with nothing else sent meanwhile: the cases whose requests must see no write between them.
