@@ -9,12 +9,18 @@ import { describe, expect, it, vi } from 'vitest';
 import { createMockDispatcher } from '../mock/undici/index.ts';
 
 const closeFailure = new Error('dispatcher.close is not a function');
+const refused = (): Error => Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:9'), { code: 'ECONNREFUSED' });
 
 vi.mock('../conformance/client/undici.ts', async (original) => {
   const real = await original<typeof import('../conformance/client/undici.ts')>();
+  // An Agent that speaks undici's protocol (request() is what the settings look for) and cannot connect.
   class Agent {
     async request(): Promise<never> {
-      throw Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:9'), { code: 'ECONNREFUSED' });
+      throw refused();
+    }
+    dispatch(_options: unknown, handler: { onError(error: Error): void }): boolean {
+      handler.onError(refused());
+      return false;
     }
     async close(): Promise<never> {
       throw closeFailure;

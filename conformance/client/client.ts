@@ -294,31 +294,31 @@ async function sendOnce(a: Attempt): Promise<Exchange> {
     ...(request.body === undefined ? {} : { body: request.body }),
     ...(request.absoluteForm ? { absoluteForm: true as const } : {}),
   };
-  // One controller per request, aborted by its own timer or by the run's end (AbortSignal.any costs several times
-  // more per request, and its weak references outlive the request).
-  const controller = new AbortController();
   let timedOut = false;
-  const timer = setTimeout(() => {
-    timedOut = true;
-    controller.abort(new DOMException(`no complete response within ${timeoutMs} ms`, 'TimeoutError'));
-  }, timeoutMs);
-  const onEnd = (): void => controller.abort(a.end?.reason);
-  if (a.end?.aborted) onEnd();
-  else a.end?.addEventListener('abort', onEnd, { once: true });
-  const { signal } = controller;
-  try {
-    const res = await a.dispatcher.request({
+  const call = dispatchCapped(
+    a.dispatcher,
+    {
       origin: a.base.origin,
       path,
       method: request.method,
       headers,
       body: wireBody(request.body),
-      signal,
       headersTimeout: timeoutMs,
       bodyTimeout: timeoutMs,
-    });
-    const { text, bytes, tooLarge } = await readCapped(res.body, maxBodyBytes);
-    const response = buildResponse(res.statusCode, res.headers, text, bytes);
+    },
+    maxBodyBytes,
+  );
+  // Aborted by its own timer or by the run's end (one listener per request on the run's signal, none per request of its own).
+  const timer = setTimeout(() => {
+    timedOut = true;
+    call.abort(new DOMException(`no complete response within ${timeoutMs} ms`, 'TimeoutError'));
+  }, timeoutMs);
+  const onEnd = (): void => call.abort(a.end?.reason);
+  if (a.end?.aborted) onEnd();
+  else a.end?.addEventListener('abort', onEnd, { once: true });
+  try {
+    const { status, headers: raw, text, bytes, tooLarge } = await call.done;
+    const response = buildResponse(status, raw, text, bytes);
     const error =
       proxyAnswered(a, response.status, response.headers) ??
       (tooLarge
@@ -340,6 +340,90 @@ async function sendOnce(a: Attempt): Promise<Exchange> {
     clearTimeout(timer);
     a.end?.removeEventListener('abort', onEnd);
   }
+}
+
+/** What one dispatch brought back: the final status, the headers as undici parses them, the body read up to the cap. */
+interface CappedAnswer {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  text: string;
+  bytes: number;
+  tooLarge: boolean;
+}
+
+/**
+ * One request through `dispatcher.dispatch` with a handler of undici's callback protocol (which undici 6 and 7
+ * and Node's own undici all take), the body collected in the handler up to `max` bytes: past it the connection is
+ * dropped rather than drained. No stream, no AbortSignal per request: `abort` cuts the request (its timer, the run's
+ * end), before or after it connected.
+ */
+function dispatchCapped(
+  dispatcher: Dispatcher,
+  options: Dispatcher.DispatchOptions,
+  max: number,
+): { done: Promise<CappedAnswer>; abort(reason?: unknown): void } {
+  let cut: ((reason: Error) => void) | undefined;
+  let pending: Error | undefined;
+  let settle!: (error: unknown, answer?: CappedAnswer) => void;
+  const done = new Promise<CappedAnswer>((resolve, reject) => {
+    let settled = false;
+    settle = (error, answer) => {
+      if (settled) return;
+      settled = true;
+      if (answer) resolve(answer);
+      else reject(error);
+    };
+  });
+  let status = 0;
+  let headers: Record<string, string | string[] | undefined> = {};
+  const chunks: Buffer[] = [];
+  let bytes = 0;
+  const text = (): string => Buffer.concat(chunks).toString('utf8');
+  const handler = {
+    onConnect(abort: (reason?: Error) => void) {
+      cut = abort;
+      if (pending) abort(pending);
+    },
+    onHeaders(statusCode: number, rawHeaders: Buffer[]) {
+      // 1xx answers come before the final one: only the final one is the answer.
+      if (statusCode < 200) return true;
+      status = statusCode;
+      headers = undici.util.parseHeaders(rawHeaders) as Record<string, string | string[] | undefined>;
+      return true;
+    },
+    onData(chunk: Buffer) {
+      bytes += chunk.length;
+      if (bytes > max) {
+        // The count is what was kept, since how far past the cap the last chunk reached depends on chunk sizes.
+        chunks.push(chunk.subarray(0, Math.max(0, chunk.length - (bytes - max))));
+        settle(undefined, { status, headers, text: text(), bytes: max, tooLarge: true });
+        cut?.(new Error(`response body exceeds ${max} bytes`));
+        return false;
+      }
+      chunks.push(chunk);
+      return true;
+    },
+    onComplete() {
+      settle(undefined, { status, headers, text: text(), bytes, tooLarge: false });
+    },
+    onError(error: Error) {
+      settle(error);
+    },
+  };
+  try {
+    dispatcher.dispatch(options, handler as unknown as Dispatcher.DispatchHandler);
+  } catch (error) {
+    settle(error);
+  }
+  return {
+    done,
+    abort(reason) {
+      const error = reason instanceof Error ? reason : new Error(String(reason ?? 'aborted'));
+      if (cut) cut(error);
+      else pending = error;
+      settle(error);
+    },
+  };
 }
 
 /** Whether the exchange's request carried the run's key as `Bearer <key>` (as captured, the key hidden). */
@@ -382,26 +466,6 @@ function hideCredentials(
     out[name] = m ? `${m[1]}${m[2]}${REDACTED}${near}` : Object.hasOwn(extra, name) ? REDACTED : value;
   }
   return out;
-}
-
-async function readCapped(
-  body: AsyncIterable<Buffer> & { destroy(): void },
-  max: number,
-): Promise<{ text: string; bytes: number; tooLarge: boolean }> {
-  const chunks: Buffer[] = [];
-  let bytes = 0;
-  for await (const chunk of body) {
-    bytes += chunk.length;
-    if (bytes > max) {
-      // Stop reading: the connection is dropped rather than drained. The count is what was kept, since how far
-      // past the cap the last chunk reached depends on the runtime's chunk sizes.
-      chunks.push(chunk.subarray(0, Math.max(0, chunk.length - (bytes - max))));
-      body.destroy();
-      return { text: Buffer.concat(chunks).toString('utf8'), bytes: max, tooLarge: true };
-    }
-    chunks.push(chunk);
-  }
-  return { text: Buffer.concat(chunks).toString('utf8'), bytes, tooLarge: false };
 }
 
 /** An ExchangeResponse from a status, headers and body text, parsed as the client parses what it reads. */
