@@ -67,18 +67,18 @@ export function checkSchema(ex: Exchange, name: SchemaName, closed = false): Che
   const res = ex.response;
   if (!res) return checkThat(label, false, 'no response');
   // What the body should have been, from the document: a failure says how to fix it, not only what is wrong.
-  const expected = `expected ${schemaOutline(name)}`;
+  const expected = (): string => `expected ${schemaOutline(name)}`;
   if (res.json === undefined) {
-    return checkThat(label, false, res.jsonError ? `body is not JSON: ${res.jsonError}` : 'body is empty', [expected]);
+    return checkThat(label, false, res.jsonError ? `body is not JSON: ${res.jsonError}` : 'body is empty', [
+      expected(),
+    ]);
   }
   const validate = getValidator(name, { closed });
-  const ok = validate(res.json) as boolean;
-  return checkThat(
-    label,
-    ok,
-    ok ? `valid ${name}` : `body is not a valid ${name}`,
-    ok ? undefined : [...capped(describeSchemaErrors(validate.errors)), expected],
-  );
+  if (validate(res.json)) return checkThat(label, true, `valid ${name}`);
+  return checkThat(label, false, `body is not a valid ${name}`, [
+    ...capped(describeSchemaErrors(validate.errors)),
+    expected(),
+  ]);
 }
 
 const MAX_DETAILS = 10;

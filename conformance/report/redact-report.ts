@@ -20,7 +20,7 @@ interface OutputRedactors {
   text: Redactor;
 }
 
-/** Strings up to this long are remembered by {@link remembered}: the field names and values listings repeat. */
+/** Strings up to this long are remembered by {@link remembered}: the field names and values listings repeat, and check messages. */
 const REMEMBERED_LENGTH = 256;
 /** At most this many answers are remembered (a long HAR file's unique values would otherwise all be kept). */
 const REMEMBERED_COUNT = 50_000;
@@ -44,7 +44,8 @@ function remembered(redact: Redactor): Redactor {
 
 /** Both redactors for `secrets`. */
 export function outputRedactors(secrets: readonly string[]): OutputRedactors {
-  return { data: remembered(createRedactor(secrets)), text: createTextRedactor(secrets) };
+  // Check messages repeat too (`expected 200, got 200`, `valid Pet`): a run's thousand have a few dozen texts.
+  return { data: remembered(createRedactor(secrets)), text: remembered(createTextRedactor(secrets)) };
 }
 
 function redactResponse(res: ExchangeResponse, r: OutputRedactors): ExchangeResponse {
