@@ -51,6 +51,22 @@ describe('redactDeep', () => {
     expect(redactDeep(value, redact).n).toBe(1);
     expect(Object.keys(redactDeep(value, redact, { keys: false }))).toContain('k3y-secret');
   });
+
+  it('gives back the value itself when nothing in it changes, and a copy, the value untouched, when something does', () => {
+    const redact = createKeyRedactor(['k3y-secret']);
+    const clean = JSON.parse('[{"id":1,"name":"x","tags":["a",{"b":null}]}]') as unknown;
+    expect(redactDeep(clean, redact)).toBe(clean);
+    const dirty = JSON.parse('[{"id":1,"name":"x","tags":["a",{"b":"k3y-secret"}]}]') as [
+      { tags: [string, { b: string }] },
+    ];
+    const copy = redactDeep(dirty, redact);
+    expect(copy).not.toBe(dirty);
+    expect(dirty[0].tags[1].b).toBe('k3y-secret');
+    expect(copy[0].tags[1].b).toBe(REDACTED);
+    // A key alone, every string unchanged, is a change too.
+    const keyed = { 'k3y-secret': 1 };
+    expect(Object.keys(redactDeep(keyed, redact))).toEqual([REDACTED]);
+  });
 });
 
 describe('a "__proto__" key from a server', () => {

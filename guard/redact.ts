@@ -235,20 +235,53 @@ export const MAX_REDACT_DEPTH = 64;
 /** What stands in a copy for JSON nested deeper than {@link MAX_REDACT_DEPTH} levels. */
 export const CUT_DEEPER = `[nested deeper than ${MAX_REDACT_DEPTH} levels: cut in the report]`;
 
+/** Whether `value` is an array or an object JSON.parse could have made (its prototype Object's or none). */
+function isPlain(value: object): boolean {
+  if (Array.isArray(value)) return true;
+  const proto = Object.getPrototypeOf(value);
+  return proto === Object.prototype || proto === null;
+}
+
 /**
- * Returns a deep copy of `value` with every string (and, unless `keys` is false, every object key) passed through
- * `redact`. Whoever sent the value controls its depth: past {@link MAX_REDACT_DEPTH} levels the copy holds
- * {@link CUT_DEEPER} instead, so neither this walk nor what is written grows with it.
+ * Whether {@link redactDeep} would make anything different from `value`: a string or key the redactor changes,
+ * structure past the depth cut, or an object that is not plain (the copy is a plain one). One walk, no allocation.
  */
-export function redactDeep<T>(value: T, redact: Redactor, options: RedactDeepOptions = {}, depth = 0): T {
+function changedBy(value: unknown, redact: Redactor, keys: boolean, depth: number): boolean {
+  if (typeof value === 'string') return redact(value) !== value;
+  if (value === null || typeof value !== 'object') return false;
+  if (depth >= MAX_REDACT_DEPTH || !isPlain(value)) return true;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++)
+      if (!(i in value) || changedBy(value[i], redact, keys, depth + 1)) return true;
+    return false;
+  }
+  for (const k in value) {
+    if (!Object.hasOwn(value, k)) continue;
+    if ((keys && redact(k) !== k) || changedBy((value as Record<string, unknown>)[k], redact, keys, depth + 1))
+      return true;
+  }
+  return false;
+}
+
+/**
+ * Returns `value` with every string (and, unless `keys` is false, every object key) passed through `redact`: the
+ * value itself when that changes nothing (the usual case: no secret in it), else a deep copy. Whoever sent the value
+ * controls its depth: past {@link MAX_REDACT_DEPTH} levels the copy holds {@link CUT_DEEPER} instead, so neither
+ * this walk nor what is written grows with it.
+ */
+export function redactDeep<T>(value: T, redact: Redactor, options: RedactDeepOptions = {}): T {
   const keys = options.keys !== false;
+  return changedBy(value, redact, keys, 0) ? copyRedacted(value, redact, keys, 0) : value;
+}
+
+function copyRedacted<T>(value: T, redact: Redactor, keys: boolean, depth: number): T {
   if (typeof value === 'string') return redact(value) as T;
   if (value !== null && typeof value === 'object' && depth >= MAX_REDACT_DEPTH) return CUT_DEEPER as T;
-  if (Array.isArray(value)) return value.map((v) => redactDeep(v, redact, options, depth + 1)) as T;
+  if (Array.isArray(value)) return value.map((v) => copyRedacted(v, redact, keys, depth + 1)) as T;
   if (value !== null && typeof value === 'object') {
     const out: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(value))
-      ownField(out, keys ? redact(k) : k, redactDeep(v, redact, options, depth + 1));
+      ownField(out, keys ? redact(k) : k, copyRedacted(v, redact, keys, depth + 1));
     return out as T;
   }
   return value;
