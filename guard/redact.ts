@@ -67,10 +67,15 @@ export function createKeyRedactor(keys: readonly string[]): Redactor {
   if (live.length === 0) return (text) => text;
   const forms = [...new Set(live.flatMap(keySpellings))].sort((a, b) => b.length - a.length);
   const needles = live.map(bytesOf);
+  // A text shorter than every form holds none; decoded, each of its characters is at most 3 bytes (UTF-8).
+  const shortestForm = forms[forms.length - 1]!.length;
+  const shortestNeedle = Math.min(...needles.map((n) => n.length));
   return (text) => {
     let out = text;
-    for (const form of forms) if (out.includes(form)) out = out.split(form).join(REDACTED);
-    for (const family of FAMILIES) if (family.marker.test(out)) out = redactEncoded(out, needles, family.escape);
+    if (out.length >= shortestForm)
+      for (const form of forms) if (out.includes(form)) out = out.split(form).join(REDACTED);
+    if (out.length * 3 >= shortestNeedle)
+      for (const family of FAMILIES) if (family.marker.test(out)) out = redactEncoded(out, needles, family.escape);
     return out;
   };
 }
