@@ -136,4 +136,26 @@ describe('client', () => {
     await client.send({ method: 'GET', path: '/pets', auth: 'none' });
     expect(client.stats).toMatchObject({ created: 1, createdIds: [7], keyRequests: 2, keyRejected: 1 });
   });
+
+  it('cuts every request in flight when the run ends, with one listener on its signal however many there are', async () => {
+    const pool = mock();
+    pool.intercept({ path: '/v1/pets', method: 'GET' }).reply(200, '[]').delay(5000).times(20);
+    const end = new AbortController();
+    const warnings: Error[] = [];
+    const onWarning = (warning: Error): void => void warnings.push(warning);
+    process.on('warning', onWarning);
+    try {
+      const client = createClient({ baseUrl: BASE, apiKey: KEY, dispatcher: agent, endSignal: end.signal });
+      const sent = Array.from({ length: 20 }, () => client.send({ method: 'GET', path: '/pets' }));
+      setTimeout(() => end.abort(new Error('the run reached its time limit')), 50);
+      const exchanges = await Promise.all(sent);
+      expect(exchanges.map((ex) => ex.error?.code)).toEqual(Array(20).fill('PETSTORE_RUN_ENDED'));
+      expect(exchanges[0]!.error?.message).toBe('the run reached its time limit');
+      // EventTarget warns past ten listeners on one signal ("Possible EventTarget memory leak"): on stderr, under the CLI.
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(warnings.map((w) => w.name)).not.toContain('MaxListenersExceededWarning');
+    } finally {
+      process.off('warning', onWarning);
+    }
+  });
 });

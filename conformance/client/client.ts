@@ -144,6 +144,7 @@ export function createClient(options: ClientOptions): Client {
   const throttle = createThrottle(options.throttle);
   const extra = options.headers ?? {};
   const end = options.endSignal;
+  const ended = watchEnd(end);
   const proxy = options.proxy && { shown: shownProxy(options.proxy.url), forwards: forwards(base, options.proxy) };
   const attempt = (request: CaseRequest, root: boolean): Promise<Exchange> =>
     sendOnce({
@@ -156,6 +157,7 @@ export function createClient(options: ClientOptions): Client {
       timeoutMs,
       maxBodyBytes,
       end,
+      ended,
       proxy,
     });
 
@@ -174,7 +176,7 @@ export function createClient(options: ClientOptions): Client {
     const usesKey = request.auth === undefined || request.auth === 'key';
     stats.requests++;
     if (usesKey) stats.keyRequests++;
-    const ex = await retrying(throttle, () => attempt(request, root), options.onExchange, end);
+    const ex = await retrying(throttle, () => attempt(request, root), options.onExchange, end, ended);
     // Cut by the run's end, not by the server: neither a transport failure nor an answer.
     if (ex.error?.code === RUN_ENDED) return ex;
     if (!ex.response) {
@@ -204,6 +206,7 @@ async function retrying(
   once: () => Promise<Exchange>,
   onExchange: ClientOptions['onExchange'],
   end: AbortSignal | undefined,
+  ended: EndWatch,
 ): Promise<Exchange> {
   let retries = 0;
   let waitedMs = 0;
@@ -223,7 +226,7 @@ async function retrying(
       return last;
     }
     onExchange?.(ex, startedAt, true);
-    await sleep(decision.retryInMs, end);
+    await sleep(decision.retryInMs, ended);
     if (end?.aborted) return { ...ex, ...note, error: { code: RUN_ENDED, message: reasonOf(end) } };
     retries++;
     waitedMs += decision.retryInMs;
@@ -240,6 +243,8 @@ interface Attempt {
   timeoutMs: number;
   maxBodyBytes: number;
   end: AbortSignal | undefined;
+  /** Tells of the run's end through one listener for all requests in flight. */
+  ended: EndWatch;
   /** The run's proxy as shown, and whether it forwards the requests (absolute form) rather than tunnel them. */
   proxy: { shown: string; forwards: boolean } | undefined;
 }
@@ -256,16 +261,50 @@ function proxyAnswered(a: Attempt, status: number, headers: Record<string, strin
   return { code: PROXY_ANSWERED, message: `the proxy ${a.proxy!.shown} answered ${status} itself (${sign})` };
 }
 
-/** Waits `ms`, or less when `end` aborts first. */
-function sleep(ms: number, end: AbortSignal | undefined): Promise<void> {
+/** Runs what is registered with it once when the run ends; `add` gives back how to take it off again. */
+interface EndWatch {
+  add(onEnd: () => void): () => void;
+}
+
+/**
+ * One listener on the run's end signal for every request and wait in flight, however many a run has at once (a
+ * listener each went past EventTarget's limit of ten under load, and Node then warned on stderr). What is added
+ * after the end runs at once.
+ */
+function watchEnd(end: AbortSignal | undefined): EndWatch {
+  const waiting = new Set<() => void>();
+  end?.addEventListener(
+    'abort',
+    () => {
+      for (const onEnd of [...waiting]) onEnd();
+      waiting.clear();
+    },
+    { once: true },
+  );
+  return {
+    add(onEnd) {
+      if (end?.aborted) {
+        onEnd();
+        return () => {};
+      }
+      waiting.add(onEnd);
+      return () => waiting.delete(onEnd);
+    },
+  };
+}
+
+/** Waits `ms`, or less when the run ends first. */
+function sleep(ms: number, ended: EndWatch): Promise<void> {
   return new Promise((resolve) => {
-    const done = (): void => {
-      clearTimeout(timer);
-      end?.removeEventListener('abort', done);
+    let stop = (): void => {};
+    const timer = setTimeout(() => {
+      stop();
       resolve();
-    };
-    const timer = setTimeout(done, ms);
-    end?.addEventListener('abort', done, { once: true });
+    }, ms);
+    stop = ended.add(() => {
+      clearTimeout(timer);
+      resolve();
+    });
   });
 }
 
@@ -308,14 +347,12 @@ async function sendOnce(a: Attempt): Promise<Exchange> {
     },
     maxBodyBytes,
   );
-  // Aborted by its own timer or by the run's end (one listener per request on the run's signal, none per request of its own).
+  // Cut by its own timer or by the run's end.
   const timer = setTimeout(() => {
     timedOut = true;
     call.abort(new DOMException(`no complete response within ${timeoutMs} ms`, 'TimeoutError'));
   }, timeoutMs);
-  const onEnd = (): void => call.abort(a.end?.reason);
-  if (a.end?.aborted) onEnd();
-  else a.end?.addEventListener('abort', onEnd, { once: true });
+  const stopWatching = a.ended.add(() => call.abort(a.end?.reason));
   try {
     const { status, headers: raw, text, bytes, tooLarge } = await call.done;
     const response = buildResponse(status, raw, text, bytes);
@@ -338,7 +375,7 @@ async function sendOnce(a: Attempt): Promise<Exchange> {
     };
   } finally {
     clearTimeout(timer);
-    a.end?.removeEventListener('abort', onEnd);
+    stopWatching();
   }
 }
 

@@ -236,7 +236,7 @@ describe('the conformance CLI against hostile targets', () => {
         ]);
         expect(run.code).toBe(2);
         const lines = run.stderr.trimEnd().split('\n');
-        expect(lines).toHaveLength(1);
+        expect(lines, run.stderr).toHaveLength(1);
         expect(lines[0]).toMatch(new RegExp(`^petstore-conformance: ${DEAD[kind]![1].source.replace(/^\^/, '')}`));
         const [code] = DEAD[kind]!;
         const report = JSON.parse(run.stdout) as Report;
