@@ -67,6 +67,31 @@ describe('PetStore.listing', () => {
   });
 });
 
+describe('PetStore.listing across a create', () => {
+  it('gives the same Listing for each listing a new pet is not in (without a filter, of another status, of its status already full), a new one where it joins', () => {
+    const store = createPetStore([
+      { id: 1, name: 'A', categoryId: 1, status: 'sold' },
+      { id: 2, name: 'B', categoryId: 1, status: 'available' },
+      { id: 3, name: 'C', categoryId: 1, status: 'sold' },
+    ]);
+    const kept = [store.listing(2), store.listing(5, 'available'), store.listing(2, 'sold'), store.listing(3)];
+    const changed = [store.listing(5, 'sold'), store.listing(10)];
+    store.add({ name: 'Rex', categoryId: 1, status: 'sold' });
+    const again = [store.listing(2), store.listing(5, 'available'), store.listing(2, 'sold'), store.listing(3)];
+    for (const [i, listing] of again.entries()) expect(listing, `listing ${i}`).toBe(kept[i]);
+    for (const [i, [limit, status]] of (
+      [
+        [5, 'sold'],
+        [10, undefined],
+      ] as const
+    ).entries()) {
+      expect(store.listing(limit, status)).not.toBe(changed[i]);
+      expect(store.listing(limit, status).json).toBe(fresh(store, limit, status));
+    }
+    expect(store.listing(5, 'sold').json).toContain('"Rex"');
+  });
+});
+
 describe('PetStore, its methods taken apart', () => {
   it('lists when listJson and listing are called detached, and tells statuses apart at any limit', () => {
     const store = createPetStore(seedPets({ seed: 3, count: 12 }));
@@ -114,6 +139,13 @@ describe('PetStore against a plain array of pets', () => {
     { weight: 8, arbitrary: newPet.map((p) => ({ kind: 'add' as const, p })) },
     { weight: 1, arbitrary: fc.constant({ kind: 'reset' as const }) },
     { weight: 1, arbitrary: pets.map((ps) => ({ kind: 'replace' as const, ps })) },
+    // Listings between the changes: what the store remembers of one must never outlive a change it misses.
+    {
+      weight: 6,
+      arbitrary: fc
+        .record({ limit: fc.integer({ min: 0, max: 12 }), s: status })
+        .map((l) => ({ kind: 'list' as const, ...l })),
+    },
   );
 
   it('reads back, lists, resets and replaces as the array does, past every growth of its columns', () => {
@@ -128,6 +160,9 @@ describe('PetStore against a plain array of pets', () => {
             const added = store.add(o.p);
             model.push(toPet(id, o.p));
             expect([added.id, added.json]).toEqual([id, JSON.stringify(model.at(-1))]);
+          } else if (o.kind === 'list') {
+            const listed = model.filter((p) => o.s === undefined || p.status === o.s).slice(0, o.limit);
+            expect(store.listJson(o.limit, o.s)).toBe(JSON.stringify(listed));
           } else if (o.kind === 'reset') {
             store.reset();
             model = sorted(seeded);

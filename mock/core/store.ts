@@ -21,8 +21,8 @@ export class StoredPet {
 }
 
 /**
- * A listing as the store keeps it until it next changes: its JSON text, and that text as UTF-8, encoded when first
- * asked for. A caller that sees the same Listing again knows the store has not changed since (one pointer
+ * A listing as the store keeps it while it stays true: its JSON text, and that text as UTF-8, encoded when first
+ * asked for. A caller that sees the same Listing again knows the listing has not changed since (one pointer
  * comparison; comparing the texts would read them whole).
  */
 export class Listing {
@@ -258,29 +258,31 @@ export function createPetStore(initial: readonly Pet[] | undefined, budget = DEF
   let replaced = false;
   let c = copyOf(seeded);
   let nextId = 1;
-  // Listings asked for since the last change, by status and limit: a repeated listing is one lookup.
-  const listings = new Map<number, Listing>();
+  // Listings asked for, one memory per filter (0: none, 1 + i: the status of index i) by the count of pets they
+  // hold: a repeated listing is one lookup. A create changes none of them: the new pet has the highest id, so it
+  // comes last, and "the first n pets (of a status)" stays what it was; a listing that now holds it holds one more
+  // pet, another entry. Only a replace, a reseed or a reset (load) forgets them.
+  const listings = Array.from({ length: STATUSES.length + 1 }, () => new Map<number, Listing>());
 
   function load(columns: Columns): void {
-    listings.clear();
+    for (const memo of listings) memo.clear();
     c = columns;
     nextId = c.count === 0 ? 1 : c.ids[c.count - 1]! + 1;
   }
   load(c);
 
-  /** The listing of the first `limit` pets (with `status`), kept until the store next changes. */
+  /** The listing of the first `limit` pets (with `status`), kept until the pets are replaced or reset. */
   function listing(limit: number, status?: PetStatus): Listing {
-    // No listing is longer than the store: a larger limit lists the same, and the key stays an exact number.
-    const n = Math.min(wholeLimit(limit), c.count);
     const s = statusIndex(status);
-    // A number, not `${status}:${limit}`: a new string per call would be hashed per call.
-    const key = n * (STATUSES.length + 1) + s + 1;
-    let kept = listings.get(key);
+    // No listing is longer than the pets it can hold: the key is the count it lists, an exact number.
+    const n = Math.min(wholeLimit(limit), s === -1 ? c.count : c.statusCounts[s]!);
+    const memo = listings[s + 1]!;
+    let kept = memo.get(n);
     if (kept === undefined) {
       kept = listingOf(c, n, s);
-      // Bounded however it is called: the handler asks for at most 100 limits of 5 filters.
-      if (listings.size >= MAX_LISTINGS) listings.clear();
-      listings.set(key, kept);
+      // Bounded however it is called: the handler asks for at most 100 limits per filter.
+      if (memo.size >= MAX_LISTINGS) memo.clear();
+      memo.set(n, kept);
     }
     return kept;
   }
@@ -306,7 +308,6 @@ export function createPetStore(initial: readonly Pet[] | undefined, budget = DEF
       if (!Number.isSafeInteger(id)) throw new IdsExhaustedError(c.ids[c.count - 1]);
       const json = append(c, id, input, budget);
       nextId++;
-      if (listings.size > 0) listings.clear();
       return new StoredPet(id, json);
     },
     get(id) {

@@ -1133,7 +1133,7 @@ export const EQUIVALENTS: readonly Equivalent[] = [
     '{ replaced = false; load(copyOf(seeded)); }',
     'seeded = columnsOf(pets, budget); if (!keepState) load(copyOf(seeded));',
     '!keepState',
-    'listings.clear(); c = columns;',
+    'for (const memo of listings) memo.clear(); c = columns;',
     'c.count === 0',
     'if (opened) return c.count;',
     'opened',
@@ -1212,28 +1212,14 @@ export const EQUIVALENTS: readonly Equivalent[] = [
     kind: 'fast path',
     reason: 'getJson reading position -1 finds undefined all the same',
   },
-  ...[
-    ['n * (STATUSES.length + 1) + s + 1', 'n * (STATUSES.length + 1) + s - 1'],
-    ['n * (STATUSES.length + 1) + s', 'n * (STATUSES.length + 1) - s'],
-  ].map(
-    ([code, replacement]): Equivalent => ({
-      file: STORE,
-      function: 'createPetStore',
-      code: code!,
-      replacement,
-      kind: 'fast path',
-      reason:
-        "the listing memo's key is still one number per limit and status (s is -1 to 2, four apart): the same listings",
-    }),
-  ),
-  ...['kept === undefined', 'listings.size >= MAX_LISTINGS', 'listings.size > 0'].map(
+  ...['kept === undefined', 'memo.size >= MAX_LISTINGS'].map(
     (code): Equivalent => ({
       file: STORE,
       function: 'createPetStore',
       code,
       kind: 'fast path',
       reason:
-        'the listing memo: computed again, cleared more or less often, or kept (at most 101 limits of 4 filters): the same listings',
+        'the listing memo: computed again, cleared more or less often, or kept (at most 101 counts per filter): the same listings',
     }),
   ),
   {
