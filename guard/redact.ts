@@ -224,6 +224,8 @@ export function urlUserInfo(url: unknown): string[] {
 interface RedactDeepOptions {
   /** Also redact object keys (for data a server or client sent); off for the suite's own structures, whose keys are fixed names. */
   keys?: boolean;
+  /** A copy even when nothing changes (for a value handed out whose parts must not be shared). */
+  copy?: boolean;
 }
 
 /**
@@ -270,13 +272,14 @@ function changedBy(value: unknown, redact: Redactor, keys: boolean, depth: numbe
 
 /**
  * Returns `value` with every string (and, unless `keys` is false, every object key) passed through `redact`: the
- * value itself when that changes nothing (the usual case: no secret in it), else a deep copy. Whoever sent the value
+ * value itself when that changes nothing (the usual case: no secret in it) unless `copy` asks for one, else a deep
+ * copy. Whoever sent the value
  * controls its depth: past {@link MAX_REDACT_DEPTH} levels the copy holds {@link CUT_DEEPER} instead, so neither
  * this walk nor what is written grows with it.
  */
 export function redactDeep<T>(value: T, redact: Redactor, options: RedactDeepOptions = {}): T {
   const keys = options.keys !== false;
-  return changedBy(value, redact, keys, 0) ? copyRedacted(value, redact, keys, 0) : value;
+  return options.copy || changedBy(value, redact, keys, 0) ? copyRedacted(value, redact, keys, 0) : value;
 }
 
 function copyRedacted<T>(value: T, redact: Redactor, keys: boolean, depth: number): T {

@@ -11,9 +11,13 @@ import * as imported from 'undici';
 /** The undici module's exports. */
 type Undici = typeof imported;
 
-/** True when `dispatcher` speaks undici's request() protocol (Bun's stand-in's dispatchers do not). */
+/**
+ * True when `dispatcher` is one of undici's: it has request() (Bun's stand-in's dispatchers do not) and dispatch(),
+ * which the client sends through.
+ */
 export function canRequest(dispatcher: unknown): boolean {
-  return typeof (dispatcher as { request?: unknown } | null)?.request === 'function';
+  const d = dispatcher as { request?: unknown; dispatch?: unknown } | null;
+  return typeof d?.request === 'function' && typeof d.dispatch === 'function';
 }
 
 function load(): Undici {

@@ -41,7 +41,7 @@ describe('the network options, checked once', () => {
     [{ ca: 'not pem' }, /ca must be PEM text/],
     [{ cert: ca }, /needs both cert and key/],
     [{ proxy: 'socks5://p:1' }, /http:\/\/ or https:\/\/ URL/],
-    [{ proxy: 'http://p:1', dispatcher: { request() {} } }, /cannot apply to an injected dispatcher/],
+    [{ proxy: 'http://p:1', dispatcher: { request() {}, dispatch() {} } }, /cannot apply to an injected dispatcher/],
   ])('refuses %j', (options, message) => {
     expect(refusal(options)).toMatch(message);
   });

@@ -229,7 +229,7 @@ function checkTarget(options: ConformanceOptions): URL {
     throw badOptions(
       'dispatcher',
       '',
-      "the dispatcher has no request() method (on Bun, 'undici' is Bun's stand-in and its dispatchers cannot send): run the suite against a base URL instead, e.g. a mock from startMockServer",
+      "the dispatcher is not undici's: no request() method, or no dispatch() (on Bun, 'undici' is Bun's stand-in and its dispatchers cannot send): run the suite against a base URL instead, e.g. a mock from startMockServer",
     );
   return url;
 }

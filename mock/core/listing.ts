@@ -2,7 +2,7 @@
  * The listing, the call clients make most, answered at the least cost: a
  * query's checks are made once per distinct query text (they depend on
  * nothing else), and the answer's body is the store's Listing, kept
- * encoded as UTF-8 by the store until it next changes. Nothing here can be
+ * encoded as UTF-8 by the store while it stays true. Nothing here can be
  * stale: the store is asked for its listing on every request.
  */
 import { queryMemo } from './memo.ts';

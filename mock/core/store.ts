@@ -147,9 +147,9 @@ export interface MemoryPetStore extends PetStore {
   getJson(id: number): string | undefined;
   /** The first `limit` pets in ascending id order, optionally only those with `status`. */
   list(limit: number, status?: PetStatus): StoredPet[];
-  /** {@link MemoryPetStore.list} as a JSON array, kept until the store next changes. */
+  /** {@link MemoryPetStore.list} as a JSON array, kept while it stays true (until the pets are replaced or reset). */
   listJson(limit: number, status?: PetStatus): string;
-  /** The same object until the store next changes. */
+  /** The same object while the listing stays the same (a create makes a listing that holds it a new one). */
   listing(limit: number, status?: PetStatus): Listing;
   /** Every pet, in ascending id order. */
   all(): Pet[];

@@ -16,6 +16,18 @@ describe('pact(): one interaction per kind of request', () => {
     expect(pact.consumer).toEqual({ name: 'shop-web' });
   });
 
+  it('hands out a pact of its own each time: changing one changes neither the next nor what the recorder keeps', async () => {
+    const { mock, call } = setupMock();
+    await call('GET', '/v1/pets/2');
+    const first = mock.pact(NAMES);
+    const second = mock.pact(NAMES);
+    expect(second).toEqual(first);
+    first.interactions[0]!.description = 'changed';
+    first.interactions[0]!.response.headers = {};
+    expect(mock.pact(NAMES)).toEqual(second);
+    expect(mock.pact(NAMES).interactions[0]!.description).not.toBe('changed');
+  });
+
   it('writes the path as the client sent it, decoded, below no base URL: the provider is verified at its origin', async () => {
     const { mock, call } = setupMock();
     await call('GET', '/v1/pets/2');

@@ -126,7 +126,8 @@ export function buildPact(recorder: PactRecorder, options: PactOptions, keys: re
       petstoreMock: { warnings, skipped: skipped.map((s) => ({ ...s })) },
     },
   };
-  return redactDeep(file, (text) => redactKeys(text, keys));
+  // A copy whatever it holds: the file is handed out, and must not share objects with the recorder.
+  return redactDeep(file, (text) => redactKeys(text, keys), { copy: true });
 }
 
 /** The interaction without getPet's `Deprecation` and `Sunset` headers and their rules. */
