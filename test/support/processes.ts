@@ -55,8 +55,12 @@ export function spawnProcess(command: readonly string[], options: SpawnOptions =
   });
   let stdout = '';
   let stderr = '';
-  child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk));
-  child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk));
+  // Decoded across chunks: a character whose UTF-8 bytes a pipe splits must not become replacement characters
+  // (a report holding U+FFFD read as three of them when Bun's writes split it).
+  child.stdout!.setEncoding('utf8');
+  child.stderr!.setEncoding('utf8');
+  child.stdout!.on('data', (chunk: string) => (stdout += chunk));
+  child.stderr!.on('data', (chunk: string) => (stderr += chunk));
   const exited = new Promise<Exit>((resolve) => {
     child.once('error', (error) => {
       stderr += `spawn error: ${error.message}`;
