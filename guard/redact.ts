@@ -273,9 +273,8 @@ function changedBy(value: unknown, redact: Redactor, keys: boolean, depth: numbe
 /**
  * Returns `value` with every string (and, unless `keys` is false, every object key) passed through `redact`: the
  * value itself when that changes nothing (the usual case: no secret in it) unless `copy` asks for one, else a deep
- * copy. Whoever sent the value
- * controls its depth: past {@link MAX_REDACT_DEPTH} levels the copy holds {@link CUT_DEEPER} instead, so neither
- * this walk nor what is written grows with it.
+ * copy. Whoever sent the value controls its depth: past {@link MAX_REDACT_DEPTH} levels the copy holds
+ * {@link CUT_DEEPER} instead, so neither this walk nor what is written grows with it.
  */
 export function redactDeep<T>(value: T, redact: Redactor, options: RedactDeepOptions = {}): T {
   const keys = options.keys !== false;

@@ -20,7 +20,7 @@ interface OutputRedactors {
   text: Redactor;
 }
 
-/** Strings up to this long are remembered by {@link remembered}: the field names and values listings repeat, and check messages. */
+/** Strings up to this long are remembered by {@link remembered}: field names and values listings repeat, as do check messages. */
 const REMEMBERED_LENGTH = 256;
 /** At most this many answers are remembered (a long HAR file's unique values would otherwise all be kept). */
 const REMEMBERED_COUNT = 50_000;
