@@ -16,15 +16,15 @@ export interface PeerFigures {
   pets: number;
   seeded: string;
   command: string;
-  /** Spawn to the first 200 on GET /pets/1, ms: the mean of the launches, and the mean of its per-launch ratios to the mock's. */
+  /** Spawn to the first 200 on GET /pets/1, ms: the median of the launches, and the median of its per-launch ratios to the mock's (means before 2026-11-29). */
   startMs: number;
   startOverMock: number;
-  /** Peak resident memory (VmHWM) at the end of a launch, bytes; the mean, and the mean ratio to the mock's. */
+  /** Peak resident memory (VmHWM) at the end of a launch, bytes; the median, and the median ratio to the mock's. */
   peakRssBytes: number;
   rssOverMock: number;
   /** One request of each route, with the key. */
   answers: Partial<Record<LoadName, PeerAnswer>>;
-  /** Per load: req/s, p99 ms, and the means of the per-launch ratios to the mock (p99: this server's over the mock's). */
+  /** Per load: req/s, p99 ms, and the medians of the per-launch ratios to the mock (p99: this server's over the mock's). */
   routes: Partial<
     Record<
       LoadName,
@@ -48,6 +48,8 @@ export interface PeersFigures {
   generatedAt: string;
   loadAverage: string;
   launches: number;
+  /** How launches were summed up: `median`; absent, means (results before 2026-11-29). */
+  statistic?: 'median';
   /** Mixed requests each fresh process got before anything was measured. */
   launchWarmup: number;
   sliceS: number;

@@ -1,6 +1,6 @@
 /**
  * The peers section: the tools a user would pick instead of the mock, run beside it in the same launches and loaded
- * the same way as the throughput section (one CPU, turns in short slices, CPU from /proc, means over launches of
+ * the same way as the throughput section (one CPU, turns in short slices, CPU from /proc, medians over launches of
  * fresh processes, a second mock process as the control). Each peer is installed from the npm registry into the
  * bench's temporary project and seeded with the mock's own pets where it can hold them. Where a peer cannot answer a
  * route as the contract says, the section records what it answered and compares anyway: what a user would get.
@@ -11,7 +11,7 @@ import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import type { InstalledProject } from './install.ts';
-import { type LoadResult, mean } from './load.ts';
+import { type LoadResult, median } from './load.ts';
 import { notMeasured, num, ratio, table } from './markdown.ts';
 import type { PeerAnswer, PeerFigures, PeersFigures } from './peers-figures.ts';
 import { freePort, peakRssBytes, spawnServer, waitFor200 } from './processes.ts';
@@ -352,7 +352,7 @@ export async function measurePeers(o: PeersOptions): Promise<PeersFigures> {
   const servers = SIZES.flatMap((pets) => {
     const group = peersAt(pets);
     const mock = group[0]!.key;
-    const over = (values: number[], base: number[]) => mean(values.map((v, i) => v / base[i]!));
+    const over = (values: number[], base: number[]) => median(values.map((v, i) => v / base[i]!));
     return group.map(
       (peer): PeerFigures => ({
         key: peer.key,
@@ -360,9 +360,9 @@ export async function measurePeers(o: PeersOptions): Promise<PeersFigures> {
         pets,
         seeded: peer.seeded,
         command: commands.get(peer.key)!,
-        startMs: mean(starts.get(peer.key)!),
+        startMs: median(starts.get(peer.key)!),
         startOverMock: over(starts.get(peer.key)!, starts.get(mock)!),
-        peakRssBytes: mean(memory.get(peer.key)!),
+        peakRssBytes: median(memory.get(peer.key)!),
         rssOverMock: over(memory.get(peer.key)!, memory.get(mock)!),
         answers: answers.get(peer.key)!,
         routes: Object.fromEntries(
@@ -372,14 +372,14 @@ export async function measurePeers(o: PeersOptions): Promise<PeersFigures> {
             return [
               route,
               {
-                rps: mean(mine.map((r) => r.rps)),
-                p99Ms: mean(mine.map((r) => r.p99Ms)),
-                cpuUsPerRequest: mean(mine.map((r) => r.cpuUsPerRequest)),
+                rps: median(mine.map((r) => r.rps)),
+                p99Ms: median(mine.map((r) => r.p99Ms)),
+                cpuUsPerRequest: median(mine.map((r) => r.cpuUsPerRequest)),
                 rpsOverMock: over(
                   mine.map((r) => r.rps),
                   base.map((r) => r.rps),
                 ),
-                cpuOverMock: cpu.mean,
+                cpuOverMock: cpu.median,
                 cpuOverMockRange: cpu.range as [number, number],
                 p99OverMock: over(
                   mine.map((r) => r.p99Ms),
@@ -398,6 +398,7 @@ export async function measurePeers(o: PeersOptions): Promise<PeersFigures> {
     generatedAt: new Date().toISOString(),
     loadAverage: o.loadAverage,
     launches: o.launches,
+    statistic: 'median',
     launchWarmup: PEER_LAUNCH_WARMUP,
     sliceS: o.slice,
     durationS: o.duration,
@@ -451,7 +452,7 @@ export function peersTables(p: PeersFigures | undefined): string {
       .map(([name, version]) => `${name} ${version}`)
       .join(
         ', ',
-      )}): the servers of each store size pinned to one CPU and loaded in turn in slices of about ${p.sliceS} s (each server's slice sized from its own warm-up rate), ${p.durationS} s per route and launch after ${num(p.launchWarmup)} requests of the mixed load, means over ${p.launches} launches of fresh processes. Start: spawn to the first 200 on GET /pets/1, ms · over the mock's; memory: peak RSS at the end of a launch, MB · over the mock's; each load: req/s in its own slices · over the mock's · requests per CPU-second over the mock's · p99 over the mock's (above 1.00x is better for the first three, below for p99, start and memory). ≈: no further from 1.00x than the control (a second mock process) reads on the same figure: the method cannot tell it from the mock.`,
+      )}): the servers of each store size pinned to one CPU and loaded in turn in slices of about ${p.sliceS} s (each server's slice sized from its own warm-up rate), ${p.durationS} s per route and launch after ${num(p.launchWarmup)} requests of the mixed load, ${p.statistic ?? 'mean'}s over ${p.launches} launches of fresh processes. Start: spawn to the first 200 on GET /pets/1, ms · over the mock's; memory: peak RSS at the end of a launch, MB · over the mock's; each load: req/s in its own slices · over the mock's · requests per CPU-second over the mock's · p99 over the mock's (above 1.00x is better for the first three, below for p99, start and memory). ≈: no further from 1.00x than the control (a second mock process) reads on the same figure: the method cannot tell it from the mock.`,
     '',
     table(['server', 'start ms', 'peak RSS MB', ...titles], rows),
     '',

@@ -8,7 +8,14 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { num, ratio } from './markdown.ts';
 import { renderTables, targetCount } from './render.ts';
-import { type BenchResults, LOAD_NAMES, ROUTE_TITLES, TARGET_SIZES, THROUGHPUT_TARGETS } from './report.ts';
+import {
+  type BenchResults,
+  LOAD_NAMES,
+  launchStatistic,
+  ROUTE_TITLES,
+  TARGET_SIZES,
+  THROUGHPUT_TARGETS,
+} from './report.ts';
 
 /** The marked sections: which file holds each, and what renders it. */
 export const SECTIONS = {
@@ -78,7 +85,7 @@ function throughputLine(r: BenchResults): string {
   const range = `${ratio(Math.min(...control))} to ${ratio(Math.max(...control))}`;
   if (sliced)
     return [
-      `Per CPU-second against a minimal \`node:http\` server sharing its CPU in alternating slices (target ${THROUGHPUT_TARGETS.list}x; 50 / 1,000 pets; means of ${r.settings.launches} launches), the mock serves ${routes.join(', ')}; its p99 at 32 connections is at most ${num(p99, 1)} ms (target 5 ms).`,
+      `Per CPU-second against a minimal \`node:http\` server sharing its CPU in alternating slices (target ${THROUGHPUT_TARGETS.list}x; 50 / 1,000 pets; ${launchStatistic(t)}s of ${r.settings.launches} launches), the mock serves ${routes.join(', ')}; its p99 at 32 connections is at most ${num(p99, 1)} ms (target 5 ms).`,
       control.length > 0
         ? `The control, the minimal server against a second process of itself, read ${range} on the ten loads: a ratio closer to its target than the control to 1.00x is not called.`
         : 'The control was not run.',

@@ -8,7 +8,14 @@
 import { notMeasured, num, ratio, table } from './markdown.ts';
 import { peersTables } from './peers.ts';
 import { instructionTable, layerTable } from './render-layers.ts';
-import { type BenchResults, LOAD_NAMES, ROUTE_TITLES, TARGET_SIZES, type TargetCheck } from './report.ts';
+import {
+  type BenchResults,
+  LOAD_NAMES,
+  launchStatistic,
+  ROUTE_TITLES,
+  TARGET_SIZES,
+  type TargetCheck,
+} from './report.ts';
 import { sessionsTable } from './sessions.ts';
 import { storesTable } from './stores.ts';
 
@@ -58,9 +65,10 @@ function throughputTables(r: BenchResults): string {
     });
     return reads.length > 0 ? [`${num(pets)} pets: ${reads.join('; ')}`] : [];
   });
-  const each = sliced ? ['mean', 'launch'] : ['median', 'round'];
+  const stat = launchStatistic(t);
+  const each = sliced ? [stat, 'launch'] : ['median', 'round'];
   const method = sliced
-    ? `the servers of each store size pinned to one CPU, the load generator on the other, loaded in turn in slices of about ${s.sliceS} s (a fixed number of requests each); req/s in its own slices · req/s over the minimal server's (at the same number of pets) · requests per CPU-second over the minimal server's (CPU from /proc); means over ${s.launches} launches of fresh processes, started in the opposite order every other launch, each server loaded ${s.durationS} s per route after ${s.warmupS} s of warmup`
+    ? `the servers of each store size pinned to one CPU, the load generator on the other, loaded in turn in slices of about ${s.sliceS} s (a fixed number of requests each); req/s in its own slices · req/s over the minimal server's (at the same number of pets) · requests per CPU-second over the minimal server's (CPU from /proc); ${stat}s over ${s.launches} launches of fresh processes, started in the opposite order every other launch, each server loaded ${s.durationS} s per route after ${s.warmupS} s of warmup`
     : `req/s · req/s over the minimal server's (at the same number of pets) · requests per CPU-second over the minimal server's; medians of ${s.rounds} interleaved rounds of ${s.durationS} s after ${s.warmupS} s of warmup`;
   return [
     `Throughput, ${s.connections} connections: ${method}; the rungs of the ladder are loaded on three routes only`,
@@ -73,7 +81,7 @@ function throughputTables(r: BenchResults): string {
           '',
         ]
       : []),
-    `Latency at ${s.connections} connections, p50 / p99 in ms (${sliced ? 'means of the launches' : 'medians of the rounds'})`,
+    `Latency at ${s.connections} connections, p50 / p99 in ms (${sliced ? `${stat}s of the launches` : 'medians of the rounds'})`,
     '',
     table(['server', ...titles], latency),
   ].join('\n');
@@ -215,7 +223,7 @@ function targetTable(r: BenchResults): string {
     verdict(t),
   ]);
   const value = sliced
-    ? 'Value: the mean of the launches (lowest to highest launch). Control: how far the control read from 1.00 on the same load; a ratio no further than that from its limit is not called.'
+    ? `Value: the ${launchStatistic(r.throughput)} of the launches (lowest to highest launch). Control: how far the control read from 1.00 on the same load; a ratio no further than that from its limit is not called.`
     : 'Value: the median of the rounds (lowest to highest round).';
   return [
     `Targets: ${targetCount(r.targets)}. ${value}`,

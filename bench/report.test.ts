@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { benchServers, LAYERS, MINIMAL, MINIMAL_AGAIN, MOCK } from './layers.ts';
-import { mean, median, quantile } from './load.ts';
+import { type LoadResult, mean, median, quantile } from './load.ts';
 import { cpuSeconds, threadCpuSeconds } from './processes.ts';
 import { extractSection, ReadmeSectionError, renderSummary, replaceSection } from './readme.ts';
 import { renderTables } from './render.ts';
 import { type BenchResults, type ConformanceWay, checkTargets, type ServerFigures } from './report.ts';
 import { parseSettings } from './settings.ts';
+import { figures as launchFigures } from './throughput.ts';
 
 /** A server's figures; its CPU ratio is `cpu` and its rounds range over ±`spread` around each ratio. */
 const figures = (overMinimal: number, p99Ms = 1, cpu = overMinimal, spread = 0.01): ServerFigures => ({
@@ -218,6 +219,32 @@ describe('the targets', () => {
     expect(text).toContain(
       'req/s / per CPU-second, mean (lowest to highest launch): 50 pets: GET /v1/pets?limit=20 1.02x (1.01x to 1.03x) / 0.97x (0.96x to 0.98x)',
     );
+    // A run that took medians over its launches says so; one from before (no statistic) said means, and still does.
+    run.throughput!.statistic = 'median';
+    const medians = renderTables({ ...run, targets });
+    expect(medians).toContain('req/s / per CPU-second, median (lowest to highest launch): 50 pets:');
+    expect(medians).toContain('Value: the median of the launches (lowest to highest launch).');
+    expect(medians).not.toContain('mean');
+  });
+
+  it("takes a server's figures as medians of its launches: one launch at another speed does not move them", () => {
+    const launch = (rps: number, cpuUs: number): LoadResult => ({
+      rps,
+      p50Ms: 1,
+      p99Ms: 2,
+      requests: 1000,
+      cpuUsPerRequest: cpuUs,
+      failures: 0,
+    });
+    const minimal = [launch(100, 20), launch(100, 20), launch(100, 20), launch(100, 20), launch(100, 20)];
+    // The third launch of this server ran at 1.3x for its whole life; the others match the minimal server.
+    const server = [launch(100, 20), launch(100, 20), launch(130, 15.4), launch(100, 20), launch(100, 20)];
+    const f = launchFigures(server, minimal);
+    expect(f.overMinimal).toBe(1);
+    expect(f.cpuOverMinimal).toBe(1);
+    expect(f.overMinimalRange).toEqual([1, 1.3]);
+    expect(f.cpuOverMinimalRange[1]).toBeCloseTo(20 / 15.4);
+    expect(f.rps).toBe(100);
   });
 
   it('reports a target whose section was not run as not measured, never as met', () => {

@@ -13,14 +13,14 @@ import type { StoreFigures } from './stores.ts';
 
 export type { LoadName, RouteName } from './servers/index.ts';
 
-/** One server on one route: medians over the rounds, or (method `slices`) means over the launches. */
+/** One server on one route: medians over the rounds, or (method `slices`) medians (or, in older results, means) over the launches. */
 export interface ServerFigures {
   rps: number;
   p50Ms: number;
   p99Ms: number;
   /** The server's CPU time per request, µs. */
   cpuUsPerRequest: number;
-  /** req/s over the minimal server's: the median (mean) of the per-round (per-launch) ratios, their lowest and highest. */
+  /** req/s over the minimal server's: the median of the per-round (per-launch) ratios, their lowest and highest. */
   overMinimal: number;
   overMinimalRange: [number, number];
   /**
@@ -40,6 +40,8 @@ export interface ThroughputFigures {
    * fresh processes. Absent: results of the old method (servers loaded one after another, medians of rounds).
    */
   method?: 'slices';
+  /** How launches were summed up (method `slices`): `median`; absent, means (results before 2026-11-29). */
+  statistic?: 'median';
   servers: { key: string; label: string; command: string }[];
   /** By load, then by server key; a server appears under the loads it was loaded with. */
   routes: Partial<Record<LoadName, Record<string, ServerFigures>>>;
@@ -329,6 +331,11 @@ const TARGETS: Target[] = [
     ok: (v) => v <= 40,
   },
 ];
+
+/** What a figure of the `slices` method is over its launches: `median`, or `mean` in results before 2026-11-29. */
+export function launchStatistic(t: Pick<ThroughputFigures, 'statistic'> | undefined): 'median' | 'mean' {
+  return t?.statistic ?? 'mean';
+}
 
 /** Checks the figures against every target; those this run did not measure come back with `met: null`. */
 export function checkTargets(results: Omit<BenchResults, 'targets'>): TargetCheck[] {

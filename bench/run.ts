@@ -128,6 +128,7 @@ async function measure(s: Settings, work: string): Promise<Omit<BenchResults, 't
   if (has('peers'))
     results.peers = await measurePeers({
       ...s,
+      launches: s.peerLaunches,
       duration: durationS,
       slice: sliceS,
       warmup,

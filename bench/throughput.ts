@@ -4,15 +4,16 @@
  * core (the load generator, this process, on the others), and take turns in short slices, each a fixed number of
  * requests sized to last a fraction of a second: a drift hits every server of a cycle alike. Each server's CPU time
  * per request comes from /proc over all its slices. Two processes of the same code differ steadily by up to 15 % in
- * CPU per request, so every figure is a mean over launches of fresh processes, started in the opposite order every
- * other launch, and the control (the yardstick again) shows what the method reads when nothing differs.
+ * CPU per request, so every figure is a median over launches of fresh processes, started in the opposite order every
+ * other launch (a median, since one launch in four or so runs at another speed for its whole life, 1.3x, and moved a
+ * mean of four by 0.06), and the control (the yardstick again) shows what the method reads when nothing differs.
  */
 import { execFileSync } from 'node:child_process';
 import { availableParallelism } from 'node:os';
 import { LISTENING, serverArgs, writeAnswerFiles } from './answers.ts';
 import type { InstalledProject } from './install.ts';
 import { type BenchServer, benchServers, LADDER_LOADS, type Layer } from './layers.ts';
-import { type LoadResult, loadSlice, mean, median, quantile, type Slice } from './load.ts';
+import { type LoadResult, loadSlice, median, quantile, type Slice } from './load.ts';
 import { type ChildServer, cpuSeconds, spawnServer, threadCpuSeconds, waitForOutput } from './processes.ts';
 import type { LayerFigures, LoadName, ServerFigures, ThroughputFigures } from './report.ts';
 import { type LoadName as Load, MIXED_ROUTES, ROUTE_REQUESTS, resetMock } from './servers/index.ts';
@@ -216,23 +217,23 @@ async function loadRoute(
   return results;
 }
 
-/** The mean of per-launch values, and their lowest and highest. */
-export function spread(values: number[]): { mean: number; range: [number, number] } {
-  return { mean: mean(values), range: [Math.min(...values), Math.max(...values)] };
+/** The median of per-launch values, and their lowest and highest. */
+export function spread(values: number[]): { median: number; range: [number, number] } {
+  return { median: median(values), range: [Math.min(...values), Math.max(...values)] };
 }
 
-/** Means over launches; ratios to the minimal server taken launch by launch, where both shared the core. */
+/** Medians over launches; ratios to the minimal server taken launch by launch, where both shared the core. */
 export function figures(runs: LoadResult[], minimal: LoadResult[]): ServerFigures {
   const rps = spread(runs.map((r, i) => r.rps / minimal[i]!.rps));
   const cpu = spread(runs.map((r, i) => minimal[i]!.cpuUsPerRequest / r.cpuUsPerRequest));
   return {
-    rps: mean(runs.map((r) => r.rps)),
-    p50Ms: mean(runs.map((r) => r.p50Ms)),
-    p99Ms: mean(runs.map((r) => r.p99Ms)),
-    cpuUsPerRequest: mean(runs.map((r) => r.cpuUsPerRequest)),
-    overMinimal: rps.mean,
+    rps: median(runs.map((r) => r.rps)),
+    p50Ms: median(runs.map((r) => r.p50Ms)),
+    p99Ms: median(runs.map((r) => r.p99Ms)),
+    cpuUsPerRequest: median(runs.map((r) => r.cpuUsPerRequest)),
+    overMinimal: rps.median,
     overMinimalRange: rps.range,
-    cpuOverMinimal: cpu.mean,
+    cpuOverMinimal: cpu.median,
     cpuOverMinimalRange: cpu.range,
     failures: runs.reduce((sum, r) => sum + r.failures, 0),
   };
@@ -243,7 +244,7 @@ function layerFigures(layers: readonly Layer[], runs: Map<string, LoadResult[]>)
     const pair = (route: LoadName) => {
       const [w, o] = [runs.get(`${route}:${layer.with.key}`)!, runs.get(`${route}:${layer.over.key}`)!];
       const cost = spread(w.map((r, i) => r.cpuUsPerRequest - o[i]!.cpuUsPerRequest));
-      return { costUs: cost.mean, costRange: cost.range as [number, number] };
+      return { costUs: cost.median, costRange: cost.range as [number, number] };
     };
     return {
       name: layer.name,
@@ -291,7 +292,7 @@ export async function launch<S extends LoadedServer>(
   }
 }
 
-/** Launches every store size's servers `o.launches` times and loads them; the figures are means over launches. */
+/** Launches every store size's servers `o.launches` times and loads them; the figures are medians over launches. */
 export async function measureThroughput(
   o: ThroughputOptions,
 ): Promise<{ throughput: ThroughputFigures; layers: LayerFigures[] }> {
@@ -328,6 +329,7 @@ export async function measureThroughput(
   return {
     throughput: {
       method: 'slices',
+      statistic: 'median',
       servers: servers.map((s) => ({
         key: s.key,
         label: s.label,
