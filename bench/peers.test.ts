@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { peersTables } from './peers.ts';
 import type { PeerFigures, PeersFigures } from './peers-figures.ts';
+import { renderSummary } from './readme.ts';
 import { renderTables } from './render.ts';
 import { parseSettings } from './settings.ts';
 
@@ -89,6 +90,29 @@ describe('the peers table', () => {
       targets: [],
     };
     expect(renderTables(bare)).toContain('Peers\n\nNot measured in this run.');
+  });
+
+  it('gives the README summary one line of the peers at 50 pets, the mock and its control left out', () => {
+    const summary = (peers: PeersFigures | undefined) =>
+      renderSummary({
+        generatedAt: '2026-11-27T20:00:00.000Z',
+        command: 'npm run bench',
+        quick: false,
+        sections: ['peers'],
+        machine: { nproc: 2 },
+        settings: {},
+        targets: [],
+        ...(peers ? { peers } : {}),
+      } as never);
+    const big = (s: PeerFigures) => ({ ...s, pets: 1_000, key: `${s.key}-1000`, label: 'big' });
+    const peers = run([server('mock', 1), server('mock-again', 1.05), server('prism', 0.2), big(server('prism', 0.9))]);
+    const line = summary({ ...peers, statistic: 'median' })
+      .split('\n')
+      .find((l) => l.startsWith('Beside it'));
+    expect(line).toBe(
+      "Beside it (medians of 4 launches, 50 pets, the mixed load; requests per CPU-second / start, over the mock's): prism 0.20x / 0.20x.",
+    );
+    expect(summary(undefined)).not.toContain('Beside it');
   });
 
   it('is a section of its own that --only can pick', () => {

@@ -7,7 +7,6 @@
  */
 import { execFile } from 'node:child_process';
 import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
-import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import type { InstalledProject } from './install.ts';
@@ -17,6 +16,7 @@ import type { PeerAnswer, PeerFigures, PeersFigures } from './peers-figures.ts';
 import { freePort, peakRssBytes, spawnServer, waitFor200 } from './processes.ts';
 import { type LoadName, ROUTE_REQUESTS, ROUTE_TITLES } from './servers/index.ts';
 import {
+  ALL_CPUS,
   cpuPlan,
   LOADS,
   type LoadedServer,
@@ -347,7 +347,7 @@ export async function measurePeers(o: PeersOptions): Promise<PeersFigures> {
         );
       }
   } finally {
-    if (pinned) pinSelf(`0-${availableParallelism() - 1}`);
+    if (pinned) pinSelf(ALL_CPUS);
   }
   const servers = SIZES.flatMap((pets) => {
     const group = peersAt(pets);

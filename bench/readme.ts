@@ -104,12 +104,30 @@ function startupLine(r: BenchResults): string {
   return `\`npx petstore-mock\` answers first after ${num(npx.medianMs)} ms, ${ratio(npx.medianMs / npxBase.medianMs)} a two-line \`node:http\` server started the same way (target 1.5x); in a test file, importing the package, starting the mock and its first answer take ${num(inProc.medianMs)} ms, ${ratio(inProc.medianMs / inBase.medianMs)} the same with a two-line server (target 3x).`;
 }
 
-/** The README's few lines: the targets, and how this run did against them. */
+/**
+ * The tools a user would pick instead, at 50 pets on the mixed load: requests per CPU-second and start over the
+ * mock's. Absent (no line) when the run had no peers section.
+ */
+function peersLine(r: BenchResults): string | undefined {
+  const p = r.peers;
+  if (!p) return undefined;
+  const mock = p.servers.find((s) => s.pets === 50 && s.key === 'mock');
+  const others = p.servers.filter((s) => s.pets === 50 && s.key !== 'mock' && s.key !== 'mock-again');
+  if (!mock || others.length === 0) return undefined;
+  const each = others.map((s) => {
+    const cpu = s.routes.mixed?.cpuOverMock;
+    return `${s.label} ${cpu === undefined ? 'n/a' : ratio(cpu)} / ${ratio(s.startOverMock)}`;
+  });
+  return `Beside it (${p.statistic ?? 'mean'}s of ${p.launches} launches, 50 pets, the mixed load; requests per CPU-second / start, over the mock's): ${each.join(', ')}.`;
+}
+
+/** The README's five lines: the run and its targets, the throughput and its control, the start, the peers beside it. */
 export function renderSummary(r: BenchResults): string {
+  const peers = peersLine(r);
   return [
-    `From \`${r.command}\` on ${r.generatedAt.slice(0, 10)} (${r.machine.nproc} shared CPUs; every figure a ratio within the run):`,
+    `From \`${r.command}\` on ${r.generatedAt.slice(0, 10)} (${r.machine.nproc} shared CPUs; every figure a ratio within the run): ${targetCount(r.targets)}.`,
     throughputLine(r),
     startupLine(r),
-    `${targetCount(r.targets)}.`,
+    ...(peers === undefined ? [] : [peers]),
   ].join('\n');
 }

@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { describe, expect, it } from 'vitest';
 import { benchServers, LAYERS, MINIMAL, MINIMAL_AGAIN, MOCK } from './layers.ts';
 import { type LoadResult, mean, median, quantile } from './load.ts';
@@ -6,7 +7,7 @@ import { extractSection, ReadmeSectionError, renderSummary, replaceSection } fro
 import { renderTables } from './render.ts';
 import { type BenchResults, type ConformanceWay, checkTargets, type ServerFigures } from './report.ts';
 import { parseSettings } from './settings.ts';
-import { figures as launchFigures } from './throughput.ts';
+import { ALL_CPUS, cpuPlan, figures as launchFigures, pinSelf } from './throughput.ts';
 
 /** A server's figures; its CPU ratio is `cpu` and its rounds range over ±`spread` around each ratio. */
 const figures = (overMinimal: number, p99Ms = 1, cpu = overMinimal, spread = 0.01): ServerFigures => ({
@@ -382,7 +383,10 @@ describe('the tables', () => {
 
   it('summarises in a few lines for README.md', () => {
     const summary = renderSummary(results);
-    expect(summary.split('\n')).toHaveLength(4);
+    // The run with its targets met, the throughput, the start (no peers in this run, and one line of throughput in
+    // the old method): three lines; a sliced run with its control and the peers takes five.
+    expect(summary.split('\n')).toHaveLength(3);
+    expect(summary.split('\n')[0]).toMatch(/ratio within the run\): \d+ of \d+ targets met/);
     expect(summary).toContain(
       '(target 0.9x), the mock serves GET /v1/pets?limit=20 0.90x / 0.70x (1,000 pets: n/a / n/a)',
     );
@@ -459,6 +463,25 @@ describe('the settings and helpers', () => {
     });
     expect(() => parseSettings(['--only', 'speed'])).toThrow(/unknown section speed/);
     expect(parseSettings(['--help'])).toBeUndefined();
+    // --render measures nothing: it rewrites the READMEs from latest.json; no other run does that alone.
+    expect(parseSettings(['--render'])).toMatchObject({ render: true });
+    expect(parseSettings([])).toMatchObject({ render: false });
+  });
+
+  it('unpins the bench to every CPU it had, not to the one it was pinned to', () => {
+    const before = availableParallelism();
+    expect(pinSelf('0')).toBe(true);
+    expect(availableParallelism()).toBe(1);
+    // The plan of a later section, made while pinned, still has the servers' CPU and the generator's.
+    expect(cpuPlan()?.servers).toBe(before < 2 ? undefined : String(before - 1));
+    // A section unpins with ALL_CPUS: read when the module loaded, not from the pinned process (which says 1).
+    pinSelf(ALL_CPUS);
+    expect(availableParallelism()).toBe(before);
+  });
+
+  it('loads the throughput servers in eight launches of 1 s (two of 0.5 s quick), the peers in four', () => {
+    expect(parseSettings([])).toMatchObject({ launches: 8, durationS: 1, peerLaunches: 4 });
+    expect(parseSettings(['--quick'])).toMatchObject({ launches: 2, durationS: 0.5, peerLaunches: 2 });
   });
 
   it('takes nearest-rank quantiles and medians, and reads a process CPU time', () => {

@@ -165,6 +165,14 @@ async function main(): Promise<number> {
     process.stdout.write(`${HELP}\n`);
     return 0;
   }
+  if (s.render) {
+    const latest = join(ROOT, 'bench', 'results', 'latest.json');
+    const results = JSON.parse(readFileSync(latest, 'utf8')) as BenchResults;
+    process.stdout.write(
+      `Rewrote ${[...new Set(writeReadmes(results, ROOT))].join(', ')} from ${relative(process.cwd(), latest)}\n`,
+    );
+    return 0;
+  }
   const started = Date.now();
   const work = mkdtempSync(join(tmpdir(), 'petstore-bench-'));
   try {

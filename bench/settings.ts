@@ -45,6 +45,8 @@ export interface Settings {
   out: string;
   /** A full run writes latest.json and rewrites the READMEs' marked sections; no other run does. */
   publish: boolean;
+  /** Measure nothing: rewrite the marked sections from bench/results/latest.json (after a change to the renderer). */
+  render: boolean;
 }
 
 /** The `--help` text. */
@@ -57,6 +59,8 @@ export const HELP = `Usage: npm run bench -- [--quick] [--only SECTION,...] [--o
                  leave the instructions and sessions sections' callgrind files in DIR
   --before DIR   the sessions section counts the mock of this built tree too (DIR/dist),
                  as the cost before a change
+  --render       measure nothing: rewrite the marked sections of bench/README.md from
+                 bench/results/latest.json, as the renderer now writes them
 
 A full run (no option) takes about thirty-five minutes, writes bench/results/latest.json
 and rewrites the marked sections of bench/README.md from it.`;
@@ -71,6 +75,7 @@ export function parseSettings(argv: string[]): Settings | undefined {
       out: { type: 'string' },
       'keep-callgrind': { type: 'string' },
       before: { type: 'string' },
+      render: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -100,5 +105,6 @@ export function parseSettings(argv: string[]): Settings | undefined {
     scaleCounts: quick ? [1_000, 1_000_000] : [1_000, 100_000, 1_000_000],
     out: values.out ?? join(ROOT, 'bench', 'results', publish ? 'latest.json' : 'quick.tmp'),
     publish,
+    render: values.render === true,
   };
 }

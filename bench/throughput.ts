@@ -80,10 +80,20 @@ export const SERVER_LIFETIME_MS = 30 * 60_000;
 
 /** The CPUs: the servers share the last one, the load generator gets the others (none pinned on one CPU). */
 export function cpuPlan(): { servers: string; generator: string } | undefined {
-  const n = availableParallelism();
+  const n = CPUS;
   if (n < 2) return undefined;
   return { servers: String(n - 1), generator: n === 2 ? '0' : `0-${n - 2}` };
 }
+
+/**
+ * The CPUs this process may use, read once, before any section pins it: `availableParallelism()` counts the CPUs of
+ * the process's affinity, so read after a pinning it says 1, and a section that unpinned with it stayed on one CPU
+ * (every later section's servers then shared it with the load generator).
+ */
+const CPUS = availableParallelism();
+
+/** Every CPU this process could use before it was pinned, as a taskset list: what a section unpins to. */
+export const ALL_CPUS = `0-${CPUS - 1}`;
 
 /** Pins every thread of this process to `cpus` (a taskset list); returns false when taskset is missing. */
 export function pinSelf(cpus: string): boolean {
@@ -318,7 +328,7 @@ export async function measureThroughput(
         );
       }
   } finally {
-    if (pinned) pinSelf(`0-${availableParallelism() - 1}`);
+    if (pinned) pinSelf(ALL_CPUS);
   }
   const routeFigures = (route: Load) =>
     Object.fromEntries(
