@@ -88,13 +88,15 @@ export function parseSettings(argv: string[]): Settings | undefined {
   return {
     quick,
     sections: SECTION_NAMES.filter((s) => sections.includes(s)),
-    // Eight launches of 1 s, not four of 1.5 s: a process keeps its own speed for its whole life (up to 15 % off its
-    // twin's), so the spread between launches, not within one, is what the control reads; a median of eight holds
-    // where one launch of four at 1.3x moved a mean of four by 0.06.
+    // Eight launches of 1 s, not four of 1.5 s: a median of eight holds where one launch of four that read 1.3x on a
+    // load moved a mean of four by 0.06.
     launches: quick ? 2 : 8,
     peerLaunches: quick ? 2 : 4,
     durationS: quick ? 0.5 : 1,
-    sliceS: 0.25,
+    // Ten cycles of 0.1 s, not four of 0.25 s: the control's misses were bursts of other load, not a process's speed
+    // (one launch read 1.13, 0.77, 1.01, 0.86 and 1.14 on its five loads), and a burst of half a second fell on
+    // two of one server's four slices; in ten short ones it falls on every server's alike.
+    sliceS: 0.1,
     warmupS: 0.5,
     connections: 32,
     startupRuns: quick ? 3 : 7,
