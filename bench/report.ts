@@ -154,8 +154,8 @@ export const LOAD_NAMES: readonly LoadName[] = ['list', 'sold', 'get', 'create',
 /** Each load's target, as a share of the minimal server's req/s and requests per CPU-second (issue 39). */
 export const THROUGHPUT_TARGETS: Record<LoadName, number> = { list: 0.9, sold: 0.9, get: 0.9, create: 0.9, mixed: 0.9 };
 
-/** The least the minimal server's instructions per request over the mock's may be, on every load (issue 39). */
-export const INSTRUCTION_TARGET = 0.85;
+/** The least the minimal server's instructions per request over the mock's may be, on every load (issue 49; 0.85 in issue 39). */
+export const INSTRUCTION_TARGET = 0.9;
 
 /** The store sizes the targets hold, and the keys of the two servers at each. */
 export const TARGET_SIZES = [

@@ -62,7 +62,7 @@ export const HELP = `Usage: npm run bench -- [--quick] [--only SECTION,...] [--o
   --render       measure nothing: rewrite the marked sections of bench/README.md from
                  bench/results/latest.json, as the renderer now writes them
 
-A full run (no option) takes about thirty-five minutes, writes bench/results/latest.json
+A full run (no option) takes about fifty minutes, writes bench/results/latest.json
 and rewrites the marked sections of bench/README.md from it.`;
 
 /** Parses the command line; `undefined` for --help. Throws on an unknown option or section. */
