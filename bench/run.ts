@@ -177,6 +177,10 @@ async function main(): Promise<number> {
   }
   const started = Date.now();
   const work = mkdtempSync(join(tmpdir(), 'petstore-bench-'));
+  // Ctrl-C or SIGTERM ends the bench through process.exit (bench/processes.ts), which skips the finally below: the
+  // temporary project (hundreds of MB once the peers are in) goes on exit too.
+  const removeWork = () => rmSync(work, { recursive: true, force: true });
+  process.once('exit', removeWork);
   try {
     const partial = await measure(s, work);
     const results: BenchResults = { ...partial, targets: checkTargets(partial) };
@@ -188,7 +192,8 @@ async function main(): Promise<number> {
     );
     return 0;
   } finally {
-    rmSync(work, { recursive: true, force: true });
+    process.removeListener('exit', removeWork);
+    removeWork();
   }
 }
 
