@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { extractSection, SECTIONS, type SectionName } from './readme.ts';
-import type { BenchResults } from './report.ts';
+import { type BenchResults, checkTargets } from './report.ts';
 
 describe('the published figures', () => {
   const read = (path: string) => readFileSync(new URL(`../${path}`, import.meta.url), 'utf8');
@@ -9,6 +9,11 @@ describe('the published figures', () => {
 
   it('come from a full run', () => {
     expect([latest.quick, latest.command]).toEqual([false, 'npm run bench']);
+  });
+
+  it("hold the targets checked against today's limits (after a limit changes: npm run bench -- --render)", () => {
+    const { targets, ...figures } = latest;
+    expect(targets).toEqual(checkTargets(figures));
   });
 
   it.each(Object.keys(SECTIONS) as SectionName[])(

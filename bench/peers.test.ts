@@ -110,7 +110,7 @@ describe('the peers table', () => {
       .split('\n')
       .find((l) => l.startsWith('Beside it'));
     expect(line).toBe(
-      "Beside it (medians of 4 launches, 50 pets, the mixed load; requests per CPU-second / start, over the mock's): prism 0.20x / 0.20x.",
+      "Beside it (medians of 4 launches, 50 pets, the mixed load; requests per CPU-second, higher is better / start, lower is better, each over the mock's): prism 0.20x / 0.20x.",
     );
     expect(summary(undefined)).not.toContain('Beside it');
   });

@@ -72,6 +72,9 @@ function fullRun(): Omit<BenchResults, 'targets'> {
         { server: 'minimal', load: 'list', perRequest: 60_000 },
         { server: 'minimal+key', load: 'list', perRequest: 61_500 },
         { server: 'mock', load: 'list', perRequest: 65_000 },
+        // 0.88: met under the old 0.85, not under the issue's 0.9.
+        { server: 'minimal', load: 'get', perRequest: 66_000 },
+        { server: 'mock', load: 'get', perRequest: 75_000 },
         { server: 'minimal', load: 'create', perRequest: 80_000 },
         { server: 'mock', load: 'create', perRequest: 100_000 },
       ],
@@ -153,6 +156,7 @@ describe('the targets', () => {
       'GET /v1/pets?limit=20, 50 pets: mock / minimal server, requests per CPU-second': false,
       'GET /v1/pets?limit=20, 50 pets: instructions per request, minimal server / mock': true,
       'GET /v1/pets/{id}, 50 pets: mock / minimal server, req/s': false,
+      'GET /v1/pets/{id}, 50 pets: instructions per request, minimal server / mock': false,
       'POST /v1/pets, 50 pets: mock / minimal server, req/s': false,
       'POST /v1/pets, 50 pets: mock / minimal server, requests per CPU-second': true,
       'POST /v1/pets, 50 pets: instructions per request, minimal server / mock': false,
@@ -238,7 +242,7 @@ describe('the targets', () => {
       failures: 0,
     });
     const minimal = [launch(100, 20), launch(100, 20), launch(100, 20), launch(100, 20), launch(100, 20)];
-    // The third launch of this server ran at 1.3x for its whole life; the others match the minimal server.
+    // The third launch of this server read 1.3x (a burst of other load in its slices); the others match the minimal one.
     const server = [launch(100, 20), launch(100, 20), launch(130, 15.4), launch(100, 20), launch(100, 20)];
     const f = launchFigures(server, minimal);
     expect(f.overMinimal).toBe(1);
@@ -283,7 +287,7 @@ describe('the tables', () => {
     );
     // Instructions: what a rung adds, and minimal / mock on each load.
     expect(text).toMatch(/\| \+ key check +\| +\+1,500 \| +n\/a \| +n\/a \|/);
-    expect(text).toMatch(/\| minimal \/ mock, 50 pets +\| +0\.92x \| +n\/a \| +n\/a \| +0\.80x \| +n\/a \|/);
+    expect(text).toMatch(/\| minimal \/ mock, 50 pets +\| +0\.92x \| +n\/a \| +0\.88x \| +0\.80x \| +n\/a \|/);
     expect(text).toMatch(
       /\| \+ key check +\| +\+1\.3 \(\+0\.5 to \+2\.0\) \| +\+1\.0 \(\+1\.0 to \+1\.0\) \| +-0\.5 \(-1\.0 to \+3\.0\) \|/,
     );
@@ -306,7 +310,7 @@ describe('the tables', () => {
     expect(text).toContain('Startup from the installed package (tarball 433 kB, 120 files)');
     expect(text).toMatch(/\| 1,000,000 \| +12,000 \| +499 \| +0\.200 \/ 0\.200 \| +20\.0 \| 2\.00x \|/);
     expect(text).toContain(
-      '11 of 45 targets met (22 not measured; 3 too noisy to call: rounds on both sides of the limit)',
+      '11 of 45 targets met (21 not measured; 3 too noisy to call: rounds on both sides of the limit)',
     );
     expect(text).toMatch(/\| bin way +\| +350 \| +7\.00x \| +100 \| +\| +`bin command` \|/);
     expect(text).toMatch(
@@ -468,14 +472,19 @@ describe('the settings and helpers', () => {
     expect(parseSettings([])).toMatchObject({ render: false });
   });
 
-  it('unpins the bench to every CPU it had, not to the one it was pinned to', () => {
+  // Pinning needs taskset and a second CPU (the bench runs unpinned without them, and says so).
+  const canPin = availableParallelism() >= 2 && pinSelf(ALL_CPUS);
+  it.skipIf(!canPin)('unpins the bench to every CPU it had, not to the one it was pinned to', () => {
     const before = availableParallelism();
-    expect(pinSelf('0')).toBe(true);
-    expect(availableParallelism()).toBe(1);
-    // The plan of a later section, made while pinned, still has the servers' CPU and the generator's.
-    expect(cpuPlan()?.servers).toBe(before < 2 ? undefined : String(before - 1));
-    // A section unpins with ALL_CPUS: read when the module loaded, not from the pinned process (which says 1).
-    pinSelf(ALL_CPUS);
+    try {
+      expect(pinSelf('0')).toBe(true);
+      expect(availableParallelism()).toBe(1);
+      // The plan of a later section, made while pinned, still has the servers' CPU and the generator's.
+      expect(cpuPlan()?.servers).toBe(String(before - 1));
+    } finally {
+      // A section unpins with ALL_CPUS: read when the module loaded, not from the pinned process (which says 1).
+      pinSelf(ALL_CPUS);
+    }
     expect(availableParallelism()).toBe(before);
   });
 

@@ -36,8 +36,9 @@ export interface ServerFigures {
 /** The throughput section: every server on every route. */
 export interface ThroughputFigures {
   /**
-   * `slices`: the servers of a store size pinned to one core, loaded in turn in short slices, means over launches of
-   * fresh processes. Absent: results of the old method (servers loaded one after another, medians of rounds).
+   * `slices`: the servers of a store size pinned to one core, loaded in turn in short slices, medians (see
+   * `statistic`) over launches of fresh processes. Absent: results of the old method (servers loaded one after
+   * another, medians of rounds).
    */
   method?: 'slices';
   /** How launches were summed up (method `slices`): `median`; absent, means (results before 2026-11-29). */

@@ -59,8 +59,9 @@ export const HELP = `Usage: npm run bench -- [--quick] [--only SECTION,...] [--o
                  leave the instructions and sessions sections' callgrind files in DIR
   --before DIR   the sessions section counts the mock of this built tree too (DIR/dist),
                  as the cost before a change
-  --render       measure nothing: rewrite the marked sections of bench/README.md from
-                 bench/results/latest.json, as the renderer now writes them
+  --render       measure nothing: check the targets of bench/results/latest.json again
+                 against today's limits, write them back, and rewrite the marked sections
+                 of bench/README.md from it (other options are ignored)
 
 A full run (no option) takes about fifty minutes, writes bench/results/latest.json
 and rewrites the marked sections of bench/README.md from it.`;

@@ -3,10 +3,10 @@
  * another cannot be compared to 5 %. Instead the servers of one store size run at the same time, all pinned to one
  * core (the load generator, this process, on the others), and take turns in short slices, each a fixed number of
  * requests sized to last a fraction of a second: a drift hits every server of a cycle alike. Each server's CPU time
- * per request comes from /proc over all its slices. Two processes of the same code differ steadily by up to 15 % in
- * CPU per request, so every figure is a median over launches of fresh processes, started in the opposite order every
- * other launch (a median, since one launch in four or so runs at another speed for its whole life, 1.3x, and moved a
- * mean of four by 0.06), and the control (the yardstick again) shows what the method reads when nothing differs.
+ * per request comes from /proc over all its slices. One launch reads up to 0.3 off on a load (a burst of other load
+ * during that route's slices: the same launch reads near 1.00 on its other loads), so every figure is a median over
+ * launches of fresh processes, started in the opposite order every other launch (one such launch moved a mean of four
+ * by 0.06), and the control (the yardstick again) shows what the method reads when nothing differs.
  */
 import { execFileSync } from 'node:child_process';
 import { availableParallelism } from 'node:os';
