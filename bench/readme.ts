@@ -118,7 +118,7 @@ function peersLine(r: BenchResults): string | undefined {
     const cpu = s.routes.mixed?.cpuOverMock;
     return `${s.label} ${cpu === undefined ? 'n/a' : ratio(cpu)} / ${ratio(s.startOverMock)}`;
   });
-  return `Beside it (${p.statistic ?? 'mean'}s of ${p.launches} launches, 50 pets, the mixed load; requests per CPU-second, higher is better / start, lower is better, each over the mock's): ${each.join(', ')}.`;
+  return `Beside it (${launchStatistic(p)}s of ${p.launches} launches, 50 pets, the mixed load; requests per CPU-second, higher is better / start, lower is better, each over the mock's): ${each.join(', ')}.`;
 }
 
 /** The README's few lines (five for a full run): the run and its targets, the throughput and its control, the start, the peers. */
