@@ -102,8 +102,12 @@ describe('--start: the server under test started and stopped by the suite', () =
     // Each answer takes 2 s: the run is still going when the signal comes.
     const cli = spawnProcess(cliArgs(port, '--start', startCommand(pgidFile, port, '--latency 2000')), { env: env() });
     const deadline = Date.now() + 60_000;
-    while (!existsSync(pgidFile) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
-    const pgid = Number(readFileSync(pgidFile, 'utf8'));
+    // The file exists before the server's shell has written its group into it: wait for the number itself (an empty
+    // read is group 0, which holds the kernel's threads and init, and no process of the run).
+    const written = () => (existsSync(pgidFile) ? Number(readFileSync(pgidFile, 'utf8')) : 0);
+    while (!(written() > 1) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    const pgid = written();
+    expect(pgid).toBeGreaterThan(1);
     // Up: the mock answers; the run has started its first requests.
     while (liveInGroup(pgid).length < 2 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
     await new Promise((r) => setTimeout(r, 3000));
