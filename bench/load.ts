@@ -36,6 +36,26 @@ export interface LoadResult {
   cpuUsPerRequest: number;
   /** Responses with a status outside 2xx, plus connection errors and timeouts. */
   failures: number;
+  /**
+   * Each slice's own reading, in the order they ran (cycle by cycle), where the server's CPU time was read around
+   * every slice: what {@link cycleRatio} compares cycle by cycle.
+   */
+  cycles?: { rps: number; cpuUsPerRequest: number }[];
+}
+
+/**
+ * One launch's ratio of a server to its yardstick, the higher the better for the server: req/s over the yardstick's,
+ * or requests per CPU-second over the yardstick's. With both read slice by slice in the same cycles, the median of
+ * the cycles' ratios: a burst of other load that falls on a few slices moves a sum over all of them (one launch read
+ * 0.77 and 1.14 on two loads for it) but not a median; else the ratio of the totals.
+ */
+export function cycleRatio(server: LoadResult, yardstick: LoadResult, of: 'rps' | 'cpu'): number {
+  const ratio = (s: Pick<LoadResult, 'rps' | 'cpuUsPerRequest'>, y: Pick<LoadResult, 'rps' | 'cpuUsPerRequest'>) =>
+    of === 'rps' ? s.rps / y.rps : y.cpuUsPerRequest / s.cpuUsPerRequest;
+  const [mine, theirs] = [server.cycles, yardstick.cycles];
+  if (mine === undefined || theirs === undefined || mine.length !== theirs.length || mine.length === 0)
+    return ratio(server, yardstick);
+  return median(mine.map((c, k) => ratio(c, theirs[k]!)));
 }
 
 /** The `q` quantile (0..1) of ascending `sorted` values, by the nearest-rank method. */
@@ -65,6 +85,8 @@ export interface Slice {
   seconds: number;
   failures: number;
   latencies: Float64Array;
+  /** The server's CPU time over this slice, s, where it was read around it. */
+  cpuS?: number;
 }
 
 /**

@@ -10,7 +10,7 @@ import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import type { InstalledProject } from './install.ts';
-import { type LoadResult, median } from './load.ts';
+import { cycleRatio, type LoadResult, median } from './load.ts';
 import { notMeasured, num, ratio, table } from './markdown.ts';
 import type { PeerAnswer, PeerFigures, PeersFigures } from './peers-figures.ts';
 import { freePort, peakRssBytes, spawnServer, waitFor200 } from './processes.ts';
@@ -368,17 +368,14 @@ export async function measurePeers(o: PeersOptions): Promise<PeersFigures> {
         routes: Object.fromEntries(
           LOADS.map((route) => {
             const [mine, base] = [runs.get(`${route}:${peer.key}`)!, runs.get(`${route}:${mock}`)!];
-            const cpu = spread(mine.map((r, i) => base[i]!.cpuUsPerRequest / r.cpuUsPerRequest));
+            const cpu = spread(mine.map((r, i) => cycleRatio(r, base[i]!, 'cpu')));
             return [
               route,
               {
                 rps: median(mine.map((r) => r.rps)),
                 p99Ms: median(mine.map((r) => r.p99Ms)),
                 cpuUsPerRequest: median(mine.map((r) => r.cpuUsPerRequest)),
-                rpsOverMock: over(
-                  mine.map((r) => r.rps),
-                  base.map((r) => r.rps),
-                ),
+                rpsOverMock: median(mine.map((r, i) => cycleRatio(r, base[i]!, 'rps'))),
                 cpuOverMock: cpu.median,
                 cpuOverMockRange: cpu.range as [number, number],
                 p99OverMock: over(

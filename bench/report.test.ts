@@ -1,7 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { describe, expect, it } from 'vitest';
 import { benchServers, LAYERS, MINIMAL, MINIMAL_AGAIN, MOCK } from './layers.ts';
-import { type LoadResult, mean, median, quantile } from './load.ts';
+import { cycleRatio, type LoadResult, mean, median, quantile } from './load.ts';
 import { cpuSeconds, threadCpuSeconds } from './processes.ts';
 import { extractSection, ReadmeSectionError, renderSummary, replaceSection } from './readme.ts';
 import { renderTables } from './render.ts';
@@ -250,6 +250,32 @@ describe('the targets', () => {
     expect(f.overMinimalRange).toEqual([1, 1.3]);
     expect(f.cpuOverMinimalRange[1]).toBeCloseTo(20 / 15.4);
     expect(f.rps).toBe(100);
+  });
+
+  it("takes a launch's ratio as the median of its cycles': a burst on two slices of ten does not move it", () => {
+    const reading = (rps: number, cpuUs: number) => ({ rps, cpuUsPerRequest: cpuUs });
+    const result = (cycles: { rps: number; cpuUsPerRequest: number }[]): LoadResult => ({
+      rps: mean(cycles.map((c) => c.rps)),
+      p50Ms: 1,
+      p99Ms: 2,
+      requests: 1000,
+      cpuUsPerRequest: mean(cycles.map((c) => c.cpuUsPerRequest)),
+      failures: 0,
+      cycles,
+    });
+    const yardstick = result(Array.from({ length: 10 }, () => reading(100, 20)));
+    // The server costs 10 % more; a burst made two of its slices cost 60 % more.
+    const server = result(
+      Array.from({ length: 10 }, (_, k) => (k === 3 || k === 7 ? reading(62, 32) : reading(91, 22))),
+    );
+    expect(cycleRatio(server, yardstick, 'cpu')).toBeCloseTo(20 / 22);
+    expect(cycleRatio(server, yardstick, 'rps')).toBeCloseTo(0.91);
+    // The totals carry the burst: what the launch read before.
+    expect(server.cpuUsPerRequest).toBeCloseTo(24);
+    // Without a reading per slice on both sides (or with cycles that do not line up), the totals.
+    const { cycles: _c, ...totals } = server;
+    expect(cycleRatio(totals, yardstick, 'cpu')).toBeCloseTo(20 / 24);
+    expect(cycleRatio(server, { ...yardstick, cycles: yardstick.cycles!.slice(1) }, 'cpu')).toBeCloseTo(20 / 24);
   });
 
   it('reports a target whose section was not run as not measured, never as met', () => {

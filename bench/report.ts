@@ -43,6 +43,8 @@ export interface ThroughputFigures {
   method?: 'slices';
   /** How launches were summed up (method `slices`): `median`; absent, means (results before 2026-11-29). */
   statistic?: 'median';
+  /** A launch's ratios are the medians of its cycles' ratios (since 2026-11-29); absent, ratios of its totals. */
+  cycles?: 'median';
   servers: { key: string; label: string; command: string }[];
   /** By load, then by server key; a server appears under the loads it was loaded with. */
   routes: Partial<Record<LoadName, Record<string, ServerFigures>>>;

@@ -3,17 +3,20 @@
  * another cannot be compared to 5 %. Instead the servers of one store size run at the same time, all pinned to one
  * core (the load generator, this process, on the others), and take turns in short slices, each a fixed number of
  * requests sized to last a fraction of a second: a drift hits every server of a cycle alike. Each server's CPU time
- * per request comes from /proc over all its slices. One launch reads up to 0.3 off on a load (a burst of other load
- * during that route's slices: the same launch reads near 1.00 on its other loads), so every figure is a median over
- * launches of fresh processes, started in the opposite order every other launch (one such launch moved a mean of four
- * by 0.06), and the control (the yardstick again) shows what the method reads when nothing differs.
+ * comes from /proc around each of its slices. Summed over a route's slices, one launch read up to 0.3 off on a load
+ * (a burst of other load on some of that route's slices: the same launch read near 1.00 on its other loads), so a
+ * launch's ratio is the median of its cycles' ratios, and every figure a median over launches of fresh processes,
+ * started in the opposite order every other launch; the control (the yardstick again) shows what the method reads
+ * when nothing differs. Loading a server and its yardstick at the same time instead (a pair each, one autocannon
+ * each) was tried: a server's CPU per request then depends on its partner's (how many requests each wake-up finds),
+ * and the mock read 0.68 on the list where in turns it read 0.87.
  */
 import { execFileSync } from 'node:child_process';
 import { availableParallelism } from 'node:os';
 import { LISTENING, serverArgs, writeAnswerFiles } from './answers.ts';
 import type { InstalledProject } from './install.ts';
 import { type BenchServer, benchServers, LADDER_LOADS, type Layer } from './layers.ts';
-import { type LoadResult, loadSlice, median, quantile, type Slice } from './load.ts';
+import { cycleRatio, type LoadResult, loadSlice, median, quantile, type Slice } from './load.ts';
 import { type ChildServer, cpuSeconds, spawnServer, threadCpuSeconds, waitForOutput } from './processes.ts';
 import type { LayerFigures, LoadName, ServerFigures, ThroughputFigures } from './report.ts';
 import { type LoadName as Load, MIXED_ROUTES, ROUTE_REQUESTS, resetMock } from './servers/index.ts';
@@ -170,7 +173,7 @@ function cpuOf(r: Running): number | undefined {
   return threadCpuSeconds(pid) ?? cpuSeconds(pid);
 }
 
-/** One server's slices of a route in one launch, as one result. */
+/** One server's slices of a route in one launch, as one result (with each slice's own reading where it has one). */
 function resultOf(slices: Slice[], cpuS: number | undefined): LoadResult {
   const requests = slices.reduce((sum, s) => sum + s.requests, 0);
   const latencies = new Float64Array(slices.reduce((sum, s) => sum + s.latencies.length, 0));
@@ -187,7 +190,20 @@ function resultOf(slices: Slice[], cpuS: number | undefined): LoadResult {
     requests,
     cpuUsPerRequest: cpuS === undefined ? NaN : (cpuS * 1e6) / requests,
     failures: slices.reduce((sum, s) => sum + s.failures, 0),
+    ...(slices.every((s) => s.cpuS !== undefined)
+      ? {
+          cycles: slices.map((s) => ({ rps: s.requests / s.seconds, cpuUsPerRequest: (s.cpuS! * 1e6) / s.requests })),
+        }
+      : {}),
   };
+}
+
+/** One slice of `route` on `r`, with the server's CPU time read around it. */
+async function cpuSlice(r: Running, route: Load, o: Omit<ThroughputOptions, 'layers'>, amount: number): Promise<Slice> {
+  const before = cpuOf(r);
+  const slice = await loadSlice(loadOf(r, route, o), { amount });
+  const after = cpuOf(r);
+  return before === undefined || after === undefined ? slice : { ...slice, cpuS: after - before };
 }
 
 /**
@@ -215,7 +231,7 @@ async function loadRoute(
   const before = new Map(group.map((r) => [r, cpuOf(r)]));
   for (let cycle = 0; cycle < cycles; cycle++)
     for (const r of cycle % 2 === 0 ? group : [...group].reverse())
-      slices.get(r)!.push(await loadSlice(loadOf(r, route, o), { amount: amounts.get(r)! }));
+      slices.get(r)!.push(await cpuSlice(r, route, o, amounts.get(r)!));
   const results = new Map<string, LoadResult>();
   for (const r of group) {
     assertAlive(r);
@@ -232,10 +248,24 @@ export function spread(values: number[]): { median: number; range: [number, numb
   return { median: median(values), range: [Math.min(...values), Math.max(...values)] };
 }
 
-/** Medians over launches; ratios to the minimal server taken launch by launch, where both shared the core. */
+/**
+ * What `server` costs a request beyond `over` in one launch, µs: the median of the cycles' differences where both
+ * were read slice by slice in the same cycles (see {@link cycleRatio}), else the difference of the totals.
+ */
+function cycleDifference(server: LoadResult, over: LoadResult): number {
+  const [mine, theirs] = [server.cycles, over.cycles];
+  if (mine === undefined || theirs === undefined || mine.length !== theirs.length || mine.length === 0)
+    return server.cpuUsPerRequest - over.cpuUsPerRequest;
+  return median(mine.map((c, k) => c.cpuUsPerRequest - theirs[k]!.cpuUsPerRequest));
+}
+
+/**
+ * Medians over launches; ratios to the minimal server taken launch by launch, where both shared the core, each
+ * launch's the median of its cycles' ratios (see {@link cycleRatio}).
+ */
 export function figures(runs: LoadResult[], minimal: LoadResult[]): ServerFigures {
-  const rps = spread(runs.map((r, i) => r.rps / minimal[i]!.rps));
-  const cpu = spread(runs.map((r, i) => minimal[i]!.cpuUsPerRequest / r.cpuUsPerRequest));
+  const rps = spread(runs.map((r, i) => cycleRatio(r, minimal[i]!, 'rps')));
+  const cpu = spread(runs.map((r, i) => cycleRatio(r, minimal[i]!, 'cpu')));
   return {
     rps: median(runs.map((r) => r.rps)),
     p50Ms: median(runs.map((r) => r.p50Ms)),
@@ -253,7 +283,7 @@ function layerFigures(layers: readonly Layer[], runs: Map<string, LoadResult[]>)
   return layers.map((layer): LayerFigures => {
     const pair = (route: LoadName) => {
       const [w, o] = [runs.get(`${route}:${layer.with.key}`)!, runs.get(`${route}:${layer.over.key}`)!];
-      const cost = spread(w.map((r, i) => r.cpuUsPerRequest - o[i]!.cpuUsPerRequest));
+      const cost = spread(w.map((r, i) => cycleDifference(r, o[i]!)));
       return { costUs: cost.median, costRange: cost.range as [number, number] };
     };
     return {
@@ -340,6 +370,7 @@ export async function measureThroughput(
     throughput: {
       method: 'slices',
       statistic: 'median',
+      cycles: 'median',
       servers: servers.map((s) => ({
         key: s.key,
         label: s.label,
