@@ -50,6 +50,8 @@ export interface PeersFigures {
   launches: number;
   /** How launches were summed up: `median`; absent, means (results before 2026-11-29). */
   statistic?: 'median';
+  /** A launch's ratios are the medians of its cycles' ratios (see bench/load.ts `cycleRatio`); absent, of its totals. */
+  cycles?: 'median';
   /** Mixed requests each fresh process got before anything was measured. */
   launchWarmup: number;
   sliceS: number;

@@ -18,6 +18,7 @@ import { type LoadName, ROUTE_REQUESTS, ROUTE_TITLES } from './servers/index.ts'
 import {
   ALL_CPUS,
   cpuPlan,
+  everyCycle,
   LOADS,
   type LoadedServer,
   launch,
@@ -335,9 +336,13 @@ export async function measurePeers(o: PeersOptions): Promise<PeersFigures> {
     for (let n = 1; n <= o.launches; n++)
       for (const pets of SIZES) {
         const group = peersAt(pets);
+        // Each server's slices sized from its own warm-up rate, and the peers' shorter launch warm-up: until
+        // 2026-11-29 neither reached the launch, so every server's slice was the group's median rate (about 250
+        // requests, each slice opening its 32 connections again: the mock read 50 to 100 µs a request here against
+        // 30 in the throughput section), and Prism and json-server took 20,000 requests each to warm up.
         await launch(
           n % 2 === 1 ? group : [...group].reverse(),
-          o,
+          { ...o, ownSlices: true, launchWarmup: PEER_LAUNCH_WARMUP },
           startOne,
           runs,
           `peers, launch ${n}, ${pets} pets:`,
@@ -396,6 +401,7 @@ export async function measurePeers(o: PeersOptions): Promise<PeersFigures> {
     loadAverage: o.loadAverage,
     launches: o.launches,
     statistic: 'median',
+    ...(everyCycle(runs) ? { cycles: 'median' as const } : {}),
     launchWarmup: PEER_LAUNCH_WARMUP,
     sliceS: o.slice,
     durationS: o.duration,
@@ -447,9 +453,12 @@ export function peersTables(p: PeersFigures | undefined): string {
       p.versions,
     )
       .map(([name, version]) => `${name} ${version}`)
-      .join(
-        ', ',
-      )}): the servers of each store size pinned to one CPU and loaded in turn in slices of about ${p.sliceS} s (each server's slice sized from its own warm-up rate), ${p.durationS} s per route and launch after ${num(p.launchWarmup)} requests of the mixed load, ${p.statistic ?? 'mean'}s over ${p.launches} launches of fresh processes. Start: spawn to the first 200 on GET /pets/1, ms · over the mock's; memory: peak RSS at the end of a launch, MB · over the mock's; each load: req/s in its own slices · over the mock's · requests per CPU-second over the mock's · p99 over the mock's (above 1.00x is better for the first three, below for p99, start and memory). ≈: no further from 1.00x than the control (a second mock process) reads on the same figure: the method cannot tell it from the mock.`,
+      .join(', ')}): the servers of each store size pinned to one CPU and loaded in turn in slices ${
+      // Until the cycles came in (2026-11-29), neither the own slices nor the peers' warm-up reached the launch.
+      p.cycles
+        ? `of about ${p.sliceS} s (each server's slice sized from its own warm-up rate), ${p.durationS} s per route and launch after ${num(p.launchWarmup)} requests of the mixed load, each launch's ratios the medians of its cycles' ratios`
+        : `of one size for every server (the median warm-up rate times ${p.sliceS} s), ${p.durationS} s per route and launch after 20,000 requests of the mixed load`
+    }, ${p.statistic ?? 'mean'}s over ${p.launches} launches of fresh processes. Start: spawn to the first 200 on GET /pets/1, ms · over the mock's; memory: peak RSS at the end of a launch, MB · over the mock's; each load: req/s in its own slices · over the mock's · requests per CPU-second over the mock's · p99 over the mock's (above 1.00x is better for the first three, below for p99, start and memory). ≈: no further from 1.00x than the control (a second mock process) reads on the same figure: the method cannot tell it from the mock.`,
     '',
     table(['server', 'start ms', 'peak RSS MB', ...titles], rows),
     '',

@@ -68,7 +68,7 @@ function throughputTables(r: BenchResults): string {
   const stat = launchStatistic(t);
   const each = sliced ? [stat, 'launch'] : ['median', 'round'];
   const method = sliced
-    ? `the servers of each store size pinned to one CPU, the load generator on the other, loaded in turn in slices of about ${s.sliceS} s (a fixed number of requests each); req/s in its own slices · req/s over the minimal server's (at the same number of pets) · requests per CPU-second over the minimal server's (CPU from /proc${t.cycles ? " around every slice; a launch's ratio the median of its cycles'" : ''}); ${stat}s over ${s.launches} launches of fresh processes, started in the opposite order every other launch, each server loaded ${s.durationS} s per route after ${s.warmupS} s of warmup`
+    ? `the servers of each store size pinned to one CPU, the load generator on the other, loaded in turn in slices of about ${s.sliceS} s (a fixed number of requests each); req/s in its own slices · req/s over the minimal server's (at the same number of pets) · requests per CPU-second over the minimal server's (CPU from /proc${t.cycles ? ' at the start of every slice' : ''})${t.cycles ? "; each launch's ratios the medians of its cycles' ratios" : ''}; ${stat}s over ${s.launches} launches of fresh processes, started in the opposite order every other launch, each server loaded ${s.durationS} s per route after ${s.warmupS} s of warmup`
     : `req/s · req/s over the minimal server's (at the same number of pets) · requests per CPU-second over the minimal server's; medians of ${s.rounds} interleaved rounds of ${s.durationS} s after ${s.warmupS} s of warmup`;
   return [
     `Throughput, ${s.connections} connections: ${method}; the rungs of the ladder are loaded on three routes only`,

@@ -12,6 +12,7 @@
  * and the mock read 0.68 on the list where in turns it read 0.87.
  */
 import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { LISTENING, serverArgs, writeAnswerFiles } from './answers.ts';
 import type { InstalledProject } from './install.ts';
@@ -81,22 +82,51 @@ export function commandOf(server: BenchServer, project: InstalledProject, cpu?: 
 /** Servers live as long as the section needs them; this only bounds a bench that hangs. */
 export const SERVER_LIFETIME_MS = 30 * 60_000;
 
-/** The CPUs: the servers share the last one, the load generator gets the others (none pinned on one CPU). */
-export function cpuPlan(): { servers: string; generator: string } | undefined {
-  const n = CPUS;
-  if (n < 2) return undefined;
-  return { servers: String(n - 1), generator: n === 2 ? '0' : `0-${n - 2}` };
+/**
+ * The CPUs: the servers share the last one this process may use, the load generator gets the others (none pinned on
+ * one CPU), as taskset lists.
+ */
+export function cpuPlan(cpus: readonly number[] = CPUS): { servers: string; generator: string } | undefined {
+  if (cpus.length < 2) return undefined;
+  return { servers: String(cpus.at(-1)), generator: cpus.slice(0, -1).join(',') };
+}
+
+/** The CPU numbers of a list as taskset and `/proc/PID/status` write it (`0-3,8,10-11`); empty when it is not one. */
+export function cpuNumbers(list: string): number[] {
+  const cpus: number[] = [];
+  for (const part of list.trim().split(',')) {
+    const range = /^(\d{1,4})(?:-(\d{1,4}))?$/.exec(part);
+    if (!range) return [];
+    const [first, last] = [Number(range[1]), Number(range[2] ?? range[1])];
+    if (last < first) return [];
+    for (let cpu = first; cpu <= last; cpu++) cpus.push(cpu);
+  }
+  return cpus;
+}
+
+/** The CPUs this process may use, from its affinity (Linux), else the first `availableParallelism()`. */
+function allowedCpus(): { list: string; cpus: number[] } {
+  try {
+    const list = /^Cpus_allowed_list:\s*(\S+)$/m.exec(readFileSync('/proc/self/status', 'utf8'))?.[1];
+    const cpus = list === undefined ? [] : cpuNumbers(list);
+    if (cpus.length > 0) return { list: list!, cpus };
+  } catch {
+    // No /proc: not Linux, where taskset is missing too.
+  }
+  const n = availableParallelism();
+  return { list: `0-${n - 1}`, cpus: Array.from({ length: n }, (_, i) => i) };
 }
 
 /**
- * The CPUs this process may use, read once, before any section pins it: `availableParallelism()` counts the CPUs of
- * the process's affinity, so read after a pinning it says 1, and a section that unpinned with it stayed on one CPU
- * (every later section's servers then shared it with the load generator).
+ * The CPUs this process may use, read once, before any section pins it: read after a pinning they are the one it
+ * was pinned to, and a section that unpinned with them stayed on one CPU (every later section's servers then shared
+ * it with the load generator). Their numbers as the kernel gives them: a container may be allowed CPUs 2 and 5.
  */
-const CPUS = availableParallelism();
+const ALLOWED = allowedCpus();
+const CPUS = ALLOWED.cpus;
 
 /** Every CPU this process could use before it was pinned, as a taskset list: what a section unpins to. */
-export const ALL_CPUS = `0-${CPUS - 1}`;
+export const ALL_CPUS = ALLOWED.list;
 
 /** Pins every thread of this process to `cpus` (a taskset list); returns false when taskset is missing. */
 export function pinSelf(cpus: string): boolean {
@@ -173,6 +203,11 @@ function cpuOf(r: Running): number | undefined {
   return threadCpuSeconds(pid) ?? cpuSeconds(pid);
 }
 
+/** A server's exact CPU time so far (its threads' run time), or undefined where the kernel does not keep it. */
+function exactCpuOf(r: Running): number | undefined {
+  return threadCpuSeconds(r.child.child.pid!);
+}
+
 /** One server's slices of a route in one launch, as one result (with each slice's own reading where it has one). */
 function resultOf(slices: Slice[], cpuS: number | undefined): LoadResult {
   const requests = slices.reduce((sum, s) => sum + s.requests, 0);
@@ -198,18 +233,29 @@ function resultOf(slices: Slice[], cpuS: number | undefined): LoadResult {
   };
 }
 
-/** One slice of `route` on `r`, with the server's CPU time read around it. */
-async function cpuSlice(r: Running, route: Load, o: Omit<ThroughputOptions, 'layers'>, amount: number): Promise<Slice> {
-  const before = cpuOf(r);
-  const slice = await loadSlice(loadOf(r, route, o), { amount });
-  const after = cpuOf(r);
-  return before === undefined || after === undefined ? slice : { ...slice, cpuS: after - before };
+/** Whether every launch of every server was read slice by slice: its ratios are then medians of cycles. */
+export function everyCycle(runs: Map<string, LoadResult[]>): boolean {
+  return [...runs.values()].every((results) => results.every((r) => r.cycles !== undefined));
+}
+
+/** How long the last slice of a route may take to finish its work (its connections closing) before the last reading. */
+const SETTLE_MS = 20;
+
+/**
+ * `slices` with each one's CPU time, from `marks`: the server's exact CPU time at the start of each slice, then at
+ * the end of the route. A slice's time runs to the start of that server's next slice (a server waiting for its turn
+ * uses none), so what a slice leaves behind (its 32 connections closing, a collection) counts with it, and the
+ * slices add up to the route's total. None has a time unless every mark is exact (ticks of 10 ms are too coarse).
+ */
+export function timedSlices(slices: Slice[], marks: (number | undefined)[]): Slice[] {
+  if (marks.length !== slices.length + 1 || marks.some((m) => m === undefined)) return slices;
+  return slices.map((s, k) => ({ ...s, cpuS: marks[k + 1]! - marks[k]! }));
 }
 
 /**
  * Loads `route` on every server of `group` in turn: a warm-up each (which sizes its slices), then cycles of one
- * slice per server, each server's CPU time read from /proc around all of it (a server waiting for its turn uses
- * none). Resets the servers that keep what POST creates, after the reading.
+ * slice per server, each server's CPU time read from /proc around all of it and at the start of every slice (a
+ * server waiting for its turn uses none). Resets the servers that keep what POST creates, after the reading.
  */
 async function loadRoute(
   group: Running[],
@@ -228,16 +274,21 @@ async function loadRoute(
   const amounts = new Map(group.map((r, i) => [r, amountOf(o.ownSlices ? rates[i]! : median(rates))]));
   const cycles = Math.max(1, Math.round(o.duration / o.slice));
   const slices = new Map<Running, Slice[]>(group.map((r) => [r, []]));
+  const marks = new Map<Running, (number | undefined)[]>(group.map((r) => [r, []]));
   const before = new Map(group.map((r) => [r, cpuOf(r)]));
   for (let cycle = 0; cycle < cycles; cycle++)
-    for (const r of cycle % 2 === 0 ? group : [...group].reverse())
-      slices.get(r)!.push(await cpuSlice(r, route, o, amounts.get(r)!));
+    for (const r of cycle % 2 === 0 ? group : [...group].reverse()) {
+      marks.get(r)!.push(exactCpuOf(r));
+      slices.get(r)!.push(await loadSlice(loadOf(r, route, o), { amount: amounts.get(r)! }));
+    }
+  await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
   const results = new Map<string, LoadResult>();
   for (const r of group) {
     assertAlive(r);
+    marks.get(r)!.push(exactCpuOf(r));
     const [cpuBefore, cpuAfter] = [before.get(r), cpuOf(r)];
     const cpu = cpuBefore === undefined || cpuAfter === undefined ? undefined : cpuAfter - cpuBefore;
-    results.set(r.server.key, resultOf(slices.get(r)!, cpu));
+    results.set(r.server.key, resultOf(timedSlices(slices.get(r)!, marks.get(r)!), cpu));
     if ((route === 'create' || route === 'mixed') && r.server.resettable) await resetMock(r.base);
   }
   return results;
@@ -370,7 +421,7 @@ export async function measureThroughput(
     throughput: {
       method: 'slices',
       statistic: 'median',
-      cycles: 'median',
+      ...(everyCycle(runs) ? { cycles: 'median' as const } : {}),
       servers: servers.map((s) => ({
         key: s.key,
         label: s.label,
