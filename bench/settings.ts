@@ -63,7 +63,7 @@ export const HELP = `Usage: npm run bench -- [--quick] [--only SECTION,...] [--o
                  against today's limits, write them back, and rewrite the marked sections
                  of bench/README.md from it (other options are ignored)
 
-A full run (no option) takes about fifty minutes, writes bench/results/latest.json
+A full run (no option) takes about forty minutes, writes bench/results/latest.json
 and rewrites the marked sections of bench/README.md from it.`;
 
 /** Parses the command line; `undefined` for --help. Throws on an unknown option or section. */
