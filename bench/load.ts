@@ -37,8 +37,8 @@ export interface LoadResult {
   /** Responses with a status outside 2xx, plus connection errors and timeouts. */
   failures: number;
   /**
-   * Each slice's own reading, in the order they ran (cycle by cycle), where the server's CPU time was read around
-   * every slice: what {@link cycleRatio} compares cycle by cycle.
+   * Each slice's own reading, in the order they ran (cycle by cycle), where every slice was timed (see `Slice.cpuS`):
+   * what {@link perCycle} compares cycle by cycle.
    */
   cycles?: { rps: number; cpuUsPerRequest: number }[];
 }
@@ -50,12 +50,21 @@ export interface LoadResult {
  * 0.77 and 1.14 on two loads for it) but not a median; else the ratio of the totals.
  */
 export function cycleRatio(server: LoadResult, yardstick: LoadResult, of: 'rps' | 'cpu'): number {
-  const ratio = (s: Pick<LoadResult, 'rps' | 'cpuUsPerRequest'>, y: Pick<LoadResult, 'rps' | 'cpuUsPerRequest'>) =>
-    of === 'rps' ? s.rps / y.rps : y.cpuUsPerRequest / s.cpuUsPerRequest;
-  const [mine, theirs] = [server.cycles, yardstick.cycles];
+  return perCycle(server, yardstick, (s, y) => (of === 'rps' ? s.rps / y.rps : y.cpuUsPerRequest / s.cpuUsPerRequest));
+}
+
+/** One cycle's reading of a server, or a whole launch's. */
+type Reading = Pick<LoadResult, 'rps' | 'cpuUsPerRequest'>;
+
+/**
+ * `compare` of a server and another in one launch: the median over their cycles where both were read slice by slice
+ * in the same cycles, else `compare` of their totals.
+ */
+export function perCycle(server: LoadResult, other: LoadResult, compare: (s: Reading, o: Reading) => number): number {
+  const [mine, theirs] = [server.cycles, other.cycles];
   if (mine === undefined || theirs === undefined || mine.length !== theirs.length || mine.length === 0)
-    return ratio(server, yardstick);
-  return median(mine.map((c, k) => ratio(c, theirs[k]!)));
+    return compare(server, other);
+  return median(mine.map((c, k) => compare(c, theirs[k]!)));
 }
 
 /** The `q` quantile (0..1) of ascending `sorted` values, by the nearest-rank method. */
@@ -85,7 +94,7 @@ export interface Slice {
   seconds: number;
   failures: number;
   latencies: Float64Array;
-  /** The server's CPU time over this slice, s, where it was read around it. */
+  /** The server's CPU time for this slice, s, from its start to the start of that server's next slice, where timed. */
   cpuS?: number;
 }
 

@@ -17,7 +17,7 @@ import { availableParallelism } from 'node:os';
 import { LISTENING, serverArgs, writeAnswerFiles } from './answers.ts';
 import type { InstalledProject } from './install.ts';
 import { type BenchServer, benchServers, LADDER_LOADS, type Layer } from './layers.ts';
-import { cycleRatio, type LoadResult, loadSlice, median, quantile, type Slice } from './load.ts';
+import { cycleRatio, type LoadResult, loadSlice, median, perCycle, quantile, type Slice } from './load.ts';
 import { type ChildServer, cpuSeconds, spawnServer, threadCpuSeconds, waitForOutput } from './processes.ts';
 import type { LayerFigures, LoadName, ServerFigures, ThroughputFigures } from './report.ts';
 import { type LoadName as Load, MIXED_ROUTES, ROUTE_REQUESTS, resetMock } from './servers/index.ts';
@@ -300,17 +300,6 @@ export function spread(values: number[]): { median: number; range: [number, numb
 }
 
 /**
- * What `server` costs a request beyond `over` in one launch, µs: the median of the cycles' differences where both
- * were read slice by slice in the same cycles (see {@link cycleRatio}), else the difference of the totals.
- */
-function cycleDifference(server: LoadResult, over: LoadResult): number {
-  const [mine, theirs] = [server.cycles, over.cycles];
-  if (mine === undefined || theirs === undefined || mine.length !== theirs.length || mine.length === 0)
-    return server.cpuUsPerRequest - over.cpuUsPerRequest;
-  return median(mine.map((c, k) => c.cpuUsPerRequest - theirs[k]!.cpuUsPerRequest));
-}
-
-/**
  * Medians over launches; ratios to the minimal server taken launch by launch, where both shared the core, each
  * launch's the median of its cycles' ratios (see {@link cycleRatio}).
  */
@@ -334,7 +323,8 @@ function layerFigures(layers: readonly Layer[], runs: Map<string, LoadResult[]>)
   return layers.map((layer): LayerFigures => {
     const pair = (route: LoadName) => {
       const [w, o] = [runs.get(`${route}:${layer.with.key}`)!, runs.get(`${route}:${layer.over.key}`)!];
-      const cost = spread(w.map((r, i) => cycleDifference(r, o[i]!)));
+      // What `with` costs a request beyond `over` in each launch, µs (the median of the cycles' differences).
+      const cost = spread(w.map((r, i) => perCycle(r, o[i]!, (s, t) => s.cpuUsPerRequest - t.cpuUsPerRequest)));
       return { costUs: cost.median, costRange: cost.range as [number, number] };
     };
     return {
