@@ -141,7 +141,7 @@ export function createJournal({
   // headers object would outlive the garbage collector's young generation and be copied by it, once or twice.
   let lastTarget = '';
   let lastHeaders: ApiRequest['headers'] = EMPTY;
-  let lastHeadersLength = 0;
+  let lastFields = fieldsOf(EMPTY);
   let lastBody = '';
   const dropOldest = () => {
     const slot = (next - count + capacity) % capacity;
@@ -168,16 +168,16 @@ export function createJournal({
       if (capacity === 0) return;
       const sent = originForm(request.url);
       const target = sent === lastTarget ? lastTarget : (lastTarget = sent);
-      if (!sameHeaders(request.headers, lastHeaders)) {
+      if (!sameFields(request.headers, lastFields)) {
         lastHeaders = request.headers;
-        lastHeadersLength = headersLength(lastHeaders);
+        lastFields = fieldsOf(lastHeaders);
       }
       const extra = extraOf(request, fault, applied, keys);
       if (extra?.body !== undefined && !extra.bodyRedacted) {
         if (extra.body === lastBody) extra.body = lastBody;
         else lastBody = extra.body;
       }
-      const cost = ENTRY_OVERHEAD + target.length + lastHeadersLength + (extra?.body?.length ?? 0);
+      const cost = ENTRY_OVERHEAD + target.length + lastFields.length + (extra?.body?.length ?? 0);
       while (count > 0 && (count === capacity || bytes + cost > maxBytes)) dropOldest();
       const slot = next;
       next = next + 1 === capacity ? 0 : next + 1;
@@ -206,7 +206,7 @@ export function createJournal({
       bytes = 0;
       lastTarget = '';
       lastHeaders = EMPTY;
-      lastHeadersLength = 0;
+      lastFields = fieldsOf(EMPTY);
       lastBody = '';
       methods.fill('');
       targets.fill('');
@@ -357,32 +357,38 @@ function copyOf(text: string): string {
   return JSON.parse(JSON.stringify(text)) as string;
 }
 
-/**
- * Whether two requests' headers are the same fields with the same values (the order of different fields is not
- * significant, RFC 9110 §5.3: an entry kept with the earlier request's object reads its order).
- */
-function sameHeaders(a: ApiRequest['headers'], b: ApiRequest['headers']): boolean {
-  if (a === b) return true;
-  let names = 0;
-  for (const name in a) {
-    const value = a[name];
-    // A repeated header's array is compared by reference: two requests' arrays are never the same, so they differ.
-    // A field sent as undefined matches only a field of the other that is there, undefined too (not a missing one).
-    if (value !== b[name] || (value === undefined && !(name in b))) return false;
-    names++;
-  }
-  for (const _ in b) if (--names < 0) return false;
-  return names === 0;
+/** A headers object's fields in its own order, names and values apart, and their characters (for the byte budget). */
+interface Fields {
+  names: string[];
+  values: ApiRequest['headers'][string][];
+  length: number;
 }
 
-/** Characters of header names and values, for the byte budget. */
-function headersLength(headers: ApiRequest['headers']): number {
-  let length = 0;
+function fieldsOf(headers: ApiRequest['headers']): Fields {
+  const fields: Fields = { names: [], values: [], length: 0 };
   for (const name in headers) {
     const value = headers[name];
-    length += name.length + (typeof value === 'string' ? value.length : Array.isArray(value) ? value.join().length : 0);
+    fields.names.push(name);
+    fields.values.push(value);
+    fields.length +=
+      name.length + (typeof value === 'string' ? value.length : Array.isArray(value) ? value.join().length : 0);
   }
-  return length;
+  return fields;
+}
+
+/**
+ * Whether a request's headers are `fields`, the same names with the same values in the same order (a repeated
+ * header's array compared by reference: two requests' arrays are never the same). Each value is read where the
+ * walk over the object finds it, not looked up by name in another object.
+ */
+function sameFields(headers: ApiRequest['headers'], fields: Fields): boolean {
+  const { names, values } = fields;
+  let i = 0;
+  for (const name in headers) {
+    if (i === names.length || name !== names[i] || headers[name] !== values[i]) return false;
+    i++;
+  }
+  return i === names.length;
 }
 
 /** Replaces every key in `text` with {@link REDACTED}, in every form the one redaction knows (guard/redact.ts). */
@@ -418,8 +424,14 @@ function redactQuery(query: string, keys: readonly string[]): Record<string, str
   return Object.fromEntries(out);
 }
 
-/** Records every API request and its answer (a fault included) in `journal`; keys are redacted when it is read. */
-export function journalLayer(journal: Journal): Layer {
+/** Something else that watches every API answer as sent (coverage, the Pact recorder). */
+type Observer = (context: RequestContext, response: ApiResponse) => void;
+
+/**
+ * Records every API request and its answer (a fault included) in `journal`, and shows the answer to `observe`:
+ * one step for everything that watches the answers. Keys are redacted when the journal is read.
+ */
+export function journalLayer(journal: Journal, observe?: Observer): Layer {
   const record = (context: RequestContext, time: number, started: number, response: ApiResponse): ApiResponse => {
     const fault = response.fault;
     journal.record({
@@ -433,6 +445,7 @@ export function journalLayer(journal: Journal): Layer {
       durationMs: Math.round((clock.now() - started) * 10) / 10,
       applied: context.applied,
     });
+    observe?.(context, response);
     return response;
   };
   return (context, next) => {

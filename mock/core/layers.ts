@@ -82,24 +82,6 @@ export type Layer = (context: RequestContext, next: Next) => Answer;
  */
 export type Fetch = (request: ApiRequest) => Answer;
 
-/**
- * A layer that shows every API answer to `observe` (coverage, the Pact recorder), at once when it is ready, else
- * when it is, and passes it on unchanged.
- */
-export function observingLayer(observe: (context: RequestContext, response: ApiResponse) => void): Layer {
-  return (context, next) => {
-    if (!context.api) return next(context);
-    const answer = next(context);
-    if (answer instanceof Promise)
-      return answer.then((response) => {
-        observe(context, response);
-        return response;
-      });
-    observe(context, answer);
-    return answer;
-  };
-}
-
 /** `change` applied to an answer: at once when it is ready, else when it is. */
 export function thenAnswer(answer: Answer, change: (response: ApiResponse) => ApiResponse): Answer {
   return answer instanceof Promise ? answer.then(change) : change(answer);

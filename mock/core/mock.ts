@@ -26,7 +26,6 @@ import {
   type Fetch,
   type Layer,
   type Next,
-  observingLayer,
 } from './layers.ts';
 import { storeFailure } from './operations.ts';
 import {
@@ -42,7 +41,7 @@ import {
   checkStoreBytes,
   type Latency,
 } from './options.ts';
-import { chaosLayer, fetchLayer, preferLayer, scenarioLayer } from './overrides.ts';
+import { overridesLayer } from './overrides.ts';
 import { buildPact } from './pact/document.ts';
 import { applyProviderState } from './pact/provider-states.ts';
 import { createPactRecorder, type PactRecorder } from './pact/recorder.ts';
@@ -407,9 +406,8 @@ function layersOf(options: MockOptions, checked: ReturnType<typeof checkOptions>
       storeFailure: failed,
       ...(options.controlKey === undefined ? {} : { controlKey: options.controlKey }),
     }),
-    journalLayer(journal),
-    // Coverage and the Pact recorder watch every API answer as sent, from one layer: one step fewer per request.
-    observingLayer((context, response) => {
+    // The journal, coverage and the Pact recorder watch every API answer as sent, from one layer: one step per request.
+    journalLayer(journal, (context, response) => {
       coverage.record(context, response);
       recorder.record(context, response);
     }),
@@ -426,10 +424,11 @@ function layersOf(options: MockOptions, checked: ReturnType<typeof checkOptions>
             },
           }),
         ]),
-    scenarioLayer(scenarios),
-    preferLayer(),
-    ...(options.chaos ? [chaosLayer({ rate: options.chaos, random: seededRandom(seed ^ 0x5eed) })] : []),
-    fetchLayer({ latency: latency.max === 0 ? () => 0 : draw }),
+    overridesLayer({
+      scenarios,
+      ...(options.chaos ? { chaos: { rate: options.chaos, random: seededRandom(seed ^ 0x5eed) } } : {}),
+      latency: latency.max === 0 ? () => 0 : draw,
+    }),
   ];
 }
 

@@ -432,7 +432,7 @@ export const EQUIVALENTS: readonly Equivalent[] = [
       "an absolute-form target of another scheme that ends in http (`xhttp://host/v1/pets`) read as its path: the interface is served over http and https only, and what a server answers a URI of a scheme it does not serve is not the contract's (RFC 9110 §7.4 leaves 421 or another refusal to it); the mock answers 404",
   },
   // layers.ts: the pipeline around the handler; the handler routes and answers every request of the interface itself.
-  ...['forcedBy', 'observingLayer', 'thenAnswer', 'sleep', 'headerValue', 'isShaped', 'chainOf'].map(
+  ...['forcedBy', 'thenAnswer', 'sleep', 'headerValue', 'isShaped', 'chainOf'].map(
     (fn): Equivalent => ({ file: LAYERS, function: fn, code: '', kind: 'open choice', reason: OWN_LAYERS }),
   ),
   ...["['scenario', 'prefer', 'chaos', 'rateLimit']", "'scenario'", "'prefer'", "'chaos'", "'rateLimit'"].map(
