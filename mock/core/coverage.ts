@@ -157,6 +157,8 @@ interface Counts {
    * fault, not by its row id: no new string to hash per request.
    */
   rowCounters: Map<string, Map<number | string, Counter>>;
+  /** The row counter found last: a client repeats an answer more often than not, and two compares cost less than two lookups. */
+  lastRow: { operationId: string; what: number | string; counter: Counter } | undefined;
   /** Each variation's counter: an object, so that what is remembered per query is counted with no lookup. */
   variations: Map<string, { count: number }>;
   invalid: Map<string, InvalidRequestKind>;
@@ -170,6 +172,7 @@ function emptyCounts(): Counts {
     unknownRoutes: 0,
     responses: new Map(),
     rowCounters: new Map(),
+    lastRow: undefined,
     variations: new Map(),
     invalid: new Map(),
     created: new Set(),
@@ -220,6 +223,14 @@ function tally(counts: Counts, id: string): { count: number } {
 
 /** The counter of an operation's answer with a status (a number) or a fault (a string). */
 function rowCounter(counts: Counts, operationId: string, what: number | string): Counter {
+  const last = counts.lastRow;
+  if (last !== undefined && last.operationId === operationId && last.what === what) return last.counter;
+  const counter = findRowCounter(counts, operationId, what);
+  counts.lastRow = { operationId, what, counter };
+  return counter;
+}
+
+function findRowCounter(counts: Counts, operationId: string, what: number | string): Counter {
   let byWhat = counts.rowCounters.get(operationId);
   if (byWhat === undefined) counts.rowCounters.set(operationId, (byWhat = new Map()));
   let c = byWhat.get(what);

@@ -21,8 +21,8 @@ interface HandlerOptions {
   apiKeys: readonly string[];
   /** Where the API is mounted, such as `/api/v1` (default `/v1`): the URLs the mock writes (`Location`, `Link`) start with it. */
   basePath?: string;
-  /** Operations past their sunset (`asOf`): not routed, so they answer as an unknown route does. */
-  removed?: ReadonlySet<string>;
+  /** Operations past their sunset (`asOf`): not routed, so they answer as an unknown route does (undefined: none). */
+  removed?: ReadonlySet<string> | undefined;
 }
 
 /** The operations for one store and set of keys: answering a routed request, at once on a store in memory. */
@@ -43,12 +43,11 @@ export function createHandler({ store, apiKeys, basePath = '/v1', removed }: Han
   };
 
   return (context: RequestContext) => {
-    const { request, path: rawPath, query, route } = context;
-    // An operation past its sunset is not routed: its path answers as an unknown one.
-    const served = route && serves(route) ? route : undefined;
+    const { request, path: rawPath, query, route, operation } = context;
+    // An operation past its sunset is not routed: its path answers as an unknown one (with none past it, every route serves).
+    const served = route && (removed === undefined || serves(route)) ? route : undefined;
     if (!served) return errorResponse(404, ErrorCode.routeNotFound, `no route for ${request.method} ${rawPath}`);
     if (request.method === 'OPTIONS') return optionsResponse(served.allow);
-    const operation = served.operations.get(request.method === 'HEAD' ? 'GET' : request.method);
     if (!operation || gone(operation)) {
       const allow = served.allow.join(', ');
       return errorResponse(

@@ -6,6 +6,10 @@
  */
 export class TextMemo<V> {
   readonly #map = new Map<string, V>();
+  // The text last found, and its answer: a client sends the same text again and again, and comparing it costs
+  // less than hashing it.
+  #lastText: string | undefined;
+  #lastValue: V | undefined;
   constructor(
     readonly entries: number,
     readonly keyLength: number,
@@ -13,7 +17,13 @@ export class TextMemo<V> {
 
   /** What was remembered for `text`, if anything. */
   get(text: string): V | undefined {
-    return this.#map.get(text);
+    if (text === this.#lastText) return this.#lastValue;
+    const value = this.#map.get(text);
+    if (value !== undefined) {
+      this.#lastText = text;
+      this.#lastValue = value;
+    }
+    return value;
   }
 
   /** Remembers `value` for `text` (unless the text is too long to keep), and returns it. */
@@ -32,6 +42,8 @@ export class TextMemo<V> {
 
   clear(): void {
     this.#map.clear();
+    this.#lastText = undefined;
+    this.#lastValue = undefined;
   }
 }
 

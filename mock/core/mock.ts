@@ -536,11 +536,11 @@ function withinBudget<T>(run: () => T, option: string): T {
   }
 }
 
-/** The operations whose sunset has come by `asOf` (none without it). */
-function removedOperations(asOf: MockOptions['asOf']): ReadonlySet<string> {
-  if (asOf === undefined) return new Set();
+/** The operations whose sunset has come by `asOf`; undefined when none has, so that no request asks a set. */
+function removedOperations(asOf: MockOptions['asOf']): ReadonlySet<string> | undefined {
+  if (asOf === undefined) return undefined;
   const date = asOfDate(asOf);
-  return new Set(
+  const removed = new Set(
     listOperations()
       .map((op) => op.operationId)
       .filter((id) => {
@@ -548,6 +548,7 @@ function removedOperations(asOf: MockOptions['asOf']): ReadonlySet<string> {
         return sunset !== undefined && date.getTime() >= sunset.getTime();
       }),
   );
+  return removed.size === 0 ? undefined : removed;
 }
 
 /** `filter` when it is one {@link PetstoreMock.requests} can use; a PetstoreMockError (`PETSTORE_MOCK_BAD_OPTION`) otherwise. */

@@ -16,6 +16,15 @@ describe('pact(): one interaction per kind of request', () => {
     expect(pact.consumer).toEqual({ name: 'shop-web' });
   });
 
+  it('records a kind seen before clearPact() again after it, as a new one', async () => {
+    const { mock, call } = setupMock();
+    await call('GET', '/v1/pets');
+    await call('GET', '/v1/pets');
+    mock.clearPact();
+    await call('GET', '/v1/pets');
+    expect(mock.pact(NAMES).interactions.map((i) => i.description)).toEqual(['listPets']);
+  });
+
   it('hands out a pact of its own each time: changing one changes neither the next nor what the recorder keeps', async () => {
     const { mock, call } = setupMock();
     await call('GET', '/v1/pets/2');
