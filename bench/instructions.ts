@@ -7,11 +7,10 @@
  * time on this shared machine, the count repeats run after run. Requests go
  * one at a time on one keep-alive connection, so every request costs the
  * server the same event-loop turn whatever its speed. Both servers run with
- * V8's tier-up budget at a sixteenth and single-threaded: V8 compiles a
- * function and collects garbage on the main thread, when it is due, so every
- * server runs optimised code once warm, whatever turns valgrind gave other
- * threads. A window a compile or a full collection lands in counts more, and
- * the least window leaves it out. Kernel time is not counted.
+ * V8's tier-up budget at a sixteenth, so that more of the warm-up runs
+ * optimised code. V8 compiles and marks on its own threads, which are not
+ * counted (on the main thread, a compile or a full collection landing in one
+ * run swamps the count). Kernel time is not counted.
  */
 import { execFile } from 'node:child_process';
 import { readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -36,12 +35,8 @@ export interface InstructionCounts {
   maxWindows: number;
 }
 
-/**
- * The counts every run uses; the mixed load rounds each to whole cycles of its nine requests. After 1,500 requests
- * of warm-up, single-threaded, the mock's listing still counted 72,700 a request against 67,100 after 6,000: V8 had
- * not yet optimised all of it.
- */
-export const INSTRUCTION_COUNTS: InstructionCounts = { warmup: 6_000, window: 500, windows: 4, maxWindows: 8 };
+/** The counts every run uses; the mixed load rounds each to whole cycles of its nine requests. */
+export const INSTRUCTION_COUNTS: InstructionCounts = { warmup: 1_500, window: 500, windows: 3, maxWindows: 8 };
 
 /** A window counting less than this share of the least before it is still falling: another window is counted. */
 const STILL_FALLING = 0.99;
@@ -79,17 +74,6 @@ const run = promisify(execFile);
  * minutes. A sixteenth of it reaches, within the warm-up, the optimised code a server runs after seconds of load.
  */
 const INTERRUPT_BUDGET = 4_096;
-
-/**
- * V8 on one thread: compiles and collections run on the main thread, when due. With V8's helper threads (the
- * default), valgrind, which runs one thread at a time, gave the compiler few turns: how much of a server still ran
- * baseline code when counting started varied from run to run, and two runs of the same mock read 68,107 and 70,459
- * instructions a listing. On one thread, two runs read within 0.3 % on the read routes.
- */
-const SINGLE_THREADED = '--single-threaded';
-
-/** The V8 flags of every server counted under callgrind (the sessions section's too). */
-export const COUNTING_FLAGS = [`--interrupt-budget=${INTERRUPT_BUDGET}`, SINGLE_THREADED];
 
 /** The number of requests of a load: a multiple of the mixed load's cycle for `mixed`. */
 function whole(load: LoadName, n: number): number {
@@ -135,7 +119,7 @@ async function startCounted(args: string[], o: InstructionOptions, name: string)
       '--separate-threads=yes',
       `--callgrind-out-file=${join(o.work, `${prefix}.%p`)}`,
       process.execPath,
-      ...COUNTING_FLAGS,
+      `--interrupt-budget=${INTERRUPT_BUDGET}`,
       ...args,
     ],
     cwd: o.project.dir,

@@ -12,7 +12,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { COUNTING_FLAGS, INSTRUCTION_COUNTS, type InstructionCounts } from './instructions.ts';
+import { INSTRUCTION_COUNTS, type InstructionCounts } from './instructions.ts';
 import { notMeasured, num, table } from './markdown.ts';
 import { spawnServer, waitForOutput } from './processes.ts';
 import { ROUTE_REQUESTS, type RouteName } from './servers/index.ts';
@@ -129,7 +129,7 @@ async function count(
       '--separate-threads=yes',
       `--callgrind-out-file=${join(work, 'cg.%p')}`,
       process.execPath,
-      ...COUNTING_FLAGS,
+      '--interrupt-budget=4096',
       '--input-type=module',
       '-e',
       SERVER,
