@@ -14,4 +14,15 @@ describe('TextMemo', () => {
     memo.clear();
     expect([memo.size, memo.get('q9')]).toEqual([0, undefined]);
   });
+
+  it('answers what was kept last for a text, and nothing once it emptied, even for the text it found last', () => {
+    const memo = new TextMemo<string>(2, 10);
+    memo.keep('a', 'first');
+    expect(memo.get('a')).toBe('first');
+    memo.keep('a', 'second');
+    expect(memo.get('a')).toBe('second');
+    memo.keep('b', 'b');
+    memo.keep('c', 'c');
+    expect([memo.get('a'), memo.get('c')]).toEqual([undefined, 'c']);
+  });
 });

@@ -28,6 +28,9 @@ export class TextMemo<V> {
 
   /** Remembers `value` for `text` (unless the text is too long to keep), and returns it. */
   keep(text: string, value: V): V {
+    // What was found last may be the text now kept anew (another answer), or emptied below.
+    this.#lastText = undefined;
+    this.#lastValue = undefined;
     if (text.length <= this.keyLength) {
       if (this.#map.size >= this.entries) this.#map.clear();
       this.#map.set(text, value);

@@ -1,7 +1,7 @@
 /**
  * What a pact is written from: one interaction per kind of request the client
  * relied on (the first of each kind kept, the rest counted) and the kinds left
- * out, recorded by a layer beside the journal. Bounded: at most
+ * out, recorded in the journal's step (mock.ts). Bounded: at most
  * {@link MAX_PACT_KINDS} kinds are kept, so memory stays flat however long the
  * run; `reset()` leaves it, so that it spans a whole test run, as coverage does.
  */
