@@ -131,14 +131,8 @@ export type ContextMaker = (request: ApiRequest, path: string, query: string) =>
 export function contextMaker(apiPath = '/v1'): ContextMaker {
   const matcher = operationMatcher(apiPath);
   const under = `${apiPath}/`;
-  const queries: KnownQueries = { last: '', all: queryMemo() };
+  const queries = queryMemo<string>();
   return (request, path, query) => createContext(request, path, query, apiPath, under, matcher, queries);
-}
-
-/** The query texts seen, each as the string first seen; the last one apart, compared before any is hashed. */
-interface KnownQueries {
-  last: string;
-  all: TextMemo<string>;
 }
 
 function createContext(
@@ -148,17 +142,12 @@ function createContext(
   apiPath: string,
   under: string,
   matcher: OperationMatcher,
-  queries: KnownQueries,
+  queries: TextMemo<string>,
 ): RequestContext {
-  let query = rawQuery;
   // A query text seen before is passed on as the string first seen: the layers and the handler look it up in maps
   // of their own (the listing's checks, coverage, the Pact recorder), which then find it by identity, its text read
-  // once per request, here, not once per map.
-  if (query === queries.last) query = queries.last;
-  else if (query !== '') {
-    query = queries.all.get(query) ?? queries.all.keep(query, query);
-    queries.last = query;
-  }
+  // once per request, here, not once per map. The memo compares the last text found before it hashes.
+  const query = rawQuery === '' ? '' : (queries.get(rawQuery) ?? queries.keep(rawQuery, rawQuery));
   const route = path.length > apiPath.length ? matcher.route(path) : undefined;
   const operation = route?.operations.get(request.method === 'HEAD' ? 'GET' : request.method);
   const api = path === apiPath || path.startsWith(under) || route !== undefined;

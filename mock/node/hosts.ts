@@ -38,20 +38,13 @@ export function hostCheck(allowed: readonly string[] | true | undefined, boundHo
     } else exact.add(name);
   }
   if (boundHost !== undefined && isIP(boundHost) === 0) exact.add(boundHost.toLowerCase());
-  // The few Host values a client sends are remembered, so the check is one lookup per request.
+  // The few Host values a client sends are remembered, so the check is one lookup per request (the memo compares
+  // the last one found first: the same client sends the same Host).
   const seen = new TextMemo<boolean>(256, 1024);
-  // And the last one compared first: the same client sends the same Host, and comparing it costs less than hashing it.
-  let lastHost: string | undefined;
-  let lastOk = false;
   return (host) => {
     if (host === undefined) return true; // HTTP/1.0 without Host: no browser sends that.
-    if (host === lastHost) return lastOk;
     const known = seen.get(host);
-    if (known !== undefined) {
-      lastHost = host;
-      lastOk = known;
-      return known;
-    }
+    if (known !== undefined) return known;
     const name = hostName(host);
     const ok =
       name !== undefined &&

@@ -468,30 +468,21 @@ export const EQUIVALENTS: readonly Equivalent[] = [
     kind: 'fast path',
     reason: 'the matcher finds no route for the base path itself or anything shorter either',
   },
-  ...[
-    'query === queries.last',
-    "query !== ''",
-    '{ query = queries.all.get(query) ?? queries.all.keep(query, query); queries.last = query; }',
-  ].map(
-    (code): Equivalent => ({
-      file: LAYERS,
-      function: 'createContext',
-      code,
-      kind: 'fast path',
-      reason: 'the memo of query texts: a query passed on as the string first seen, or as sent, is the same text',
-    }),
-  ),
-  ...['contextMaker', 'createContext'].map(
-    (fn): Equivalent => ({
-      file: LAYERS,
-      function: fn,
-      mutator: 'StringLiteral',
-      code: "''",
-      kind: 'fast path',
-      reason:
-        'the memo of query texts: the first `last`, and whether an empty query is kept, only decide whether the map is looked in',
-    }),
-  ),
+  {
+    file: LAYERS,
+    function: 'createContext',
+    code: "rawQuery === ''",
+    kind: 'fast path',
+    reason: 'the memo of query texts: a query passed on as the string first seen, or as sent, is the same text',
+  },
+  {
+    file: LAYERS,
+    function: 'createContext',
+    mutator: 'StringLiteral',
+    code: "''",
+    kind: 'fast path',
+    reason: 'the memo of query texts: whether an empty query is kept only decides whether the memo is looked in',
+  },
   ...['compose', 'contextMaker'].map(
     (fn): Equivalent => ({
       file: LAYERS,
