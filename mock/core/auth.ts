@@ -25,25 +25,32 @@ export function constantTimeEqual(candidate: string, key: string): boolean {
 
 /** {@link constantTimeEqual} for the candidate `text.slice(start)`, without making that string. */
 function constantTimeEqualFrom(text: string, start: number, key: string): boolean {
-  let difference = (text.length - start) ^ key.length;
-  const keyLength = key.length || 1;
-  for (let i = start; i < text.length; i++) {
-    difference |= text.charCodeAt(i) ^ key.charCodeAt((i - start) % keyLength);
-  }
-  return difference === 0;
+  return (compareFrom(text, start, key) & ~OUTSIDE) === 0;
 }
 
+/** The bit {@link compareFrom} sets for a candidate holding a code unit that is not visible ASCII: the sign bit. */
+const OUTSIDE = 1 << 31;
+
 /**
- * Whether `text` from `start` on is one or more visible ASCII characters: no space, control or line break.
- * It stops at the first other character: that tells a caller only about what it sent, never about a key.
+ * How the candidate `text.slice(start)` differs from `key`: 0 when it is the key, and {@link OUTSIDE} set besides
+ * when the candidate holds a code unit that is not visible ASCII (a space, a control, a line break, anything past
+ * `~`). One pass: every code unit of the candidate is read once and folded into both, with no early exit, so the
+ * time taken depends on the candidate's length alone.
  */
-function isVisibleAscii(text: string, start: number): boolean {
-  if (text.length <= start) return false;
-  for (let i = start; i < text.length; i++) {
+function compareFrom(text: string, start: number, key: string): number {
+  let difference = (text.length - start) ^ key.length;
+  let outside = 0;
+  // The key's code units in turn, from its first again after its last: a counter, not a remainder (a division per
+  // code unit cost more than the rest of the check).
+  const last = key.length === 0 ? 0 : key.length - 1;
+  for (let i = start, k = 0; i < text.length; i++) {
     const code = text.charCodeAt(i);
-    if (code < 0x21 || code > 0x7e) return false;
+    difference |= code ^ key.charCodeAt(k);
+    // Negative once a code unit is below `!` or above `~`.
+    outside |= (code - 0x21) | (0x7e - code);
+    k = k === last ? 0 : k + 1;
   }
-  return true;
+  return difference | (outside & OUTSIDE);
 }
 
 const BEARER_PREFIX = 'Bearer ';
@@ -59,9 +66,23 @@ export function createAuthenticator(apiKeys: readonly string[]): Authenticator {
     return ok;
   };
   return (authorization) => {
-    // As clients send it (`Bearer <token>`, nothing to trim): what the pattern below would take, without it.
-    if (authorization?.startsWith(BEARER_PREFIX) && isVisibleAscii(authorization, BEARER_PREFIX.length))
-      return matchesFrom(authorization, BEARER_PREFIX.length) ? null : 'invalid';
+    // As clients send it (`Bearer <token>`, the token visible ASCII, nothing to trim): what the pattern below would
+    // take, decided in the same pass as the compare. Every key is compared, so the time does not tell which matched.
+    if (
+      authorization !== undefined &&
+      authorization.length > BEARER_PREFIX.length &&
+      authorization.startsWith(BEARER_PREFIX)
+    ) {
+      let ok = false;
+      let seen = 0;
+      for (const key of keys) {
+        const compared = compareFrom(authorization, BEARER_PREFIX.length, key);
+        ok = compared === 0 || ok;
+        seen |= compared;
+      }
+      // A token with a space or a control character in it (`Bearer  KEY`, `Bearer KEY `) is the pattern's to read.
+      if ((seen & OUTSIDE) === 0) return ok ? null : 'invalid';
+    }
     if (authorization === undefined || authorization.trim() === '') return 'missing';
     const match = BEARER.exec(authorization);
     if (!match) return 'scheme';

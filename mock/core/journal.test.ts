@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createJournal, JOURNAL_BODY_LIMIT } from './journal.ts';
 import { AUTH, expectError, JSON_HEADERS, json, setupMock } from './test-support.ts';
@@ -60,6 +61,29 @@ describe('the journal, bounded by bytes', () => {
     const small = createJournal({ capacity: 2, keys: [] });
     for (let i = 0; i < 5; i++) record(small, '{}');
     expect([small.size, small.dropped]).toEqual([2, 3]);
+  });
+
+  it('keeps the newest entries that fit both bounds, full by count and by bytes at once', () => {
+    // Each entry costs 256 plus its target (`/v1/pets`, 8) plus its body: 264 + the body's length.
+    fc.assert(
+      fc.property(fc.array(fc.integer({ min: 1, max: 900 }), { maxLength: 40 }), (sizes) => {
+        const journal = createJournal({ capacity: 4, maxBytes: 2_000, keys: [] });
+        const kept: { seq: number; cost: number }[] = [];
+        let dropped = 0;
+        sizes.forEach((size, i) => {
+          const cost = 264 + size;
+          while (kept.length > 0 && (kept.length === 4 || kept.reduce((n, e) => n + e.cost, 0) + cost > 2_000)) {
+            kept.shift();
+            dropped++;
+          }
+          kept.push({ seq: i + 1, cost });
+          record(journal, 'x'.repeat(size));
+        });
+        expect(journal.list().map((e) => [e.seq, e.body?.length])).toEqual(kept.map((e) => [e.seq, e.cost - 264]));
+        expect([journal.bytes, journal.dropped]).toEqual([kept.reduce((n, e) => n + e.cost, 0), dropped]);
+      }),
+      { numRuns: 300 },
+    );
   });
 
   it('keeps at most 64 KiB of a body, as a copy', () => {

@@ -8,7 +8,7 @@
 import { REDACTED, redactKeys } from '../../guard/redact.ts';
 import { canonicalPath, matchesTemplate } from '../../spec/match.ts';
 import { badOption } from './errors.ts';
-import { type Applied, type Layer, originForm, type RequestContext, splitTarget } from './layers.ts';
+import { type Applied, anyApplied, type Layer, originForm, type RequestContext, splitTarget } from './layers.ts';
 import type { ApiRequest, ApiResponse, Fault } from './responses.ts';
 
 /** How many requests the journal keeps unless told otherwise. */
@@ -67,6 +67,12 @@ export interface JournalRecord {
   /** When it arrived, ms since the epoch. */
   time: number;
   request: ApiRequest;
+  /**
+   * The request's path (origin form, without the query) and raw query, as the layers split them; made from the
+   * request's URL when left out.
+   */
+  path?: string | undefined;
+  query?: string | undefined;
   /**
    * The operation it addressed, and its path in canonical spelling (spec/match.ts), as the layers matched them;
    * the path may be left out when it is spelt as sent (the journal makes it again from the target when read).
@@ -130,26 +136,32 @@ export function createJournal({
   if (maxBytes === 0) capacity = 0;
   const ring = createRing(capacity);
   // Local names for the ring's columns: recording, the hot path, stores into them directly.
-  const { seqs, times, durations, statuses, methods, targets, headers, extras, operations, canonicals, costs } = ring;
+  const { seqs, times, durations, statuses, methods, paths, queries, headers, extras, operations, canonicals, costs } =
+    ring;
   let count = 0;
   let next = 0;
   let seq = 0;
   let bytes = 0;
   let dropped = 0;
-  // The last entry's target, headers and body: a request that repeats them (a client sends the same few again and
-  // again) is kept with the objects already held, so what it brought dies young. Kept, each request's strings and
-  // headers object would outlive the garbage collector's young generation and be copied by it, once or twice.
-  let lastTarget = '';
+  // The last entry's headers and body: a request that repeats them (a client sends the same few again and again) is
+  // kept with the objects already held, so what it brought dies young. Kept, each request's strings and headers
+  // object would outlive the garbage collector's young generation and be copied by it, once or twice. (A path and
+  // query sent before come from the layers' memo of targets: the strings already held.)
   let lastHeaders: ApiRequest['headers'] = EMPTY;
   let lastFields = fieldsOf(EMPTY);
   let lastBody = '';
-  const dropOldest = () => {
-    const slot = (next - count + capacity) % capacity;
+  // Drops the oldest entry. When the ring is full that is the slot written next, whose columns the new entry
+  // overwrites at once: only its bytes are given back (`reused`). Otherwise its objects are let go now.
+  const dropOldest = (reused: boolean) => {
+    const slot = reused ? next : (next - count + capacity) % capacity;
     bytes -= costs[slot]!;
-    targets[slot] = '';
-    headers[slot] = EMPTY;
-    extras[slot] = undefined;
-    canonicals[slot] = undefined;
+    if (!reused) {
+      paths[slot] = '';
+      queries[slot] = '';
+      headers[slot] = EMPTY;
+      extras[slot] = undefined;
+      canonicals[slot] = undefined;
+    }
     count--;
     dropped++;
   };
@@ -163,11 +175,10 @@ export function createJournal({
     get dropped() {
       return dropped;
     },
-    record({ time, request, operationId, canonicalPath: canonical, status, fault, durationMs, applied }) {
+    record({ time, request, path, query, operationId, canonicalPath: canonical, status, fault, durationMs, applied }) {
       seq++;
       if (capacity === 0) return;
-      const sent = originForm(request.url);
-      const target = sent === lastTarget ? lastTarget : (lastTarget = sent);
+      if (path === undefined || query === undefined) ({ path, query } = splitTarget(originForm(request.url)));
       if (!sameFields(request.headers, lastFields)) {
         lastHeaders = request.headers;
         lastFields = fieldsOf(lastHeaders);
@@ -177,8 +188,10 @@ export function createJournal({
         if (extra.body === lastBody) extra.body = lastBody;
         else lastBody = extra.body;
       }
-      const cost = ENTRY_OVERHEAD + target.length + lastFields.length + (extra?.body?.length ?? 0);
-      while (count > 0 && (count === capacity || bytes + cost > maxBytes)) dropOldest();
+      const target = path.length + (query === '' ? 0 : query.length + 1);
+      const cost = ENTRY_OVERHEAD + target + lastFields.length + (extra?.body?.length ?? 0);
+      if (count === capacity) dropOldest(true);
+      while (count > 0 && bytes + cost > maxBytes) dropOldest(false);
       const slot = next;
       next = next + 1 === capacity ? 0 : next + 1;
       count++;
@@ -189,7 +202,8 @@ export function createJournal({
       durations[slot] = durationMs;
       statuses[slot] = status ?? -1;
       methods[slot] = request.method;
-      targets[slot] = target;
+      paths[slot] = path;
+      queries[slot] = query;
       headers[slot] = lastHeaders;
       extras[slot] = extra;
       operations[slot] = operationId;
@@ -204,12 +218,12 @@ export function createJournal({
       count = 0;
       next = 0;
       bytes = 0;
-      lastTarget = '';
       lastHeaders = EMPTY;
       lastFields = fieldsOf(EMPTY);
       lastBody = '';
       methods.fill('');
-      targets.fill('');
+      paths.fill('');
+      queries.fill('');
       headers.fill(EMPTY);
       extras.fill(undefined);
       operations.fill(undefined);
@@ -233,7 +247,9 @@ interface Ring {
   durations: Float64Array;
   statuses: Int16Array;
   methods: string[];
-  targets: string[];
+  /** The path as sent and the raw query, apart. */
+  paths: string[];
+  queries: string[];
   headers: ApiRequest['headers'][];
   extras: (Extra | undefined)[];
   /** What the layers matched: the operation, and the path in canonical spelling (no allocation per request). */
@@ -250,7 +266,8 @@ function createRing(capacity: number): Ring {
     durations: new Float64Array(capacity),
     statuses: new Int16Array(capacity),
     methods: new Array(capacity),
-    targets: new Array(capacity),
+    paths: new Array(capacity),
+    queries: new Array(capacity),
     headers: new Array(capacity),
     extras: new Array(capacity),
     operations: new Array(capacity),
@@ -284,13 +301,14 @@ function listEntries(
 
 /** A kept request's path in canonical spelling, as the filter reads it. */
 function pathAt(ring: Ring, slot: number): string {
-  return ring.canonicals[slot] ?? canonicalPath(splitTarget(ring.targets[slot]!).path);
+  return ring.canonicals[slot] ?? canonicalPath(ring.paths[slot]!);
 }
 
 /** The entry in `slot` as a reader gets it: built and redacted now, never before (recording stays cheap). */
 function entryAt(ring: Ring, slot: number, keys: readonly string[]): JournalEntry {
   const extra = ring.extras[slot];
-  const { path, query } = splitTarget(ring.targets[slot]!);
+  const path = ring.paths[slot]!;
+  const query = ring.queries[slot]!;
   const body = extra?.body === undefined ? undefined : bodyAsRead(extra, keys);
   const status = ring.statuses[slot]!;
   return {
@@ -342,10 +360,7 @@ function extraOf(
   }
   if (fault !== undefined) (extra ??= {}).fault = fault;
   if (request.abandoned) (extra ??= {}).abandoned = true;
-  for (const _ in applied) {
-    (extra ??= {}).applied = applied;
-    break;
-  }
+  if (anyApplied(applied)) (extra ??= {}).applied = applied;
   return extra;
 }
 
@@ -432,11 +447,16 @@ type Observer = (context: RequestContext, response: ApiResponse) => void;
  * one step for everything that watches the answers. Keys are redacted when the journal is read.
  */
 export function journalLayer(journal: Journal, observe?: Observer): Layer {
+  // Taken once: the journal has getters (`size`), which make it a dictionary to V8, where a method looked up on every
+  // request costs a hash probe. Its `record` does not read `this`.
+  const write = journal.record;
   const record = (context: RequestContext, time: number, started: number, response: ApiResponse): ApiResponse => {
     const fault = response.fault;
-    journal.record({
+    write({
       time,
       request: context.request,
+      path: context.path,
+      query: context.query,
       operationId: context.operation?.operationId,
       // Kept only when spelt otherwise than the path sent (`/v1/%70ets`): pathAt makes the rest again when read.
       canonicalPath: context.route?.path === context.path ? undefined : context.route?.path,
@@ -452,7 +472,7 @@ export function journalLayer(journal: Journal, observe?: Observer): Layer {
     if (!context.api) return next(context);
     const started = clock.now();
     // The wall clock from the same reading: one clock read fewer per request (timeOrigin is when the clock started).
-    const time = clock.timeOrigin + started;
+    const time = timeOrigin + started;
     const answer = next(context);
     // A closure only when the answer waits: made for every request, it would be one more allocation each.
     return answer instanceof Promise
@@ -464,4 +484,7 @@ export function journalLayer(journal: Journal, observe?: Observer): Layer {
 const lenient = new TextDecoder('utf-8');
 // Looked up once: in Node, the global `performance` is a getter, and reading it costs on every request.
 const clock = globalThis.performance;
+// Fixed for the life of the page or process (High Resolution Time): read once, not per request (in Node each read of
+// it is a checked getter).
+const timeOrigin = clock.timeOrigin;
 const EMPTY: ApiRequest['headers'] = Object.freeze({});

@@ -6,7 +6,7 @@
  */
 import type { OperationInfo } from '../../spec/index.ts';
 import { type OperationMatcher, operationMatcher, type RouteMatch } from '../../spec/match.ts';
-import { queryMemo, type TextMemo } from './memo.ts';
+import { queryMemo, TextMemo } from './memo.ts';
 import type { ApiRequest, ApiResponse, Fault } from './responses.ts';
 
 /** A response forced on one request, by a scenario, a `Prefer` header or chaos. */
@@ -28,6 +28,16 @@ export interface Applied {
   chaos?: number;
   /** True when the rate limit refused the request. */
   rateLimited?: boolean;
+}
+
+/** Whether anything besides the request shaped the answer: a field of {@link Applied} is set (read field by field, not walked). */
+export function anyApplied(applied: Applied): boolean {
+  return (
+    applied.scenario !== undefined ||
+    applied.preferences !== undefined ||
+    applied.chaos !== undefined ||
+    applied.rateLimited !== undefined
+  );
 }
 
 /** Who forced an answer (a pact's `include` names them; coverage counts by them). */
@@ -95,14 +105,18 @@ export function thenAnswer(answer: Answer, change: (response: ApiResponse) => Ap
 export function compose(layers: readonly Layer[], inner: Next, apiPath = '/v1', divert?: Divert): Fetch {
   const chain = chainOf(layers, inner);
   const contextOf = contextMaker(apiPath);
+  // A target sent before is split once: its path and query come back as the strings first made, so every step after
+  // (the query and route memos, the journal) finds them by identity.
+  const targets = new TextMemo<Target>(256, 1024);
+  const split = (sent: string): Target => targets.get(sent) ?? targets.keep(sent, splitTarget(sent));
   if (divert === undefined)
     return (request) => {
-      const target = splitTarget(originForm(request.url));
+      const target = split(originForm(request.url));
       return chain(contextOf(request, target.path, target.query));
     };
   return (request) => {
     const sent = originForm(request.url);
-    const target = splitTarget(sent);
+    const target = split(sent);
     return divert(request, sent, target.path, target.query) ?? chain(contextOf(request, target.path, target.query));
   };
 }
@@ -132,7 +146,9 @@ export function contextMaker(apiPath = '/v1'): ContextMaker {
   const matcher = operationMatcher(apiPath);
   const under = `${apiPath}/`;
   const queries = queryMemo<string>();
-  return (request, path, query) => createContext(request, path, query, apiPath, under, matcher, queries);
+  // The route of each path seen (null for none): the matcher is a function of the path alone.
+  const routes = new TextMemo<RouteMatch | null>(256, 1024);
+  return (request, path, query) => createContext(request, path, query, apiPath, under, matcher, queries, routes);
 }
 
 function createContext(
@@ -143,14 +159,20 @@ function createContext(
   under: string,
   matcher: OperationMatcher,
   queries: TextMemo<string>,
+  routes: TextMemo<RouteMatch | null>,
 ): RequestContext {
   // A query text seen before is passed on as the string first seen: the layers and the handler look it up in maps
   // of their own (the listing's checks, coverage, the Pact recorder), which then find it by identity, its text read
   // once per request, here, not once per map. The memo compares the last text found before it hashes.
   const query = rawQuery === '' ? '' : (queries.get(rawQuery) ?? queries.keep(rawQuery, rawQuery));
-  const route = path.length > apiPath.length ? matcher.route(path) : undefined;
+  let route: RouteMatch | undefined;
+  if (path.length > apiPath.length) {
+    const known = routes.get(path);
+    route = (known === undefined ? routes.keep(path, matcher.route(path) ?? null) : known) ?? undefined;
+  }
   const operation = route?.operations.get(request.method === 'HEAD' ? 'GET' : request.method);
-  const api = path === apiPath || path.startsWith(under) || route !== undefined;
+  // A route first: an API request (the most of them) is known without a compare of its path.
+  const api = route !== undefined || path === apiPath || path.startsWith(under);
   return { request, path, query, api, route, operation, applied: {} };
 }
 
@@ -170,10 +192,13 @@ export function splitTarget(target: string): Target {
 
 /** `http://host/v1/pets?x` (absolute form, RFC 9112 §3.2.2) as `/v1/pets?x`. */
 export function originForm(url: string): string {
-  if (url.startsWith('/')) return url;
+  // The origin form (`/v1/pets`), which every client but one talking to a proxy sends, as it is: one code unit read.
+  if (url.charCodeAt(0) === SLASH) return url;
   const match = /^https?:\/\/[^/?#]*(.*)$/i.exec(url);
   return match ? match[1]! || '/' : url;
 }
+
+const SLASH = 0x2f;
 
 /** Resolves after `ms` milliseconds (global setTimeout: in Node and in browsers). */
 export function sleep(ms: number): Promise<void> {

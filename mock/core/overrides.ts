@@ -6,16 +6,7 @@
  * @see ../../docs/mock.md "Prefer", "Scenarios", "Latency and chaos"
  */
 import { forceableFor, forcedResponse, malformedResponse, SERVICE_FAILURES } from './forced.ts';
-import {
-  type Answer,
-  headerValue,
-  isShaped,
-  type Layer,
-  type Next,
-  type RequestContext,
-  sleep,
-  thenAnswer,
-} from './layers.ts';
+import { type Answer, isShaped, type Layer, type Next, type RequestContext, sleep, thenAnswer } from './layers.ts';
 import { parsePrefer } from './prefer.ts';
 import { ErrorCode, errorResponse } from './responses.ts';
 import type { ScenarioStore } from './scenarios.ts';
@@ -51,8 +42,10 @@ export function overridesLayer({ scenarios, chaos, latency }: OverridesOptions):
     if (!context.override) forceScenario(context, scenarios);
     let preferred: string | undefined;
     if (!context.override) {
-      const header = headerValue(context.request, 'prefer');
-      if (header !== undefined) {
+      // Read by its name (one property load), joined only when sent more than once.
+      const sent = context.request.headers.prefer;
+      if (sent !== undefined) {
+        const header = Array.isArray(sent) ? sent.join(', ') : sent;
         const prefs = parsePrefer(header, forceableFor(context.operation));
         if (typeof prefs === 'string') return errorResponse(400, ErrorCode.invalidPreference, prefs);
         if (prefs.applied !== '') {

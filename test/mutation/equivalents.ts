@@ -46,6 +46,18 @@ const LAYERS = 'mock/core/layers.ts';
 const OWN_LAYERS =
   "changes only the mock's own layers (CORS, control, journal, coverage, Pact, and latency, Prefer, scenarios, chaos and the rate limit, which are off unless asked): the interface defines none of them and the architecture notes' table checks none, so a request of the interface gets the same answer";
 
+/** One entry for each `[code, replacement]`, alike in all else. */
+function pairs(
+  changes: readonly (readonly [code: string, replacement: string])[],
+  rest: Omit<Equivalent, 'code' | 'replacement'>,
+): Equivalent[] {
+  return changes.map(([code, replacement]) => ({ ...rest, code, replacement }));
+}
+
+/** Why a token with a space or control character in it may take either path. */
+const VISIBLE_TOKEN =
+  'only a token with a space or control character in it (`Bearer  KEY`, two spaces), or none (`Bearer ` alone), changes path: `Bearer ` alone gets 401 either way (the wrong-key message), and a token after two spaces is one the contract does not give (its form is `Bearer <API_KEY>`, one space) and the suite requires nothing of';
+
 /** The architecture notes' row on a wrong method: the suite sends none, and may only advise on one. */
 const WRONG_METHOD =
   "a method the route does not serve (405, Allow, OPTIONS, HEAD): the interface defines GET and POST only, and the architecture notes' table leaves an unknown route or wrong method unchecked";
@@ -72,12 +84,53 @@ export const EQUIVALENTS: readonly Equivalent[] = [
     kind: 'unreachable',
     reason: 'an option error',
   },
+  // The fast path for `Bearer <token>` taken never, or for other headers (one ending in `Bearer `): the pattern after
+  // it reads every header the same way.
+  ...[
+    'authorization !== undefined && authorization.length > BEARER_PREFIX.length && authorization.startsWith(BEARER_PREFIX)',
+    '{ let ok = false; let seen = 0; for (const key of keys) {',
+  ].map(
+    (code): Equivalent => ({
+      file: AUTH,
+      code,
+      replacement: code.startsWith('{') ? '{}' : 'false',
+      kind: 'fast path',
+      reason: 'the pattern after it reads `Bearer <key>` the same way',
+    }),
+  ),
   {
     file: AUTH,
-    code: 'authorization?.startsWith(BEARER_PREFIX) && isVisibleAscii(authorization, BEARER_PREFIX.length)',
+    mutator: 'MethodExpression',
+    code: 'authorization.startsWith(BEARER_PREFIX)',
+    replacement: 'authorization.endsWith(BEARER_PREFIX)',
+    kind: 'fast path',
+    reason:
+      'the fast path only for a header ending in `Bearer `, whose token then ends in a space and goes to the pattern: every header is read by the pattern, the same way',
+  },
+  {
+    file: AUTH,
+    code: '(seen & OUTSIDE) === 0',
+    replacement: 'false',
     kind: 'fast path',
     reason: 'the pattern after it reads `Bearer <key>` the same way',
   },
+  // The key's code units taken past its end (NaN there) or never from its first again: the compare differs only for a
+  // candidate longer than the key, which the length term already refuses; and no key is empty (createMock refuses
+  // one).
+  ...pairs(
+    [
+      ['key.length === 0', 'false'],
+      ['key.length - 1', 'key.length + 1'],
+      ['k === last', 'false'],
+    ],
+    {
+      file: AUTH,
+      function: 'compareFrom',
+      kind: 'unreachable',
+      reason:
+        'changes the compare only for a candidate longer than the key or for an empty key: the length term refuses the first, and no key is empty',
+    },
+  ),
   {
     file: AUTH,
     mutator: 'StringLiteral',
@@ -139,33 +192,18 @@ export const EQUIVALENTS: readonly Equivalent[] = [
   ].map(
     (code): Equivalent => ({ file: AUTH, mutator: 'StringLiteral', code, kind: 'message', reason: 'message text' }),
   ),
-  {
-    file: AUTH,
-    mutator: 'MethodExpression',
-    code: 'authorization?.startsWith(BEARER_PREFIX)',
-    kind: 'fast path',
-    reason: 'the pattern after it reads `Bearer <key>` the same way',
-  },
-  ...['text.length <= start', 'code < 0x21 || code > 0x7e', 'code < 0x21', 'code > 0x7e'].map(
-    (code): Equivalent => ({
-      file: AUTH,
-      function: 'isVisibleAscii',
-      code,
-      kind: 'open choice',
-      reason:
-        'isVisibleAscii only picks the fast path: a mutant changes the answer only for a token after two spaces or with a control character, where the contract gives the form `Bearer <API_KEY>` (one space) and the suite requires nothing',
-    }),
+  // Which tokens take the fast path: one with a space or control character (`Bearer  KEY`, two spaces), or the empty
+  // one (`Bearer ` alone), read by the exact compare rather than the pattern. `Bearer ` alone gets 401 either way (the
+  // wrong-key message rather than the scheme's); only a token after two spaces changes, where the contract gives the
+  // form `Bearer <API_KEY>` (one space) and the suite requires nothing.
+  ...pairs(
+    [
+      ['code - 0x21', 'code + 0x21'],
+      ['0x7e - code', '0x7e + code'],
+      ['outside |= (code - 0x21) | (0x7e - code)', 'outside &= code - 0x21 | 0x7e - code'],
+    ],
+    { file: AUTH, function: 'compareFrom', kind: 'open choice', reason: VISIBLE_TOKEN },
   ),
-  {
-    file: AUTH,
-    function: 'isVisibleAscii',
-    mutator: 'BooleanLiteral',
-    code: 'false',
-    replacement: 'true',
-    kind: 'open choice',
-    reason:
-      'the fast path for an empty token or one with a space or control character: `Bearer ` alone gets 401 either way (the wrong-key message), and only a token after two spaces (`Bearer  KEY`) changes, where the contract gives the form `Bearer <API_KEY>` and the suite requires nothing',
-  },
   {
     file: AUTH,
     mutator: 'Regex',
@@ -175,33 +213,16 @@ export const EQUIVALENTS: readonly Equivalent[] = [
     reason:
       'one space only after the scheme: `Bearer  KEY` (two spaces) refused, where the contract gives the form `Bearer <API_KEY>` and the suite requires nothing',
   },
-  // The loop never run (i >= text.length at once), run backwards (it meets the space of `Bearer ` and answers
-  // false), or never reaching its end (always false): each only picks the fast path or the pattern, the same answer.
-  ...[
-    ['i < text.length', 'i >= text.length'],
-    ['i++', 'i--'],
-    ['true', 'false'],
-  ].map(
-    ([code, replacement]): Equivalent => ({
-      file: AUTH,
-      function: 'isVisibleAscii',
-      code: code!,
-      replacement,
-      kind: 'fast path',
-      reason: 'only picks the fast path or the pattern after it, which read `Bearer <key>` the same way',
-    }),
-  ),
-  // The loop never run, or run one past the end (charCodeAt gives NaN there, which is neither bound): every token
-  // takes the fast path, whose exact compare refuses whatever is not the key, as the pattern would.
-  ...['false', 'i <= text.length'].map(
-    (replacement): Equivalent => ({
-      file: AUTH,
-      function: 'isVisibleAscii',
-      code: 'i < text.length',
-      replacement,
-      kind: 'fast path',
-      reason: 'the fast path for every token: its exact compare refuses anything that is not the key',
-    }),
+  ...pairs(
+    [
+      ['authorization.length > BEARER_PREFIX.length', 'true'],
+      ['authorization.length > BEARER_PREFIX.length', 'authorization.length >= BEARER_PREFIX.length'],
+      ['authorization.length > BEARER_PREFIX.length', 'authorization.length <= BEARER_PREFIX.length'],
+      ['seen |= compared', 'seen &= compared'],
+      ['(seen & OUTSIDE) === 0', 'true'],
+      ['(seen & OUTSIDE) === 0', '(seen & OUTSIDE) !== 0'],
+    ],
+    { file: AUTH, kind: 'open choice', reason: VISIBLE_TOKEN },
   ),
   // exact-numbers.ts: createPet walks the body's text for the root object's categoryId (depth 1) once JSON.parse has
   // accepted it and the schema found a safe integer there; the control endpoint (/__control, the mock's own) walks
@@ -405,15 +426,6 @@ export const EQUIVALENTS: readonly Equivalent[] = [
   {
     file: LAYERS,
     function: 'originForm',
-    code: "url.startsWith('/')",
-    replacement: "url.endsWith('/')",
-    kind: 'message',
-    reason:
-      "differs only for an absolute-form target ending in `/` (`http://host/v1/pets/`), left as sent rather than read as `/v1/pets/`: no operation serves either, and both get the unknown route's 404 Error, whose message names the path",
-  },
-  {
-    file: LAYERS,
-    function: 'originForm',
     mutator: 'Regex',
     code: String.raw`/^https?:\/\/[^/?#]*(.*)$/i`,
     replacement: String.raw`/^https?:\/\/[^/?#]*(.*)/i`,
@@ -432,7 +444,7 @@ export const EQUIVALENTS: readonly Equivalent[] = [
       "an absolute-form target of another scheme that ends in http (`xhttp://host/v1/pets`) read as its path: the interface is served over http and https only, and what a server answers a URI of a scheme it does not serve is not the contract's (RFC 9110 §7.4 leaves 421 or another refusal to it); the mock answers 404",
   },
   // layers.ts: the pipeline around the handler; the handler routes and answers every request of the interface itself.
-  ...['forcedBy', 'thenAnswer', 'sleep', 'headerValue', 'isShaped', 'chainOf'].map(
+  ...['forcedBy', 'anyApplied', 'thenAnswer', 'sleep', 'headerValue', 'isShaped', 'chainOf'].map(
     (fn): Equivalent => ({ file: LAYERS, function: fn, code: '', kind: 'open choice', reason: OWN_LAYERS }),
   ),
   ...["['scenario', 'prefer', 'chaos', 'rateLimit']", "'scenario'", "'prefer'", "'chaos'", "'rateLimit'"].map(
@@ -471,6 +483,14 @@ export const EQUIVALENTS: readonly Equivalent[] = [
   {
     file: LAYERS,
     function: 'createContext',
+    code: 'known === undefined',
+    replacement: 'true',
+    kind: 'fast path',
+    reason: 'the memo of routes: the matcher is a function of the path alone, so matching again gives the same route',
+  },
+  {
+    file: LAYERS,
+    function: 'createContext',
     code: "rawQuery === ''",
     kind: 'fast path',
     reason: 'the memo of query texts: a query passed on as the string first seen, or as sent, is the same text',
@@ -495,7 +515,7 @@ export const EQUIVALENTS: readonly Equivalent[] = [
   ),
   ...[
     'divert === undefined',
-    '{ const target = splitTarget(originForm(request.url)); return chain(contextOf(request, target.path, target.query)); }',
+    '{ const target = split(originForm(request.url)); return chain(contextOf(request, target.path, target.query)); }',
   ].map(
     (code): Equivalent => ({
       file: LAYERS,
@@ -518,7 +538,7 @@ export const EQUIVALENTS: readonly Equivalent[] = [
   {
     file: LAYERS,
     function: 'originForm',
-    code: "url.startsWith('/')",
+    code: 'url.charCodeAt(0) === SLASH',
     replacement: 'false',
     kind: 'fast path',
     reason: 'the pattern after it returns an origin-form target as it is',

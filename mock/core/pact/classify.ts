@@ -5,7 +5,7 @@
  * the key is made from the request's shape, the rest only for a new kind.
  * @see ../../../docs/mock.md "Consumer contracts (Pact)"
  */
-import { type ForcedSource, forcedBy, headerValue, type RequestContext } from '../layers.ts';
+import { type ForcedSource, forcedBy, type RequestContext } from '../layers.ts';
 import { TextMemo } from '../memo.ts';
 import type { ApiResponse } from '../responses.ts';
 
@@ -81,7 +81,8 @@ export function classify(context: RequestContext, response: ApiResponse, removed
   const operationId = context.operation?.operationId;
   const forced = forcedBy(context);
   const status = response.status;
-  const auth = headerValue(context.request, 'authorization') !== undefined;
+  // Read by its name, not through headerValue: one property load where the name is known, and sent at all is all it asks.
+  const auth = context.request.headers.authorization !== undefined;
   if (operationId === undefined || removed?.has(operationId))
     return forced
       ? { kind: 'ignored' }
