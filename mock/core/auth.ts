@@ -14,10 +14,12 @@ export type Authenticator = (authorization: string | undefined) => AuthFailure;
 const BEARER = /^bearer +(\S.*)$/i;
 
 /**
- * Whether `candidate` equals `key`, in time that depends only on the candidate's
- * length: every code unit of the candidate is read and folded into one difference,
- * with no early exit, so neither how much of a wrong key was right nor the key's
- * own length shows in the time taken.
+ * Whether `candidate` equals `key`, reading every code unit of the candidate and
+ * folding it into one difference, with no early exit: how much of a wrong key was
+ * right does not show in the time taken, and the key is read as many times as the
+ * candidate is long, whatever its own length. (Going back to the key's first code
+ * unit after its last is a branch, as the remainder it replaced was a division:
+ * neither depends on what the key holds.)
  */
 export function constantTimeEqual(candidate: string, key: string): boolean {
   return constantTimeEqualFrom(candidate, 0, key);

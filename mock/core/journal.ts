@@ -75,7 +75,7 @@ export interface JournalRecord {
   query?: string | undefined;
   /**
    * The operation it addressed, and its path in canonical spelling (spec/match.ts), as the layers matched them;
-   * the path may be left out when it is spelt as sent (the journal makes it again from the target when read).
+   * the path may be left out when it is spelt as sent (the journal makes it again from the path when read).
    */
   operationId?: string | undefined;
   canonicalPath?: string | undefined;
@@ -88,7 +88,10 @@ export interface JournalRecord {
 /** A bounded journal. */
 export interface Journal {
   readonly size: number;
-  /** Bytes held, as counted against the budget (characters of target, headers and body, plus a fixed overhead each). */
+  /**
+   * Bytes held, as counted against the budget: characters of path, query (with its `?`, none for an empty query),
+   * headers and body, plus a fixed overhead each.
+   */
   readonly bytes: number;
   /** Entries dropped to make room (oldest first) since the mock started. */
   readonly dropped: number;
@@ -145,8 +148,9 @@ export function createJournal({
   let dropped = 0;
   // The last entry's headers and body: a request that repeats them (a client sends the same few again and again) is
   // kept with the objects already held, so what it brought dies young. Kept, each request's strings and headers
-  // object would outlive the garbage collector's young generation and be copied by it, once or twice. (A path and
-  // query sent before come from the layers' memo of targets: the strings already held.)
+  // object would outlive the garbage collector's young generation and be copied by it, once or twice. (The path and
+  // query of a target sent before mostly come from the layers' memo of targets, strings already held; a session's by
+  // URL and a target over the memo's length are new.)
   let lastHeaders: ApiRequest['headers'] = EMPTY;
   let lastFields = fieldsOf(EMPTY);
   let lastBody = '';
