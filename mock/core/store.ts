@@ -46,10 +46,9 @@ const utf8 = new TextEncoder();
  */
 export function petJson(id: number, { name, categoryId, status }: NewPet): string {
   const quoted = JSON.stringify(name);
-  // A template, not an array joined: the same text, without making an array and running the generic join over it.
   return status === undefined
-    ? `{"id":${id},"name":${quoted},"categoryId":${categoryId}}`
-    : `{"id":${id},"name":${quoted},"categoryId":${categoryId},"status":"${status}"}`;
+    ? ['{"id":', id, ',"name":', quoted, ',"categoryId":', categoryId, '}'].join('')
+    : ['{"id":', id, ',"name":', quoted, ',"categoryId":', categoryId, ',"status":"', status, '"}'].join('');
 }
 
 /**
