@@ -19,7 +19,7 @@ export const MAX_JOURNAL_SIZE = 100_000;
 export const DEFAULT_JOURNAL_BYTES = 8 * 1024 * 1024;
 /** The largest byte budget accepted: 1 GiB. */
 export const MAX_JOURNAL_BYTES = 1024 * 1024 * 1024;
-/** What an entry costs besides its target, headers and body: its numbers, strings and object headers, roughly. */
+/** What an entry costs besides its path, query, headers and body: its numbers, strings and object headers, roughly. */
 const ENTRY_OVERHEAD = 256;
 /** Characters of a request body kept; the rest is dropped and `bodyTruncated` set. */
 export const JOURNAL_BODY_LIMIT = 64 * 1024;
