@@ -1,16 +1,24 @@
 /**
  * The instructions section: the minimal server and the mock each run under
  * `valgrind --tool=callgrind`, and for every route the instructions the
- * server's main thread executes per request: the least of the windows of
- * 500 requests after the same warm-up, each counted apart (three, and more
- * while the count still falls, up to eight). Unlike
- * time on this shared machine, the count repeats run after run. Requests go
- * one at a time on one keep-alive connection, so every request costs the
- * server the same event-loop turn whatever its speed. Both servers run with
- * V8's tier-up budget at a sixteenth, so that more of the warm-up runs
- * optimised code. V8 compiles and marks on its own threads, which are not
- * counted (on the main thread, a compile or a full collection landing in one
- * run swamps the count). Kernel time is not counted.
+ * server's main thread executes per request, in the steady state: windows of
+ * 500 requests after the same warm-up, each counted apart, until the mean of
+ * the last three no longer falls by 1 % from the three before (six windows at
+ * least, twelve at most); the figure is that mean. A mean, not the least
+ * window: the young-generation collector runs every 230 to 260 requests, and
+ * each run counts about 820,000 instructions on the main thread, so a window
+ * of 500 holds one, two or three of them, and the least window was the one
+ * that held fewest (the same server read up to 2,400 apart between runs).
+ * Unlike time on this shared machine, the count repeats run after run.
+ * Requests go one at a time on one keep-alive connection, so every request
+ * costs the server the same event-loop turn whatever its speed; the reset
+ * between loads goes over that connection too (a reset from another client,
+ * on a new connection, sent node's own request path back to unoptimised code
+ * for thousands of requests under valgrind). Both servers run with V8's
+ * tier-up budget at a sixteenth, so that more of the warm-up runs optimised
+ * code. V8 compiles and marks on its own threads, which are not counted (on
+ * the main thread, a compile or a full collection landing in one run swamps
+ * the count). Kernel time is not counted.
  */
 import { execFile } from 'node:child_process';
 import { readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -20,26 +28,68 @@ import { promisify } from 'node:util';
 import { LISTENING, serverArgs, writeAnswerFiles } from './answers.ts';
 import type { InstalledProject } from './install.ts';
 import { type BenchServer, benchServers, type Layer, MINIMAL_AGAIN, MINIMAL_AGAIN_1000 } from './layers.ts';
+import { num } from './markdown.ts';
 import { type ChildServer, spawnServer, waitForOutput } from './processes.ts';
-import { type LoadName, MIXED_ROUTES, ROUTE_REQUESTS, resetMock } from './servers/index.ts';
+import { RESET_PATH } from './servers/capture.ts';
+import { type LoadName, MIXED_ROUTES, ROUTE_REQUESTS } from './servers/index.ts';
 
 /**
- * Requests counted: after the warm-up, `windows` windows of `window` requests each, counted apart; the figure is the
- * least window's count over `window`.
+ * Requests counted: after the warm-up, windows of `window` requests each, counted apart, `windows` at least and
+ * `maxWindows` at most; the figure is per {@link InstructionCounts.figure}.
  */
 export interface InstructionCounts {
   warmup: number;
   window: number;
-  /** Windows counted at least; more, up to `maxWindows`, while a window still counts 1 % less than every one before. */
+  /** Windows counted at least. */
   windows: number;
   maxWindows: number;
+  /**
+   * How the figure is read from the windows: `settled`, the mean of the last {@link SETTLED_SPAN} windows, counted
+   * until that mean falls by less than 1 % from the one before; `least` (runs before 2026-11-29, where the field is
+   * absent), the least window, counted while a window fell by 1 % below every one before.
+   */
+  figure?: 'settled' | 'least';
 }
 
 /** The counts every run uses; the mixed load rounds each to whole cycles of its nine requests. */
-export const INSTRUCTION_COUNTS: InstructionCounts = { warmup: 1_500, window: 500, windows: 3, maxWindows: 8 };
+export const INSTRUCTION_COUNTS: InstructionCounts = {
+  warmup: 1_500,
+  window: 500,
+  windows: 6,
+  maxWindows: 12,
+  figure: 'settled',
+};
 
-/** A window counting less than this share of the least before it is still falling: another window is counted. */
+/** Windows whose mean is the figure: 1,500 requests, six or seven collector runs, so one more or less moves it 0.8 %. */
+export const SETTLED_SPAN = 3;
+
+/** How a run counted, for the tables' captions: windows counted apart, and how the figure was read from them. */
+export function countingMethod(i: InstructionCounts): string {
+  const n = num(i.window);
+  return i.figure === 'settled'
+    ? `the mean of the last ${SETTLED_SPAN} of ${i.windows} to ${i.maxWindows} windows of ${n} requests (more while that mean still falls by 1 % from the ${SETTLED_SPAN} before), each counted apart, over ${n},`
+    : `the least of ${i.windows} to ${i.maxWindows} windows of ${n} requests (more while the count still falls by 1 %), each counted apart, over ${n},`;
+}
+
+/** A mean of the last windows below this share of the mean of the ones before is still falling: count another. */
 const STILL_FALLING = 0.99;
+
+/**
+ * Counts windows (`next` gives one window's instructions per request) until the count settles, and returns the figure
+ * with every window's count: the mean of the last {@link SETTLED_SPAN}, once it no longer falls by 1 % from the mean
+ * of the ones before it, or after `maxWindows`.
+ */
+export async function settledCount(
+  next: () => Promise<number>,
+  { windows, maxWindows }: Pick<InstructionCounts, 'windows' | 'maxWindows'>,
+): Promise<{ figure: number; counts: number[] }> {
+  const counts: number[] = [];
+  const mean = (from: number) => counts.slice(from, from + SETTLED_SPAN).reduce((a, b) => a + b, 0) / SETTLED_SPAN;
+  const falling = () => mean(counts.length - SETTLED_SPAN) < STILL_FALLING * mean(counts.length - 2 * SETTLED_SPAN);
+  while (counts.length < Math.max(windows, 2 * SETTLED_SPAN) || (counts.length < maxWindows && falling()))
+    counts.push(await next());
+  return { figure: mean(counts.length - SETTLED_SPAN), counts };
+}
 
 /** Requests of one load just before it is counted, after the warm-up: what the load reaches first settles. */
 const SETTLE = 100;
@@ -80,6 +130,25 @@ function whole(load: LoadName, n: number): number {
   return load === 'mixed' ? Math.round(n / MIXED_ROUTES.length) * MIXED_ROUTES.length : n;
 }
 
+/** One request over `agent`'s connection; its status once the answer is read. */
+function ask(
+  url: URL,
+  path: string,
+  method: string,
+  headers: Record<string, string>,
+  body: string | undefined,
+  agent: Agent,
+): Promise<number> {
+  return new Promise<number>((resolve, reject) => {
+    const req = request({ host: url.hostname, port: url.port, path, method, headers, agent }, (res) => {
+      res.resume();
+      res.on('end', () => resolve(res.statusCode ?? 0));
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
 /** Sends `n` requests of `load`, one at a time on one keep-alive connection; throws on a status that is not 2xx. */
 async function drive(base: string, apiKey: string, load: LoadName, n: number, agent: Agent): Promise<void> {
   const url = new URL(base);
@@ -87,19 +156,22 @@ async function drive(base: string, apiKey: string, load: LoadName, n: number, ag
     const r = ROUTE_REQUESTS[load === 'mixed' ? MIXED_ROUTES[i % MIXED_ROUTES.length]! : load];
     const headers: Record<string, string> = { authorization: `Bearer ${apiKey}` };
     if ('body' in r) headers['content-type'] = 'application/json';
-    const status = await new Promise<number>((resolve, reject) => {
-      const req = request(
-        { host: url.hostname, port: url.port, path: `${url.pathname}${r.path}`, method: r.method, headers, agent },
-        (res) => {
-          res.resume();
-          res.on('end', () => resolve(res.statusCode ?? 0));
-        },
-      );
-      req.on('error', reject);
-      req.end('body' in r ? r.body : undefined);
-    });
+    const status = await ask(
+      url,
+      `${url.pathname}${r.path}`,
+      r.method,
+      headers,
+      'body' in r ? r.body : undefined,
+      agent,
+    );
     if (status < 200 || status > 299) throw new Error(`${r.method} ${r.path} answered ${status}`);
   }
+}
+
+/** Puts the server back to its seeded pets over the load's own connection (see the section's comment for why). */
+async function resetOver(base: string, agent: Agent): Promise<void> {
+  const status = await ask(new URL(base), RESET_PATH, 'POST', {}, undefined, agent);
+  if (status !== 200) throw new Error(`POST ${RESET_PATH} answered ${status}`);
 }
 
 /** A server under callgrind, and the instructions its main thread ran since the last dump. */
@@ -150,17 +222,15 @@ async function startCounted(args: string[], o: InstructionOptions, name: string)
 }
 
 /**
- * Per request on each load: warm-up, then windows of the same number of requests, each counted apart; the least
- * window's count per request. V8 still optimises (or drops optimised code) now and then, on the main thread's turn:
- * a window it lands in counts that work besides the requests', which the least window leaves out; the garbage
- * collector's work, spread over every window, stays in.
+ * Per request on each load: warm-up, then windows of the same number of requests, each counted apart, until they
+ * settle ({@link settledCount}). The garbage collector's work stays in, averaged over the last windows.
  */
 async function countLoads(
   server: Counted,
   loads: readonly LoadName[],
   o: InstructionOptions,
 ): Promise<Map<LoadName, number>> {
-  const { warmup, window, windows, maxWindows } = o.requests ?? INSTRUCTION_COUNTS;
+  const { warmup, window } = o.requests ?? INSTRUCTION_COUNTS;
   const agent = new Agent({ keepAlive: true, maxSockets: 1 });
   const result = new Map<LoadName, number>();
   try {
@@ -168,18 +238,16 @@ async function countLoads(
     const warming: readonly LoadName[] = loads.includes('mixed') ? ['mixed'] : loads;
     for (const load of warming) await drive(server.base, o.apiKey, load, whole(load, warmup / warming.length), agent);
     for (const load of loads) {
-      await resetMock(server.base);
+      await resetOver(server.base, agent);
       await drive(server.base, o.apiKey, load, whole(load, SETTLE), agent);
       await server.dump();
-      const counts: number[] = [];
       // Under valgrind V8's compiler threads get few turns: a server with more code may still be tiering up after
       // three windows (its count falling by several per cent a window), so counting goes on until it settles.
-      const falling = () => counts.at(-1)! < STILL_FALLING * Math.min(...counts.slice(0, -1));
-      while (counts.length < windows || (counts.length < maxWindows && falling())) {
+      const { figure, counts } = await settledCount(async () => {
         await drive(server.base, o.apiKey, load, whole(load, window), agent);
-        counts.push((await server.dump()) / whole(load, window));
-      }
-      result.set(load, Math.min(...counts));
+        return (await server.dump()) / whole(load, window);
+      }, o.requests ?? INSTRUCTION_COUNTS);
+      result.set(load, figure);
       o.log(`instructions ${load}: windows ${counts.map((c) => Math.round(c)).join(', ')}`);
     }
   } finally {

@@ -4,7 +4,7 @@
  * rungs beside it, so a reader sees whether the ladder accounts for the mock.
  */
 
-import type { InstructionCounts } from './instructions.ts';
+import { countingMethod } from './instructions.ts';
 import { LADDER_LOADS } from './layers.ts';
 import { notMeasured, num, ratio, table } from './markdown.ts';
 import {
@@ -106,9 +106,4 @@ export function instructionTable(r: BenchResults): string {
     '',
     table(['server', ...LOAD_NAMES.map((load) => ROUTE_TITLES[load])], loads),
   ].join('\n');
-}
-
-/** How a run counted: windows counted apart, the least one taken. */
-function countingMethod(i: InstructionCounts): string {
-  return `the least of ${i.windows} to ${i.maxWindows} windows of ${num(i.window)} requests (more while the count still falls by 1 %), each counted apart, over ${num(i.window)},`;
 }

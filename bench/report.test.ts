@@ -1,5 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { describe, expect, it } from 'vitest';
+import { INSTRUCTION_COUNTS, settledCount } from './instructions.ts';
 import { benchServers, LAYERS, MINIMAL, MINIMAL_AGAIN, MOCK } from './layers.ts';
 import { cycleRatio, type LoadResult, mean, median, quantile } from './load.ts';
 import { cpuSeconds, threadCpuSeconds } from './processes.ts';
@@ -586,5 +587,41 @@ describe('the settings and helpers', () => {
     expect(spent).toBeGreaterThan(0.005);
     expect(spent).not.toBe(Math.round(spent * 100) / 100);
     expect(threadCpuSeconds(2 ** 30)).toBeUndefined();
+  });
+});
+
+describe('settledCount: the instruction figure', () => {
+  const counting = async (windows: number[]) => {
+    const left = [...windows];
+    return settledCount(async () => {
+      const next = left.shift();
+      if (next === undefined) throw new Error('asked for a window more than the test has');
+      return next;
+    }, INSTRUCTION_COUNTS);
+  };
+
+  it('is the mean of the last three of six windows once they have stopped falling', async () => {
+    // A collector run more or less in one window: the least window would read 64,000, the mean reads what each
+    // request costs with its share of the collector.
+    const { figure, counts } = await counting([66_000, 64_500, 65_500, 64_000, 66_000, 65_000]);
+    expect(counts).toHaveLength(6);
+    expect(figure).toBeCloseTo(65_000, 6);
+    // Still tiering up in the first windows: more, until the mean of the last three is within 1 % of the three before
+    // (65,000 against 65,333 after eight; 65,000 against 66,667 after seven).
+    const later = await counting([90_000, 70_000, 66_000, 64_000, 66_000, 65_000, 64_000, 66_000]);
+    expect(later.counts).toHaveLength(8);
+    expect(later.figure).toBeCloseTo(65_000, 6);
+  });
+
+  it('counts on while the mean of the last three falls by 1 % from the three before, up to the most windows', async () => {
+    const falling = [100_000, 96_000, 92_000, 88_000, 84_000, 80_000, 77_000, 76_500, 76_000, 76_000, 76_000, 76_000];
+    const { figure, counts } = await counting([...falling, 1]);
+    expect(counts).toHaveLength(12);
+    expect(figure).toBeCloseTo(76_000, 6);
+    // Settled after nine: the mean of the last three, 80,000, is within 1 % of that of 80,500, 80,000 and 80,000;
+    // after eight it was not of 92,000, 80,500 and 80,000.
+    const settled = await counting([100_000, 96_000, 92_000, 80_500, 80_000, 80_000, 80_000, 80_000, 80_000]);
+    expect(settled.counts).toHaveLength(9);
+    expect(settled.figure).toBeCloseTo(80_000, 6);
   });
 });

@@ -1,7 +1,7 @@
 /**
  * The sessions section (issue 47): what a request costs in a session beside one outside any, counted as the
  * instructions section counts (the mock's main thread under callgrind, one request at a time on one keep-alive
- * connection, V8's tier-up budget at a sixteenth, after the warm-up the least of 3 to 8 windows of 500 requests),
+ * connection, V8's tier-up budget at a sixteenth, after the warm-up windows of 500 requests until they settle, as there),
  * and the memory 1,000 live sessions of 50 pets take. Servers of the installed package on 50 pets, each with one
  * session `bench`: requests outside it, outside it with a header as long as the session's (what one more header
  * costs any request, the yardstick of the header way), in it by URL, in it by header; with `--before DIR`, the mock
@@ -12,7 +12,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { INSTRUCTION_COUNTS, type InstructionCounts } from './instructions.ts';
+import { countingMethod, INSTRUCTION_COUNTS, type InstructionCounts, settledCount } from './instructions.ts';
 import { notMeasured, num, table } from './markdown.ts';
 import { spawnServer, waitForOutput } from './processes.ts';
 import { ROUTE_REQUESTS, type RouteName } from './servers/index.ts';
@@ -120,7 +120,7 @@ async function count(
   headers: Record<string, string>,
   o: SessionBenchOptions,
 ): Promise<Record<(typeof ROUTES)[number], number>> {
-  const { warmup, window, windows, maxWindows } = INSTRUCTION_COUNTS;
+  const { warmup, window } = INSTRUCTION_COUNTS;
   const work = mkdtempSync(join(o.work, `sessions-${way}-`));
   const child = spawnServer({
     command: 'valgrind',
@@ -164,13 +164,11 @@ async function count(
     for (const route of ROUTES) {
       await drive(base, route, 100, headers, agent);
       await dump();
-      const counts: number[] = [];
-      const falling = () => counts.at(-1)! < 0.99 * Math.min(...counts.slice(0, -1));
-      while (counts.length < windows || (counts.length < maxWindows && falling())) {
+      const { figure, counts } = await settledCount(async () => {
         await drive(base, route, window, headers, agent);
-        counts.push((await dump()) / window);
-      }
-      result[route] = Math.round(Math.min(...counts));
+        return (await dump()) / window;
+      }, INSTRUCTION_COUNTS);
+      result[route] = Math.round(figure);
       o.log(`sessions ${way} ${route}: windows ${counts.map((c) => Math.round(c)).join(', ')}`);
     }
     agent.destroy();
@@ -264,7 +262,7 @@ export function sessionsTable(f: SessionFigures | undefined): string {
   const m = f.memory;
   const mb = (bytes: number) => num(bytes / 1e6);
   return [
-    `Sessions, from \`${f.command}\` on ${f.generatedAt.slice(0, 10)}: instructions per request, the mock's main thread under callgrind, the least of ${f.counts.windows} to ${f.counts.maxWindows} windows of ${num(f.counts.window)} after ${num(f.counts.warmup)} requests of warm-up, 50 pets, one session live (by URL: over outside; by header: over outside with one header as long, \`petstore-sessiox: bench\`, itself over outside${f.before ? `; outside: over \`before\`, the mock of ${f.before}` : ''})`,
+    `Sessions, from \`${f.command}\` on ${f.generatedAt.slice(0, 10)}: instructions per request, the mock's main thread under callgrind, ${countingMethod(f.counts)} after ${num(f.counts.warmup)} requests of warm-up, 50 pets, one session live (by URL: over outside; by header: over outside with one header as long, \`petstore-sessiox: bench\`, itself over outside${f.before ? `; outside: over \`before\`, the mock of ${f.before}` : ''})`,
     '',
     table(['request', ...ways.map((w) => heading[w])], rows),
     '',
