@@ -54,22 +54,35 @@ function pairs(
   return changes.map(([code, replacement]) => ({ ...rest, code, replacement }));
 }
 
-/** Why a token with a space or control character in it may take either path. */
-const VISIBLE_TOKEN =
-  'only a token with a space or control character in it (`Bearer  KEY`, two spaces), or none (`Bearer ` alone), changes path: `Bearer ` alone gets 401 either way (the wrong-key message), and a token after two spaces is one the contract does not give (its form is `Bearer <API_KEY>`, one space) and the suite requires nothing of';
-
 /** The architecture notes' row on a wrong method: the suite sends none, and may only advise on one. */
 const WRONG_METHOD =
   "a method the route does not serve (405, Allow, OPTIONS, HEAD): the interface defines GET and POST only, and the architecture notes' table leaves an unknown route or wrong method unchecked";
 
 /** The list. */
 export const EQUIVALENTS: readonly Equivalent[] = [
-  {
-    file: AUTH,
-    code: 'return constantTimeEqualFrom(candidate, 0, key);',
-    kind: 'unreachable',
-    reason: 'constantTimeEqual is for tests: the authenticator calls constantTimeEqualFrom itself',
-  },
+  // constantTimeEqual is for tests (test/reliability/mock-auth-constant-time.test.ts): the authenticator calls
+  // differenceFrom itself.
+  ...pairs(
+    [
+      ["{ return differenceFrom(candidate, 0, typeof key === 'string' ? keyCodes(key) : key) === 0; }", '{}'],
+      ["differenceFrom(candidate, 0, typeof key === 'string' ? keyCodes(key) : key) === 0", 'true'],
+      ["differenceFrom(candidate, 0, typeof key === 'string' ? keyCodes(key) : key) === 0", 'false'],
+      [
+        "differenceFrom(candidate, 0, typeof key === 'string' ? keyCodes(key) : key) === 0",
+        "differenceFrom(candidate, 0, typeof key === 'string' ? keyCodes(key) : key) !== 0",
+      ],
+      ["typeof key === 'string'", 'true'],
+      ["typeof key === 'string'", 'false'],
+      ["typeof key === 'string'", "typeof key !== 'string'"],
+      ["'string'", '""'],
+    ],
+    {
+      file: AUTH,
+      function: 'constantTimeEqual',
+      kind: 'unreachable',
+      reason: 'constantTimeEqual is for tests: the authenticator calls differenceFrom itself',
+    },
+  ),
   {
     file: AUTH,
     code: 'apiKeys.length === 0',
@@ -84,19 +97,22 @@ export const EQUIVALENTS: readonly Equivalent[] = [
     kind: 'unreachable',
     reason: 'an option error',
   },
-  // The fast path for `Bearer <token>` taken never, or for other headers (one ending in `Bearer `): the pattern after
-  // it reads every header the same way.
-  ...[
-    'authorization !== undefined && authorization.length > BEARER_PREFIX.length && authorization.startsWith(BEARER_PREFIX)',
-    '{ let ok = false; let seen = 0; for (const key of keys) {',
-  ].map(
-    (code): Equivalent => ({
-      file: AUTH,
-      code,
-      replacement: code.startsWith('{') ? '{}' : 'false',
-      kind: 'fast path',
-      reason: 'the pattern after it reads `Bearer <key>` the same way',
-    }),
+  // The fast path for `Bearer <key>` taken never, or tried on other headers: it only accepts, and the pattern after
+  // it reads every header the same way, a refused one included.
+  ...pairs(
+    [
+      [
+        'authorization !== undefined && authorization.length > BEARER_PREFIX.length && authorization.startsWith(BEARER_PREFIX)',
+        'false',
+      ],
+      ['authorization.length > BEARER_PREFIX.length', 'true'],
+      ['authorization.length > BEARER_PREFIX.length', 'authorization.length >= BEARER_PREFIX.length'],
+      ['authorization.length > BEARER_PREFIX.length', 'authorization.length <= BEARER_PREFIX.length'],
+      // Which code units the fast path compares: wrong ones only refuse, and the pattern then reads the header.
+      ['text.length - start', 'text.length + start'],
+      ['i - start', 'i + start'],
+    ],
+    { file: AUTH, kind: 'fast path', reason: 'the pattern after it reads `Bearer <key>` the same way' },
   ),
   {
     file: AUTH,
@@ -107,28 +123,20 @@ export const EQUIVALENTS: readonly Equivalent[] = [
     reason:
       'the fast path only for a header ending in `Bearer `, whose token then ends in a space and goes to the pattern: every header is read by the pattern, the same way',
   },
-  {
-    file: AUTH,
-    code: '(seen & OUTSIDE) === 0',
-    replacement: 'false',
-    kind: 'fast path',
-    reason: 'the pattern after it reads `Bearer <key>` the same way',
-  },
-  // The key's code units taken past its end (NaN there) or never from its first again: the compare differs only for a
-  // candidate longer than the key, which the length term already refuses; and no key is empty (createMock refuses
-  // one).
+  // The key's codes padded further, or one code unit more written or read: past the key the codes are zeros (one at
+  // least), read only for a candidate longer than the key, which the length term refuses; a read past the
+  // candidate's end is NaN, 0 to `^`, against a zero.
   ...pairs(
     [
-      ['key.length === 0', 'false'],
-      ['key.length - 1', 'key.length + 1'],
-      ['k === last', 'false'],
+      ['size <= key.length', 'size < key.length'],
+      ['i < key.length', 'i <= key.length'],
+      ['i < text.length', 'i <= text.length'],
     ],
     {
       file: AUTH,
-      function: 'compareFrom',
       kind: 'unreachable',
       reason:
-        'changes the compare only for a candidate longer than the key or for an empty key: the length term refuses the first, and no key is empty',
+        'reads or writes a padding zero of the key: the compare differs only for a candidate longer than the key, which the length term refuses',
     },
   ),
   {
@@ -192,18 +200,6 @@ export const EQUIVALENTS: readonly Equivalent[] = [
   ].map(
     (code): Equivalent => ({ file: AUTH, mutator: 'StringLiteral', code, kind: 'message', reason: 'message text' }),
   ),
-  // Which tokens take the fast path: one with a space or control character (`Bearer  KEY`, two spaces), or the empty
-  // one (`Bearer ` alone), read by the exact compare rather than the pattern. `Bearer ` alone gets 401 either way (the
-  // wrong-key message rather than the scheme's); only a token after two spaces changes, where the contract gives the
-  // form `Bearer <API_KEY>` (one space) and the suite requires nothing.
-  ...pairs(
-    [
-      ['code - 0x21', 'code + 0x21'],
-      ['0x7e - code', '0x7e + code'],
-      ['outside |= (code - 0x21) | (0x7e - code)', 'outside &= code - 0x21 | 0x7e - code'],
-    ],
-    { file: AUTH, function: 'compareFrom', kind: 'open choice', reason: VISIBLE_TOKEN },
-  ),
   {
     file: AUTH,
     mutator: 'Regex',
@@ -213,17 +209,6 @@ export const EQUIVALENTS: readonly Equivalent[] = [
     reason:
       'one space only after the scheme: `Bearer  KEY` (two spaces) refused, where the contract gives the form `Bearer <API_KEY>` and the suite requires nothing',
   },
-  ...pairs(
-    [
-      ['authorization.length > BEARER_PREFIX.length', 'true'],
-      ['authorization.length > BEARER_PREFIX.length', 'authorization.length >= BEARER_PREFIX.length'],
-      ['authorization.length > BEARER_PREFIX.length', 'authorization.length <= BEARER_PREFIX.length'],
-      ['seen |= compared', 'seen &= compared'],
-      ['(seen & OUTSIDE) === 0', 'true'],
-      ['(seen & OUTSIDE) === 0', '(seen & OUTSIDE) !== 0'],
-    ],
-    { file: AUTH, kind: 'open choice', reason: VISIBLE_TOKEN },
-  ),
   // exact-numbers.ts: createPet walks the body's text for the root object's categoryId (depth 1) once JSON.parse has
   // accepted it and the schema found a safe integer there; the control endpoint (/__control, the mock's own) walks
   // pets in an array (depth 2) and names the place.
@@ -1257,11 +1242,37 @@ export const EQUIVALENTS: readonly Equivalent[] = [
     kind: 'unreachable',
     reason: 'the HTTP paths refuse a limit below 1 before the store',
   },
+  // A listing's bytes, which only the node adapter reads: without them (or with a plain Uint8Array), it encodes or
+  // wraps the listing text itself, the same bytes.
+  ...pairs(
+    [
+      ['this.#bytes ??= encodeUtf8(this.json)', 'this.#bytes &&= encodeUtf8(this.json)'],
+      ['{ return (this.#bytes ??= encodeUtf8(this.json)); }', '{}'],
+      ['Buffer !== undefined', 'true'],
+      ['Buffer !== undefined', 'false'],
+      ['Buffer !== undefined', 'Buffer === undefined'],
+      ["(text) => Buffer.from(text, 'utf8')", '() => undefined'],
+    ],
+    {
+      file: STORE,
+      kind: 'fast path',
+      reason: 'without the kept bytes, the adapters encode the listing text themselves',
+    },
+  ),
   {
     file: STORE,
-    code: 'this.#bytes ??= utf8.encode(this.json)',
-    kind: 'fast path',
-    reason: 'without the kept bytes, the adapters encode the listing text themselves',
+    mutator: 'StringLiteral',
+    code: "'utf8'",
+    replacement: '""',
+    kind: 'unreachable',
+    reason: 'an empty encoding name is UTF-8 to Buffer.from: the same bytes',
+  },
+  {
+    file: STORE,
+    code: '(text) => utf8.encode(text)',
+    replacement: '() => undefined',
+    kind: 'unreachable',
+    reason: 'the encoder for a runtime without a Buffer (a browser, Deno): the suite runs the mock in Node',
   },
   // server.ts: the node adapter's hardening (body limit, timeouts, unparsable HTTP, Expect, the Host check), its log
   // and chaos faults. The suite sends well-formed requests of ordinary size over 127.0.0.1 to a mock with no log and
