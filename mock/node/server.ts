@@ -113,8 +113,12 @@ export function createHttpServer({
       }
       if (req.method !== 'POST' && req.method !== 'PUT') {
         // No handler reads a body here; one declared over the limit is not drained either: the connection closes after the answer.
-        const overLimit = Number(req.headers['content-length']) > bodyLimit;
-        if (!overLimit) discardBody(req, bodyLimit);
+        const declared = req.headers['content-length'];
+        const overLimit = Number(declared) > bodyLimit;
+        // A request with no body (no Content-Length, no Transfer-Encoding) has nothing to drain: node:http ends its
+        // stream once the answer is sent, as for any request left unread.
+        if (!overLimit && (declared !== undefined || req.headers['transfer-encoding'] !== undefined))
+          discardBody(req, bodyLimit);
         finish(req, res, toApiRequest(req), overLimit, started);
         return;
       }
