@@ -53,7 +53,7 @@ export interface InstructionCounts {
 
 /** The counts every run uses; the mixed load rounds each to whole cycles of its nine requests. */
 export const INSTRUCTION_COUNTS: InstructionCounts = {
-  warmup: 1_500,
+  warmup: 4_500,
   window: 500,
   windows: 6,
   maxWindows: 12,
