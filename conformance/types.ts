@@ -43,7 +43,8 @@ export interface CheckResult {
 
 /**
  * Which credentials a request carries: the run's key as `Bearer`, none, the key
- * with the Basic scheme, the key with a lower-case `bearer`, or a literal `Authorization` value.
+ * with the Basic scheme, the key with a lower-case `bearer`, the key under `xbearer`, the key alone with no scheme,
+ * the key after `Bearer:` with no space, or a literal `Authorization` value.
  */
 export type AuthMode =
   | 'key'
@@ -51,6 +52,8 @@ export type AuthMode =
   | 'basic'
   | 'lowercase'
   | 'prefixedScheme'
+  | 'bare'
+  | 'colon'
   | { authorization: string }
   | { nearKey: NearKey };
 

@@ -47,6 +47,8 @@ const PRISM_MOCK_FAILURES: Record<string, string[]> = {
     'createPet.noContentType',
     'auth.*.missing',
     'auth.*.basic',
+    'auth.*.noScheme',
+    'auth.*.schemeNoSpace',
     'auth.*.emptyToken',
   ],
 };

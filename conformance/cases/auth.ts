@@ -1,6 +1,6 @@
 /**
  * Authentication cases for every operation: a missing header, a wrong key,
- * the Basic scheme, an empty token, and keys one edit from the right one (a
+ * the Basic scheme, the key with no scheme or after `Bearer:`, an empty token, and keys one edit from the right one (a
  * character changed, left out or added, the letters' case) each get a 401
  * Error, also when the request is otherwise invalid; advice on
  * WWW-Authenticate and scheme case.
@@ -99,6 +99,12 @@ const VARIANTS: Variant[] = [
   { id: 'missing', title: 'no Authorization header', auth: () => 'none' },
   { id: 'wrongKey', title: 'a wrong key', auth: (ctx) => ({ authorization: `Bearer ${ctx.name('wrong-key')}` }) },
   { id: 'basic', title: 'the key sent with the Basic scheme', auth: () => 'basic' },
+  // The contract's form is `Authorization: Bearer <API_KEY>`: the key with no scheme is no Bearer credential (RFC 6750
+  // §2.1). A server that strips an optional `Bearer ` before comparing accepts it.
+  { id: 'noScheme', title: 'the key sent alone, without a scheme', auth: () => 'bare' },
+  // `Bearer:<key>` is one token, no scheme and credentials (a colon is no token character, RFC 9110 §5.6.2): a server
+  // that reads the key as the header from its eighth character on, not checking the seven before, accepts it.
+  { id: 'schemeNoSpace', title: 'the key after "Bearer:" (no space after the scheme)', auth: () => 'colon' },
   { id: 'emptyToken', title: 'Bearer with an empty token', auth: () => ({ authorization: 'Bearer ' }) },
   // A wrong key stays invalid whatever the scheme's case: a server that takes "bearer" as a second, unchecked path fails.
   {

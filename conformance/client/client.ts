@@ -474,6 +474,8 @@ function requestHeaders(request: CaseRequest, apiKey: string): Record<string, st
   if (auth === 'key') headers.authorization = `Bearer ${apiKey}`;
   else if (auth === 'lowercase') headers.authorization = `bearer ${apiKey}`;
   else if (auth === 'prefixedScheme') headers.authorization = `xbearer ${apiKey}`;
+  else if (auth === 'bare') headers.authorization = apiKey;
+  else if (auth === 'colon') headers.authorization = `Bearer:${apiKey}`;
   else if (auth === 'basic')
     headers.authorization = `Basic ${Buffer.from(`${BASIC_USER}:${apiKey}`).toString('base64')}`;
   else if (typeof auth === 'object' && 'nearKey' in auth)
@@ -499,10 +501,20 @@ function hideCredentials(
   const fromKey = typeof auth !== 'object' || near !== '';
   const out: Record<string, string> = {};
   for (const [name, value] of Object.entries(headers)) {
-    const m = name === 'authorization' && fromKey ? /^(\S+)( +)(.+)$/.exec(value) : null;
-    out[name] = m ? `${m[1]}${m[2]}${REDACTED}${near}` : Object.hasOwn(extra, name) ? REDACTED : value;
+    if (name === 'authorization' && fromKey) out[name] = hiddenAuthorization(value, auth, near);
+    else out[name] = Object.hasOwn(extra, name) ? REDACTED : value;
   }
   return out;
+}
+
+/**
+ * An Authorization made from the key, its credentials hidden: the scheme kept where there is one (`Basic
+ * [REDACTED]`, `Bearer:[REDACTED]`), the whole value hidden otherwise (the key alone, and any form not known here).
+ */
+function hiddenAuthorization(value: string, auth: CaseRequest['auth'], near: string): string {
+  if (auth === 'colon') return `Bearer:${REDACTED}`;
+  const m = auth === 'bare' ? null : /^(\S+)( +)(.+)$/.exec(value);
+  return m ? `${m[1]}${m[2]}${REDACTED}${near}` : REDACTED;
 }
 
 /** An ExchangeResponse from a status, headers and body text, parsed as the client parses what it reads. */

@@ -151,6 +151,8 @@ function credentials(auth: CaseRequest['auth']): string {
     basic: ' with the key as Basic',
     lowercase: ' with "bearer <key>"',
     prefixedScheme: ' with "xbearer <key>"',
+    bare: ' with the key alone, no scheme',
+    colon: ' with "Bearer:<key>"',
   }[auth];
 }
 

@@ -159,6 +159,9 @@ const VIOLATIONS: Record<Violation, Expectation> = {
   },
   basicAccepted: { catches: ALL_AUTH('basic') },
   emptyTokenAccepted: { catches: ALL_AUTH('emptyToken') },
+  schemeOptional: { catches: ALL_AUTH('noScheme') },
+  // Any seven characters before the key pass, Basic's and xbearer's cannot (other lengths).
+  schemeSkipped: { catches: ALL_AUTH('schemeNoSpace') },
   keyLengthOnly: { catches: [...ALL_AUTH('keyLastChanged'), ...ALL_AUTH('keyOtherCase')] },
   keyPrefixCompare: { catches: [...ALL_AUTH('keyLastMissing'), ...ALL_AUTH('keyOneMore')] },
   keyCaseInsensitive: { catches: ALL_AUTH('keyOtherCase') },

@@ -61,11 +61,13 @@ export function createFakeHandler(options: FakeHandlerOptions): FakeHandler {
 }
 
 function credentialsOk(s: FakeState, value: string | undefined): boolean {
+  if (s.broken.has('schemeSkipped')) return value?.slice(7) === s.apiKey;
   const m = value ? /^(\S+)(?: +(.*))?$/.exec(value) : null;
   if (!m) return false;
   const scheme = m[1]!;
   const token = (m[2] ?? '').trim();
   if (scheme.toLowerCase() === 'basic') return s.broken.has('basicAccepted');
+  if (s.broken.has('schemeOptional') && m[2] === undefined && scheme === s.apiKey) return true;
   if (s.broken.has('lowercaseSchemeUnchecked') && scheme === 'bearer') return true;
   const isBearer = s.broken.has('schemeSuffixMatch')
     ? scheme.toLowerCase().endsWith('bearer')

@@ -29,6 +29,10 @@ export type Violation =
   | 'wrongKeyAccepted'
   | 'basicAccepted'
   | 'emptyTokenAccepted'
+  /** The scheme is optional: `Authorization: <key>`, the key alone, passes (an optional "Bearer " stripped first). */
+  | 'schemeOptional'
+  /** The key is read from the header's eighth character on, the seven before never checked: `Bearer:<key>` passes. */
+  | 'schemeSkipped'
   /** Only the token's length is compared with the key's (a constant-time compare whose loop never runs). */
   | 'keyLengthOnly'
   /** The token is compared with the key as far as the shorter reaches: a prefix of the key, or the key run on, passes. */

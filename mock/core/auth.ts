@@ -15,8 +15,8 @@ const BEARER = /^bearer +(\S.*)$/i;
 
 /**
  * A key as the compare reads it: its UTF-16 code units in an Int32Array padded with zeros to a power of two (one
- * zero at least past the key), so that the candidate's `i`-th code unit meets `codes[i & mask]` (an array read, no string access or division per
- * code unit), and its length.
+ * zero at least past the key), so that the candidate's `i`-th code unit meets `codes[i & mask]` (an array read, no
+ * string access or division per code unit), and its length.
  */
 interface KeyCodes {
   readonly codes: ArrayLike<number>;
@@ -41,14 +41,21 @@ export function keyCodes(key: string): KeyCodes {
  * on what the key holds).
  */
 export function constantTimeEqual(candidate: string, key: string | KeyCodes): boolean {
-  return differenceFrom(candidate, 0, typeof key === 'string' ? keyCodes(key) : key) === 0;
+  return difference(candidate, typeof key === 'string' ? keyCodes(key) : key) === 0;
 }
 
-/** How the candidate `text.slice(start)` differs from the key: 0 when it is the key. */
-function differenceFrom(text: string, start: number, { codes, mask, length }: KeyCodes): number {
-  let difference = (text.length - start) ^ length;
-  for (let i = start; i < text.length; i++) difference |= text.charCodeAt(i) ^ codes[(i - start) & mask]!;
-  return difference;
+/** How `text` differs from the key: 0 when it is the key. Code units before `from` are known equal and not read. */
+function difference(text: string, { codes, mask, length }: KeyCodes, from = 0): number {
+  let found = text.length ^ length;
+  for (let i = from; i < text.length; i++) found |= text.charCodeAt(i) ^ codes[i & mask]!;
+  return found;
+}
+
+/** Whether `text` is one of `keys`: every key is compared, so the time taken does not tell which one matched. */
+function matchesAny(text: string, keys: readonly KeyCodes[], from = 0): boolean {
+  let ok = false;
+  for (let k = 0; k < keys.length; k++) ok = difference(text, keys[k]!, from) === 0 || ok;
+  return ok;
 }
 
 const BEARER_PREFIX = 'Bearer ';
@@ -57,26 +64,18 @@ const BEARER_PREFIX = 'Bearer ';
 export function createAuthenticator(apiKeys: readonly string[]): Authenticator {
   if (apiKeys.length === 0) throw badOption('apiKeys', ': at least one API key is required');
   const keys = apiKeys.map(keyCodes);
-  // Every key is compared, so the time taken does not tell which one matched.
-  const matchesFrom = (text: string, start: number): boolean => {
-    let ok = false;
-    for (let k = 0; k < keys.length; k++) ok = differenceFrom(text, start, keys[k]!) === 0 || ok;
-    return ok;
-  };
+  // The header as clients send it, `Bearer <key>`, for each key: the one compare that accepts at once (its prefix
+  // checked first, so only the token's code units are compared).
+  const headers = apiKeys.map((key) => keyCodes(BEARER_PREFIX + key));
   return (authorization) => {
-    // As clients send it (`Bearer <key>`): accepted at once. Every other header, a refused one included, is read by
-    // the pattern below, which gives the same answer for this one (keys are visible ASCII: createMock checks them).
-    if (
-      authorization !== undefined &&
-      authorization.length > BEARER_PREFIX.length &&
-      authorization.startsWith(BEARER_PREFIX) &&
-      matchesFrom(authorization, BEARER_PREFIX.length)
-    )
+    // Every other header, a refused one included, is read by the pattern below, which gives the same answer for
+    // these (keys are visible ASCII: createMock checks them).
+    if (authorization?.startsWith(BEARER_PREFIX) && matchesAny(authorization, headers, BEARER_PREFIX.length))
       return null;
     if (authorization === undefined || authorization.trim() === '') return 'missing';
     const match = BEARER.exec(authorization);
     if (!match) return 'scheme';
-    return matchesFrom(match[1]!.trim(), 0) ? null : 'invalid';
+    return matchesAny(match[1]!.trim(), keys) ? null : 'invalid';
   };
 }
 

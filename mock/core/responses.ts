@@ -40,7 +40,8 @@ export interface ApiResponse {
   body: string;
   /**
    * `body` encoded as UTF-8, when the mock keeps it (a listing of an unchanged store): an adapter may send these
-   * bytes instead of encoding `body` again. Whatever changes `body` must drop it.
+   * bytes instead of encoding `body` again (read-only, maybe a view into a larger buffer: byteOffset and byteLength
+   * say where). Whatever changes `body` must drop it.
    */
   bytes?: Uint8Array;
   /** A transport fault the adapter carries out instead of sending the response normally. */

@@ -394,7 +394,7 @@ export const TARGETS: Target[] = [
       {
         statement:
           /^GET \/v1\/pets, POST \/v1\/pets and GET \/v1\/pets\/\{petId\} answer 400 where the contract requires 401$/,
-        why: 'bearerAuth answers 400 Bad Request (error="invalid_request") to an Authorization that is not Bearer and a token: the Basic scheme, an empty token, on every operation; the contract says 401 for a missing or wrong key',
+        why: 'bearerAuth answers 400 Bad Request (error="invalid_request") to an Authorization that is not Bearer and a token: the Basic scheme, the key with no scheme or after "Bearer:", an empty token, on every operation; the contract says 401 for a missing or wrong key',
       },
       readsInexact(
         'c.req.json() is JSON.parse, and zod 4’s .int() takes any safe integer (beyond 2^53 it refuses: an allowed 400)',

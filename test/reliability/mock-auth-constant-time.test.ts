@@ -58,6 +58,27 @@ describe('API key comparison', () => {
     }
   });
 
+  it('reads every code unit of the token once per configured key, right key or wrong, whichever key it is', () => {
+    const authenticate = createAuthenticator(keys);
+    for (const token of [...keys, 'nope', `${keys[1]!.slice(0, -1)}X`, 'y'.repeat(300)]) {
+      const probe = counted(`Bearer ${token}`);
+      authenticate(probe.value);
+      // The one compare that accepts: every key's `Bearer <key>` against the header, after its prefix (a refused
+      // header is then read by the pattern, from the header's text, not code unit by code unit).
+      expect(probe.reads(), token).toBe(keys.length * token.length);
+    }
+  });
+
+  it('refuses the key cut short at any length, and the key alone without a scheme', () => {
+    const authenticate = createAuthenticator(keys);
+    for (const key of keys) {
+      for (let cut = 0; cut < key.length; cut++) expect(authenticate(`Bearer ${key.slice(0, cut)}`)).not.toBeNull();
+      expect(authenticate(key)).toBe('scheme');
+      expect(authenticate(`Bearer${key}`)).toBe('scheme');
+    }
+    expect(authenticate('')).toBe('missing');
+  });
+
   it('accepts each configured key and nothing else, with the Bearer scheme in any case', () => {
     const authenticate = createAuthenticator(keys);
     for (const key of keys) {
