@@ -33,7 +33,7 @@ export function createHandlerServer({ fetch, reset }: HandlerServerOptions): Ser
       res.writeHead(response.status, headers).end(response.body);
     };
     if (req.method !== 'POST') {
-      req.resume();
+      // As the minimal server: nothing to read, node:http ends the unread stream once the answer is sent.
       answer();
       return;
     }

@@ -154,7 +154,7 @@ export function createMinimalServer({ answers, authorized }: MinimalServerOption
   const reset = prepare({ status: 200, body: RESET_BODY });
   return createServer((req, res) => {
     if (req.method !== 'POST') {
-      req.resume();
+      // Nothing to read: node:http ends an unread request's stream itself once the answer is sent.
       if (!authorized(req.headers.authorization)) return send(res, unauthorized);
       const route = routeOf(req);
       return route === 'get' ? send(res, get) : pets.list(res, route as 'list' | 'sold');
