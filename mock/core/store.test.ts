@@ -65,6 +65,12 @@ describe('PetStore.listing', () => {
       expect(new TextDecoder().decode(after.bytes), name).toBe(after.json);
     }
   });
+
+  it('keeps its bytes as a Buffer in Node, which node:http writes as they are (another Uint8Array it wraps anew)', () => {
+    const listing = createPetStore([{ id: 1, name: 'Zoë', categoryId: 1 }]).listing(5, undefined);
+    expect(Buffer.isBuffer(listing.bytes)).toBe(true);
+    expect(listing.bytes).toBe(listing.bytes);
+  });
 });
 
 describe('PetStore.listing across a create', () => {
