@@ -1,6 +1,7 @@
+import { execFileSync } from 'node:child_process';
 import { availableParallelism } from 'node:os';
 import { describe, expect, it } from 'vitest';
-import { INSTRUCTION_COUNTS, settledCount } from './instructions.ts';
+import { COUNTING_FLAGS, countingMethod, INSTRUCTION_COUNTS, settledCount } from './instructions.ts';
 import { benchServers, LAYERS, MINIMAL, MINIMAL_AGAIN, MOCK } from './layers.ts';
 import { cycleRatio, type LoadResult, mean, median, quantile } from './load.ts';
 import { cpuSeconds, threadCpuSeconds } from './processes.ts';
@@ -623,5 +624,23 @@ describe('settledCount: the instruction figure', () => {
     const settled = await counting([100_000, 96_000, 92_000, 80_500, 80_000, 80_000, 80_000, 80_000, 80_000]);
     expect(settled.counts).toHaveLength(9);
     expect(settled.figure).toBeCloseTo(80_000, 6);
+  });
+
+  it('runs the counted servers with the young generation the loaded servers grow to, and says so in the caption', () => {
+    // V8 takes the flags (a misspelt one stops node) and starts new space at 8 MiB, where by itself it starts at 1 MiB
+    // and grows it only under load.
+    const newSpace = (flags: readonly string[]) =>
+      Number(
+        execFileSync(process.execPath, [
+          ...flags,
+          '-e',
+          `process.stdout.write(String(require('node:v8').getHeapSpaceStatistics().find((s) => s.space_name === 'new_space').space_size))`,
+        ]),
+      );
+    expect(newSpace(COUNTING_FLAGS)).toBe(8 * 1024 * 1024);
+    expect(newSpace([])).toBeLessThan(8 * 1024 * 1024);
+    expect(countingMethod(INSTRUCTION_COUNTS)).toMatch(/young generation fixed at 8 MiB a semi-space/);
+    // A run from before the young generation was fixed says nothing of it.
+    expect(countingMethod({ ...INSTRUCTION_COUNTS, semiSpaceMiB: undefined })).not.toMatch(/young generation/);
   });
 });

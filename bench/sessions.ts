@@ -12,7 +12,13 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { countingMethod, INSTRUCTION_COUNTS, type InstructionCounts, settledCount } from './instructions.ts';
+import {
+  COUNTING_FLAGS,
+  countingMethod,
+  INSTRUCTION_COUNTS,
+  type InstructionCounts,
+  settledCount,
+} from './instructions.ts';
 import { notMeasured, num, table } from './markdown.ts';
 import { spawnServer, waitForOutput } from './processes.ts';
 import { ROUTE_REQUESTS, type RouteName } from './servers/index.ts';
@@ -129,7 +135,7 @@ async function count(
       '--separate-threads=yes',
       `--callgrind-out-file=${join(work, 'cg.%p')}`,
       process.execPath,
-      '--interrupt-budget=4096',
+      ...COUNTING_FLAGS,
       '--input-type=module',
       '-e',
       SERVER,
