@@ -2,13 +2,14 @@
  * The instructions section: the minimal server and the mock each run under
  * `valgrind --tool=callgrind`, and for every route the instructions the
  * server's main thread executes per request, in the steady state: windows of
- * 500 requests after the same warm-up, each counted apart, until the mean of
+ * 1,000 requests after the same warm-up, each counted apart, until the mean of
  * the last three no longer falls by 1 % from the three before (six windows at
  * least, twelve at most); the figure is that mean. A mean, not the least
- * window: the young-generation collector runs every 230 to 260 requests, and
- * each run counts about 820,000 instructions on the main thread, so a window
- * of 500 holds one, two or three of them, and the least window was the one
- * that held fewest (the same server read up to 2,400 apart between runs).
+ * window: each run of the young-generation collector counts about 820,000
+ * instructions on the main thread, and a window holds a whole number of them
+ * (the least window of 500 was the one that held fewest: the same server read
+ * up to 2,400 apart between runs); over 3,000 requests one run more or less
+ * moves the figure about 0.45 %.
  * Unlike time on this shared machine, the count repeats run after run.
  * Requests go one at a time on one keep-alive connection, so every request
  * costs the server the same event-loop turn whatever its speed; the reset
@@ -17,9 +18,10 @@
  * for thousands of requests under valgrind). Both servers run with V8's
  * tier-up budget at a sixteenth, so that more of the warm-up runs optimised
  * code, and the young generation fixed at the size a loaded server grows it
- * to (under valgrind V8 sized it from a distorted clock). V8 compiles and marks on its own threads, which are not counted (on
- * the main thread, a compile or a full collection landing in one run swamps
- * the count). Kernel time is not counted.
+ * to (under valgrind V8 sized it from a distorted clock). V8 compiles and
+ * marks on its own threads, which are not counted (on the main thread, a
+ * compile or a full collection landing in one run swamps the count). Kernel
+ * time is not counted.
  */
 import { execFile } from 'node:child_process';
 import { readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -67,14 +69,14 @@ const SEMI_SPACE_MIB = 8;
 /** The counts every run uses; the mixed load rounds each to whole cycles of its nine requests. */
 export const INSTRUCTION_COUNTS: InstructionCounts = {
   warmup: 4_500,
-  window: 500,
+  window: 1_000,
   windows: 6,
   maxWindows: 12,
   figure: 'settled',
   semiSpaceMiB: SEMI_SPACE_MIB,
 };
 
-/** Windows whose mean is the figure: 1,500 requests, six or seven collector runs, so one more or less moves it 0.8 %. */
+/** Windows whose mean is the figure: 3,000 requests, so one collector run more or less moves it about 0.45 %. */
 export const SETTLED_SPAN = 3;
 
 /** How a run counted, for the tables' captions: windows counted apart, and how the figure was read from them. */

@@ -1,7 +1,7 @@
 /**
  * The sessions section (issue 47): what a request costs in a session beside one outside any, counted as the
  * instructions section counts (the mock's main thread under callgrind, one request at a time on one keep-alive
- * connection, V8's tier-up budget at a sixteenth, after the warm-up windows of 500 requests until they settle, as there),
+ * connection, V8's tier-up budget at a sixteenth, after the warm-up windows of 1,000 requests until they settle, as there),
  * and the memory 1,000 live sessions of 50 pets take. Servers of the installed package on 50 pets, each with one
  * session `bench`: requests outside it, outside it with a header as long as the session's (what one more header
  * costs any request, the yardstick of the header way), in it by URL, in it by header; with `--before DIR`, the mock
