@@ -112,11 +112,10 @@ interface JournalOptions {
   keys: readonly string[];
 }
 
-/** The rarer parts of an entry, kept only when present. */
+/** The rarer parts of an entry, kept only when present (the body is a column of its own: see `bodies`). */
 interface Extra {
-  body?: string;
   bodyTruncated?: boolean;
-  /** True when `body` is already redacted (a cut body is redacted before it is cut). */
+  /** True when the kept body is already redacted (a cut body is redacted before it is cut). */
   bodyRedacted?: boolean;
   fault?: Fault;
   applied?: Applied;
@@ -141,8 +140,21 @@ export function createJournal({
   if (maxBytes === 0) capacity = 0;
   const ring = createRing(capacity);
   // Local names for the ring's columns: recording, the hot path, stores into them directly.
-  const { seqs, times, durations, statuses, methods, paths, queries, headers, extras, operations, canonicals, costs } =
-    ring;
+  const {
+    seqs,
+    times,
+    durations,
+    statuses,
+    methods,
+    paths,
+    queries,
+    headers,
+    bodies,
+    extras,
+    operations,
+    canonicals,
+    costs,
+  } = ring;
   let count = 0;
   let next = 0;
   let seq = 0;
@@ -165,6 +177,7 @@ export function createJournal({
       paths[slot] = '';
       queries[slot] = '';
       headers[slot] = EMPTY;
+      bodies[slot] = undefined;
       extras[slot] = undefined;
       canonicals[slot] = undefined;
     }
@@ -179,13 +192,23 @@ export function createJournal({
       lastHeaders = request.headers;
       lastFields = fieldsOf(lastHeaders);
     }
-    const extra = extraOf(request, fault, applied, keys);
-    if (extra?.body !== undefined && !extra.bodyRedacted) {
-      if (extra.body === lastBody) extra.body = lastBody;
-      else lastBody = extra.body;
+    let extra = extraOf(request, fault, applied);
+    let body: string | undefined;
+    if (!request.bodyTooLarge && request.body !== undefined && request.body.length > 0) {
+      const text = typeof request.body === 'string' ? request.body : lenient.decode(request.body);
+      if (text.length <= JOURNAL_BODY_LIMIT) {
+        // A body sent before is kept as the string already held: what this request brought dies young.
+        if (text === lastBody) body = lastBody;
+        else body = lastBody = text;
+      } else {
+        // Redacted before it is cut, so a key across the cut cannot leave half of itself behind.
+        const whole = redactText(text, keys);
+        body = copyOf(whole.slice(0, JOURNAL_BODY_LIMIT));
+        extra = { ...extra, bodyTruncated: whole.length > JOURNAL_BODY_LIMIT, bodyRedacted: true };
+      }
     }
     const target = path.length + (query === '' ? 0 : query.length + 1);
-    const cost = ENTRY_OVERHEAD + target + lastFields.length + (extra?.body?.length ?? 0);
+    const cost = ENTRY_OVERHEAD + target + lastFields.length + (body?.length ?? 0);
     if (count === capacity) dropOldest(true);
     while (count > 0 && bytes + cost > maxBytes) dropOldest(false);
     const slot = next;
@@ -201,6 +224,7 @@ export function createJournal({
     paths[slot] = path;
     queries[slot] = query;
     headers[slot] = lastHeaders;
+    bodies[slot] = body;
     extras[slot] = extra;
     operations[slot] = operationId;
     canonicals[slot] = canonical;
@@ -234,6 +258,7 @@ export function createJournal({
       paths.fill('');
       queries.fill('');
       headers.fill(EMPTY);
+      bodies.fill(undefined);
       extras.fill(undefined);
       operations.fill(undefined);
       canonicals.fill(undefined);
@@ -274,6 +299,11 @@ interface Ring {
   paths: string[];
   queries: string[];
   headers: ApiRequest['headers'][];
+  /**
+   * The body as text, a column of its own rather than a field of `extras`: a create's entry then holds no object made
+   * for it, only the body's string, and that is the string of the last body when the same is sent again.
+   */
+  bodies: (string | undefined)[];
   extras: (Extra | undefined)[];
   /** What the layers matched: the operation, and the path in canonical spelling (no allocation per request). */
   operations: (string | undefined)[];
@@ -292,6 +322,7 @@ function createRing(capacity: number): Ring {
     paths: new Array(capacity),
     queries: new Array(capacity),
     headers: new Array(capacity),
+    bodies: new Array(capacity),
     extras: new Array(capacity),
     operations: new Array(capacity),
     canonicals: new Array(capacity),
@@ -332,7 +363,8 @@ function entryAt(ring: Ring, slot: number, keys: readonly string[]): JournalEntr
   const extra = ring.extras[slot];
   const path = ring.paths[slot]!;
   const query = ring.queries[slot]!;
-  const body = extra?.body === undefined ? undefined : bodyAsRead(extra, keys);
+  const kept = ring.bodies[slot];
+  const body = kept === undefined ? undefined : bodyAsRead(kept, extra?.bodyRedacted === true, keys);
   const status = ring.statuses[slot]!;
   return {
     seq: ring.seqs[slot]!,
@@ -353,34 +385,17 @@ function entryAt(ring: Ring, slot: number, keys: readonly string[]): JournalEntr
 }
 
 /** A kept body as read: redacted, and cut to the limit if redaction made it longer. */
-function bodyAsRead(extra: Extra, keys: readonly string[]): { text: string; cut: boolean } {
-  const text = extra.bodyRedacted ? extra.body! : redactText(extra.body!, keys);
+function bodyAsRead(kept: string, redacted: boolean, keys: readonly string[]): { text: string; cut: boolean } {
+  const text = redacted ? kept : redactText(kept, keys);
   return text.length <= JOURNAL_BODY_LIMIT
     ? { text, cut: false }
     : { text: text.slice(0, JOURNAL_BODY_LIMIT), cut: true };
 }
 
-function extraOf(
-  request: ApiRequest,
-  fault: Fault | undefined,
-  applied: Applied,
-  keys: readonly string[],
-): Extra | undefined {
+/** An entry's rarer parts, or undefined when it has none (the writer adds a cut body's flags). */
+function extraOf(request: ApiRequest, fault: Fault | undefined, applied: Applied): Extra | undefined {
   let extra: Extra | undefined;
   if (request.bodyTooLarge) extra = { bodyTruncated: true };
-  else if (request.body !== undefined && request.body.length > 0) {
-    const text = typeof request.body === 'string' ? request.body : lenient.decode(request.body);
-    if (text.length <= JOURNAL_BODY_LIMIT) extra = { body: text };
-    else {
-      // Redacted before it is cut, so a key across the cut cannot leave half of itself behind.
-      const whole = redactText(text, keys);
-      extra = {
-        body: copyOf(whole.slice(0, JOURNAL_BODY_LIMIT)),
-        bodyTruncated: whole.length > JOURNAL_BODY_LIMIT,
-        bodyRedacted: true,
-      };
-    }
-  }
   if (fault !== undefined) (extra ??= {}).fault = fault;
   if (request.abandoned) (extra ??= {}).abandoned = true;
   if (anyApplied(applied)) (extra ??= {}).applied = applied;
