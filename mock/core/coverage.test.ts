@@ -52,6 +52,25 @@ describe('contract coverage of what the mock answered', () => {
     });
   });
 
+  it('counts a read of a created pet as fetched back however the id is spelt, never a seeded pet, and again after a reset', async () => {
+    const { mock, call } = setupMock({ count: 2 });
+    const fetchedBack = () =>
+      mock.coverage().variations.find((x) => x.id === 'getPet a created pet fetched back')?.count;
+    for (let i = 0; i < 3; i++) await call('POST', '/v1/pets', JSON_HEADERS, '{"name":"Rex","categoryId":1}');
+    await call('GET', '/v1/pets/1');
+    await call('GET', '/v1/pets/2');
+    expect(fetchedBack()).toBe(0);
+    await call('GET', '/v1/pets/3');
+    await call('GET', '/v1/pets/005');
+    expect(fetchedBack()).toBe(2);
+    await call('GET', '/v1/pets/6');
+    // Back to the two seeded pets: ids 3 to 5 are created again, and still counted once each read.
+    await mock.reset();
+    await call('POST', '/v1/pets', JSON_HEADERS, '{"name":"Rex","categoryId":1}');
+    await call('GET', '/v1/pets/3');
+    expect(fetchedBack()).toBe(3);
+  });
+
   it('names each kind of invalid request the client sent, with one example; forced refusals are not its fault', async () => {
     const { mock, call } = setupMock();
     await call('GET', '/v1/pets?limit=0');

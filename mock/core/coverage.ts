@@ -17,6 +17,7 @@ import {
   sunsetOf,
 } from '../../spec/index.ts';
 import { SERVICE_FAILURES } from './forced.ts';
+import { IdRanges } from './id-ranges.ts';
 import { FORCED_SOURCES, type ForcedSource, forcedBy, type RequestContext } from './layers.ts';
 import { queryMemo } from './memo.ts';
 import type { ApiResponse } from './responses.ts';
@@ -105,7 +106,8 @@ export interface CoverageFeed {
 }
 
 const MAX_INVALID_KINDS = 100;
-const MAX_CREATED_IDS = 10_000;
+/** Runs of created ids kept (a run of creates is one, however long; creates after a reset fall in one held). */
+const MAX_CREATED_RANGES = 10_000;
 
 interface Counter {
   count: number;
@@ -162,7 +164,7 @@ interface Counts {
   /** Each variation's counter: an object, so that what is remembered per query is counted with no lookup. */
   variations: Map<string, { count: number }>;
   invalid: Map<string, InvalidRequestKind>;
-  created: Set<string>;
+  created: IdRanges;
 }
 
 function emptyCounts(): Counts {
@@ -175,7 +177,7 @@ function emptyCounts(): Counts {
     lastRow: undefined,
     variations: new Map(),
     invalid: new Map(),
-    created: new Set(),
+    created: new IdRanges(MAX_CREATED_RANGES),
   };
 }
 
@@ -318,11 +320,9 @@ export function createCoverage(options: CoverageOptions = {}): Coverage {
   function clientDetails(context: RequestContext, operationId: string, response: ApiResponse): void {
     if (operationId === 'listPets') listVariations(context, response);
     // Once the set is full (a long run's creates), nothing more is read of a create's answer.
-    if (operationId === 'createPet' && response.status === 201 && counts.created.size < MAX_CREATED_IDS) {
-      const location = String(response.headers.location ?? '');
-      counts.created.add(location.slice(location.lastIndexOf('/') + 1));
-    }
-    if (operationId === 'getPet' && response.status === 200 && counts.created.has(context.route!.params.petId!))
+    if (operationId === 'createPet' && response.createdId !== undefined) counts.created.add(response.createdId);
+    // A 200 means the handler read petId as this number (`051` is pet 51).
+    if (operationId === 'getPet' && response.status === 200 && counts.created.has(Number(context.route!.params.petId)))
       tally(counts, 'getPet a created pet fetched back').count++;
     if (response.status === 400 || response.status === 401) noteInvalid(counts, context, operationId, response);
   }

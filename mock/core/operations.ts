@@ -196,6 +196,7 @@ function created(entry: StoredPet, basePath: string): ApiResponse {
     status: 201,
     headers: { 'content-type': JSON_TYPE, location: `${basePath}/pets/${entry.id}` },
     body: entry.json,
+    createdId: entry.id,
   };
 }
 

@@ -46,6 +46,8 @@ export interface ApiResponse {
   bytes?: Uint8Array;
   /** A transport fault the adapter carries out instead of sending the response normally. */
   fault?: TransportFault;
+  /** The id of the pet a create stored (its 201): coverage remembers it, to know a read of that pet when one comes. */
+  createdId?: number;
 }
 
 /** Faults an adapter carries out on the connection (see {@link ApiResponse}). */
