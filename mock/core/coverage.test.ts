@@ -52,7 +52,7 @@ describe('contract coverage of what the mock answered', () => {
     });
   });
 
-  it('counts a read of a created pet as fetched back however the id is spelt, never a seeded pet, and again after a reset', async () => {
+  it('counts a read of a created pet as fetched back however the id is spelt, never a seeded pet, after a reset too, until coverage is cleared', async () => {
     const { mock, call } = setupMock({ count: 2 });
     const fetchedBack = () =>
       mock.coverage().variations.find((x) => x.id === 'getPet a created pet fetched back')?.count;
@@ -64,11 +64,15 @@ describe('contract coverage of what the mock answered', () => {
     await call('GET', '/v1/pets/005');
     expect(fetchedBack()).toBe(2);
     await call('GET', '/v1/pets/6');
-    // Back to the two seeded pets: ids 3 to 5 are created again, and still counted once each read.
+    // Back to the two seeded pets: ids 3 to 6 are created, 6 for the first time, and counted when read.
     await mock.reset();
-    await call('POST', '/v1/pets', JSON_HEADERS, '{"name":"Rex","categoryId":1}');
-    await call('GET', '/v1/pets/3');
+    for (let i = 0; i < 4; i++) await call('POST', '/v1/pets', JSON_HEADERS, '{"name":"Rex","categoryId":1}');
+    await call('GET', '/v1/pets/6');
     expect(fetchedBack()).toBe(3);
+    // clearCoverage() forgets what was created before it.
+    mock.clearCoverage();
+    await call('GET', '/v1/pets/6');
+    expect(fetchedBack()).toBe(0);
   });
 
   it('names each kind of invalid request the client sent, with one example; forced refusals are not its fault', async () => {

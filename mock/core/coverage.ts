@@ -319,7 +319,7 @@ export function createCoverage(options: CoverageOptions = {}): Coverage {
   /** What a received answer adds beyond its row: the listing's variations, a created pet fetched back, a refusal. */
   function clientDetails(context: RequestContext, operationId: string, response: ApiResponse): void {
     if (operationId === 'listPets') listVariations(context, response);
-    // Once the set is full (a long run's creates), nothing more is read of a create's answer.
+    // The id the create's answer carries: a run of creates is one range of them, however long.
     if (operationId === 'createPet' && response.createdId !== undefined) counts.created.add(response.createdId);
     // A 200 means the handler read petId as this number (`051` is pet 51).
     if (operationId === 'getPet' && response.status === 200 && counts.created.has(Number(context.route!.params.petId)))

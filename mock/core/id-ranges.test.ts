@@ -3,20 +3,38 @@ import { describe, expect, it } from 'vitest';
 import { IdRanges } from './id-ranges.ts';
 
 describe('IdRanges', () => {
-  it('holds exactly the ids added, whatever their order (a Set of the same ids as the model)', () => {
+  it('holds exactly the ids added, whatever their order, as the fewest ranges they make (a Set as the model)', () => {
+    fc.assert(
+      fc.property(fc.array(fc.integer({ min: 1, max: 60 }), { maxLength: 120 }), (ids) => {
+        const ranges = new IdRanges(1_000);
+        const model = new Set<number>();
+        for (const id of ids) {
+          expect(ranges.add(id)).toBe(true);
+          model.add(id);
+        }
+        for (let id = 0; id <= 61; id++) expect(ranges.has(id)).toBe(model.has(id));
+        // One range per run of consecutive ids: every id held whose predecessor is not starts one.
+        expect(ranges.size).toBe([...model].filter((id) => !model.has(id - 1)).length);
+      }),
+    );
+  });
+
+  it('refuses just the ids that would need a range beyond its limit (a model that refuses them too)', () => {
     fc.assert(
       fc.property(
-        fc.array(fc.integer({ min: 1, max: 60 }), { maxLength: 120 }),
-        fc.integer({ min: 0, max: 61 }),
-        (ids, probe) => {
-          const ranges = new IdRanges(1_000);
+        fc.array(fc.integer({ min: 1, max: 40 }), { maxLength: 80 }),
+        fc.integer({ min: 1, max: 4 }),
+        (ids, limit) => {
+          const ranges = new IdRanges(limit);
           const model = new Set<number>();
+          const runs = (held: Set<number>) => [...held].filter((id) => !held.has(id - 1)).length;
           for (const id of ids) {
-            expect(ranges.add(id)).toBe(true);
-            model.add(id);
+            // Taken when held, or when the runs with it still fit: one that joins or extends a run adds none.
+            const expected = model.has(id) || runs(new Set(model).add(id)) <= limit;
+            expect(ranges.add(id)).toBe(expected);
+            if (expected) model.add(id);
           }
-          for (let id = 0; id <= 61; id++) expect(ranges.has(id)).toBe(model.has(id));
-          expect(ranges.has(probe)).toBe(model.has(probe));
+          for (let id = 0; id <= 41; id++) expect(ranges.has(id)).toBe(model.has(id));
         },
       ),
     );
