@@ -61,22 +61,14 @@ function bodyShape(body: unknown): string {
   return SHAPES[set]!;
 }
 
-/** The last create's body text and its shape: a client sends the same body again and again, and a shape is a function of the text. */
-let lastBodyText = '';
-let lastBodyShape = '';
-/** Texts longer than this are not remembered: the memo holds one short string, never a large body. */
-const MAX_REMEMBERED_BODY = 1024;
+/** Shapes of the create bodies seen last, by their text (a shape is a function of the text): a client sends the same few again and again. */
+const bodyShapes = new TextMemo<string>(64, 1024);
 
-/** {@link bodyShape} of a create's body: for the text sent last, the shape found then (no object walked). */
+/** {@link bodyShape} of a create's body, remembered by its text (the handler leaves a create's body decoded). */
 function createShape(context: RequestContext): string {
   const text = context.request.body;
-  if (typeof text === 'string' && text === lastBodyText && text !== '') return lastBodyShape;
-  const shape = bodyShape(requestJson(context));
-  if (typeof text === 'string' && text.length <= MAX_REMEMBERED_BODY) {
-    lastBodyText = text;
-    lastBodyShape = shape;
-  }
-  return shape;
+  if (typeof text !== 'string') return bodyShape(requestJson(context));
+  return bodyShapes.get(text) ?? bodyShapes.keep(text, bodyShape(requestJson(context)));
 }
 
 /** The request body as JSON, undefined when there is none, a string when it does not parse. */
