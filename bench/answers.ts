@@ -24,7 +24,7 @@ export function serverArgs(
   if (s.kind === 'bench')
     return [project.benchServers, '--variant', s.variant, '--api-key', apiKey, '--answers', answersFile];
   const count = server.pets === 50 || s.args.includes('--count') ? [] : ['--count', String(server.pets)];
-  return [project.mockBin, '--port', '0', '--api-key', apiKey, ...count, ...s.args];
+  return [s.bin ?? project.mockBin, '--port', '0', '--api-key', apiKey, ...count, ...s.args];
 }
 
 /** Writes the mock's answers at each store size `servers` run at; the file of each size. */

@@ -6,6 +6,7 @@
  * Adding a layer is one entry of {@link LAYERS}.
  */
 
+import { join } from 'node:path';
 import type { LoadName } from './servers/index.ts';
 
 /** What the yardstick and the mock are loaded with; the rungs between them, only with {@link LADDER_LOADS}. */
@@ -18,8 +19,11 @@ export const LADDER_LOADS: readonly LoadName[] = ['list', 'get', 'create'];
 export type ServerStart =
   /** One of bench/servers/cli.ts's servers. */
   | { kind: 'bench'; variant: 'minimal' | 'key' | 'handler' }
-  /** dist/mock/node/cli.js (the `petstore-mock` bin) with these arguments, besides the port and key. */
-  | { kind: 'mock'; args: string[]; stderr?: 'ignore' };
+  /**
+   * dist/mock/node/cli.js (the `petstore-mock` bin) with these arguments, besides the port and key; `bin`: another
+   * build's (`--before DIR`), an absolute path, instead of the installed package's.
+   */
+  | { kind: 'mock'; args: string[]; stderr?: 'ignore'; bin?: string };
 
 /** A server of the throughput section. */
 export interface BenchServer {
@@ -201,8 +205,22 @@ export const LAYERS: readonly Layer[] = [
   },
 ];
 
-/** Every server to load, each once: the yardstick first, then the rungs of the ladder in order. */
-export function benchServers(layers: readonly Layer[] = LAYERS): BenchServer[] {
+/**
+ * The mock of another built tree (`--before DIR`, say main's before a change), started as {@link MOCK} and
+ * {@link MOCK_1000} are: loaded in the same launches and slices, its ratios beside this tree's.
+ */
+export function mocksBefore(tree: string): BenchServer[] {
+  const bin = join(tree, 'dist', 'mock', 'node', 'cli.js');
+  return [MOCK, MOCK_1000].map((mock) => ({
+    ...mock,
+    key: `${mock.key}-before`,
+    label: `${mock.label}, of ${tree} (--before)`,
+    start: { ...mock.start, bin } as ServerStart,
+  }));
+}
+
+/** Every server to load, each once: the yardstick first, then the rungs of the ladder in order, then `extra`. */
+export function benchServers(layers: readonly Layer[] = LAYERS, extra: readonly BenchServer[] = []): BenchServer[] {
   const servers = new Map<string, BenchServer>();
   const add = (server: BenchServer): void => {
     const known = servers.get(server.key);
@@ -216,5 +234,6 @@ export function benchServers(layers: readonly Layer[] = LAYERS): BenchServer[] {
   add(MINIMAL_1000);
   add(MINIMAL_AGAIN_1000);
   add(MOCK_1000);
+  extra.forEach(add);
   return [...servers.values()];
 }

@@ -1,15 +1,26 @@
 import { execFileSync } from 'node:child_process';
 import { availableParallelism } from 'node:os';
 import { describe, expect, it } from 'vitest';
+import { serverArgs } from './answers.ts';
+import type { InstalledProject } from './install.ts';
 import { COUNTING_FLAGS, countingMethod, INSTRUCTION_COUNTS, settledCount } from './instructions.ts';
-import { benchServers, LAYERS, MINIMAL, MINIMAL_AGAIN, MOCK } from './layers.ts';
+import { benchServers, LAYERS, MINIMAL, MINIMAL_AGAIN, MOCK, MOCK_1000, mocksBefore } from './layers.ts';
 import { cycleRatio, type LoadResult, mean, median, quantile } from './load.ts';
 import { cpuSeconds, threadCpuSeconds } from './processes.ts';
 import { extractSection, ReadmeSectionError, renderSummary, replaceSection } from './readme.ts';
 import { renderTables } from './render.ts';
 import { type BenchResults, type ConformanceWay, checkTargets, type ServerFigures } from './report.ts';
 import { parseSettings } from './settings.ts';
-import { ALL_CPUS, cpuNumbers, cpuPlan, figures as launchFigures, pinSelf, timedSlices } from './throughput.ts';
+import {
+  ALL_CPUS,
+  commandOf,
+  cpuNumbers,
+  cpuPlan,
+  figures as launchFigures,
+  overBefore,
+  pinSelf,
+  timedSlices,
+} from './throughput.ts';
 
 /** A server's figures; its CPU ratio is `cpu` and its rounds range over ±`spread` around each ratio. */
 const figures = (overMinimal: number, p99Ms = 1, cpu = overMinimal, spread = 0.01): ServerFigures => ({
@@ -512,6 +523,49 @@ describe('the ladder of layers', () => {
       /share the key/,
     );
   });
+
+  it("loads another tree's mock (--before) at each size, started from that tree as this one's mock is", () => {
+    const before = mocksBefore('/trees/main');
+    const servers = benchServers(LAYERS, before);
+    expect(servers.slice(-2)).toEqual(before);
+    expect(before.map((s) => [s.key, s.pets, s.baseline])).toEqual([
+      ['mock-before', 50, 'minimal'],
+      ['mock-1000-before', 1_000, 'minimal-1000'],
+    ]);
+    const project = { mockBin: 'node_modules/petstore-toolkit/dist/mock/node/cli.js' } as InstalledProject;
+    for (const [server, mock] of [
+      [before[0]!, MOCK],
+      [before[1]!, MOCK_1000],
+    ] as const) {
+      const args = serverArgs(server, project, 'K', 'answers.json');
+      expect(args[0]).toBe('/trees/main/dist/mock/node/cli.js');
+      // Everything after the bin as this tree's mock gets it: the same store, the same options.
+      expect(args.slice(1)).toEqual(serverArgs(mock, project, 'K', 'answers.json').slice(1));
+      expect(commandOf(server, project)).toBe(commandOf(mock, project).replace(project.mockBin, args[0]!));
+    }
+  });
+
+  it("reads this tree's mock over --before's per CPU-second from the launches both took part in", () => {
+    const launch = (cpuUs: number): LoadResult => ({
+      rps: 1e6 / cpuUs,
+      p50Ms: 1,
+      p99Ms: 2,
+      requests: 1000,
+      cpuUsPerRequest: cpuUs,
+      failures: 0,
+    });
+    const servers = benchServers(LAYERS, mocksBefore('/trees/main'));
+    const runs = new Map<string, LoadResult[]>([
+      // Faster than before by 10 % in every launch but one, at 50 pets, on POST; the same at 1,000.
+      ['create:mock', [launch(20), launch(20), launch(30)]],
+      ['create:mock-before', [launch(22), launch(22), launch(22)]],
+      ['create:mock-1000', [launch(25), launch(25), launch(25)]],
+      ['create:mock-1000-before', [launch(25), launch(25), launch(25)]],
+    ]);
+    expect(overBefore(servers, runs)).toBe(
+      "throughput: this mock over --before's, per CPU-second: 50 pets: create 1.100 (0.733 to 1.100); 1000 pets: create 1.000 (1.000 to 1.000)",
+    );
+  });
 });
 
 describe('the settings and helpers', () => {
@@ -523,6 +577,11 @@ describe('the settings and helpers', () => {
       sections: ['startup', 'scale'],
     });
     expect(() => parseSettings(['--only', 'speed'])).toThrow(/unknown section speed/);
+    // Another tree's mock beside this one is a comparison: a run with it publishes nothing.
+    expect(parseSettings(['--before', '../main'])).toMatchObject({
+      publish: false,
+      out: expect.stringMatching(/quick\.tmp$/),
+    });
     expect(parseSettings(['--help'])).toBeUndefined();
     // --render measures nothing: it rewrites the READMEs from latest.json; no other run does that alone.
     expect(parseSettings(['--render'])).toMatchObject({ render: true });

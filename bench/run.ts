@@ -85,6 +85,7 @@ async function measure(s: Settings, work: string): Promise<Omit<BenchResults, 't
         layers: LAYERS,
         project,
         log,
+        ...(s.before === undefined ? {} : { before: s.before }),
       }),
     );
   }

@@ -39,7 +39,7 @@ export interface Settings {
   scaleCounts: number[];
   /** Where the instructions and sessions sections leave the mock's callgrind files, for callgrind_annotate (default: removed). */
   keepCallgrind?: string;
-  /** A built tree whose mock the sessions section counts too, as `before`. */
+  /** A built tree whose mock the throughput section loads and the sessions section counts too, as `before`. */
   before?: string;
   /** Where the JSON goes. */
   out: string;
@@ -57,8 +57,9 @@ export const HELP = `Usage: npm run bench -- [--quick] [--only SECTION,...] [--o
   --out FILE     where the JSON goes (default: bench/results/quick.tmp)
   --keep-callgrind DIR
                  leave the instructions and sessions sections' callgrind files in DIR
-  --before DIR   the sessions section counts the mock of this built tree too (DIR/dist),
-                 as the cost before a change
+  --before DIR   the mock of this built tree (DIR/dist) too, as the cost before a change:
+                 the throughput section loads it beside this one at each size (and prints
+                 this one over it), the sessions section counts it
   --render       measure nothing: check the targets of bench/results/latest.json again
                  against today's limits, write them back, and rewrite the marked sections
                  of bench/README.md from it (other options are ignored)
@@ -85,7 +86,8 @@ export function parseSettings(argv: string[]): Settings | undefined {
   const unknown = sections.filter((s) => !SECTION_NAMES.includes(s));
   if (unknown.length > 0) throw new Error(`unknown section ${unknown.join(', ')}; known: ${SECTION_NAMES.join(', ')}`);
   const quick = values.quick === true;
-  const publish = !quick && !values.only && !values.out;
+  // Another tree's mock in the tables is a comparison, not the figures of this checkout.
+  const publish = !quick && !values.only && !values.out && values.before === undefined;
   return {
     quick,
     sections: SECTION_NAMES.filter((s) => sections.includes(s)),

@@ -12,11 +12,11 @@
  * and the mock read 0.68 on the list where in turns it read 0.87.
  */
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { LISTENING, serverArgs, writeAnswerFiles } from './answers.ts';
 import type { InstalledProject } from './install.ts';
-import { type BenchServer, benchServers, LADDER_LOADS, type Layer } from './layers.ts';
+import { type BenchServer, benchServers, LADDER_LOADS, type Layer, mocksBefore } from './layers.ts';
 import { cycleRatio, type LoadResult, loadSlice, median, perCycle, quantile, type Slice } from './load.ts';
 import { type ChildServer, cpuSeconds, spawnServer, threadCpuSeconds, waitForOutput } from './processes.ts';
 import type { LayerFigures, LoadName, ServerFigures, ThroughputFigures } from './report.ts';
@@ -45,6 +45,8 @@ export interface ThroughputOptions {
   ownSlices?: boolean;
   /** Requests of the mixed load each fresh process gets before anything is measured (default 20,000). */
   launchWarmup?: number;
+  /** A built tree whose mock is loaded too, at each size, beside this one's (`--before DIR`). */
+  before?: string;
 }
 
 /** What a launch needs of a server: its figures' key, whether it has the mock's reset, what it is loaded with. */
@@ -76,7 +78,7 @@ export function commandOf(server: BenchServer, project: InstalledProject, cpu?: 
   const s = server.start;
   const node = cpu === undefined ? 'node' : `taskset -c ${cpu} node`;
   if (s.kind === 'bench') return `${node} ${project.benchServers} --variant ${s.variant}`;
-  return [`${node} ${project.mockBin} --port 0 --api-key K`, ...s.args].join(' ');
+  return [`${node} ${s.bin ?? project.mockBin} --port 0 --api-key K`, ...s.args].join(' ');
 }
 
 /** Servers live as long as the section needs them; this only bounds a bench that hangs. */
@@ -373,11 +375,37 @@ export async function launch<S extends LoadedServer>(
   }
 }
 
+/**
+ * This tree's mock over `--before`'s, per CPU-second and load at each size, in the method's figures (medians of each
+ * launch's cycle ratios, then over launches, lowest to highest launch): what a change did, read beside the control.
+ */
+export function overBefore(servers: readonly BenchServer[], runs: ReadonlyMap<string, LoadResult[]>): string {
+  const sizes = servers.flatMap((before) => {
+    if (!before.key.endsWith('-before')) return [];
+    const mock = before.key.slice(0, -'-before'.length);
+    const reads = LOADS.flatMap((route) => {
+      const [now, then] = [runs.get(`${route}:${mock}`), runs.get(`${route}:${before.key}`)];
+      if (!now || !then) return [];
+      const f = figures(now, then);
+      const [low, high] = f.cpuOverMinimalRange.map((x) => x.toFixed(3));
+      return [`${route} ${f.cpuOverMinimal.toFixed(3)} (${low} to ${high})`];
+    });
+    return [`${before.pets} pets: ${reads.join(', ')}`];
+  });
+  return `throughput: this mock over --before's, per CPU-second: ${sizes.join('; ')}`;
+}
+
 /** Launches every store size's servers `o.launches` times and loads them; the figures are medians over launches. */
 export async function measureThroughput(
   o: ThroughputOptions,
 ): Promise<{ throughput: ThroughputFigures; layers: LayerFigures[] }> {
-  const servers = benchServers(o.layers);
+  const before = o.before === undefined ? [] : mocksBefore(o.before);
+  for (const server of before) {
+    const bin = server.start.kind === 'mock' ? server.start.bin : undefined;
+    if (bin !== undefined && !existsSync(bin))
+      throw new Error(`--before ${o.before}: no built mock at ${bin} (run npm run build in that tree)`);
+  }
+  const servers = benchServers(o.layers, before);
   // The answers come from a mock of their own at each size, stopped before loading starts: none of the loaded
   // servers carries the capture's requests, its client's idle connection or an extra start.
   const answersFiles = await writeAnswerFiles(servers, o.project, o.apiKey);
@@ -401,6 +429,7 @@ export async function measureThroughput(
   } finally {
     if (pinned) pinSelf(ALL_CPUS);
   }
+  if (o.before !== undefined) o.log(overBefore(servers, runs));
   const routeFigures = (route: Load) =>
     Object.fromEntries(
       servers
