@@ -262,6 +262,10 @@ describe('the targets', () => {
     expect(f.cpuOverMinimal).toBe(1);
     expect(f.overMinimalRange).toEqual([1, 1.3]);
     expect(f.cpuOverMinimalRange[1]).toBeCloseTo(20 / 15.4);
+    // Every launch's ratio is kept, in launch order: the spread a rule could call a target from.
+    expect(f.cpuOverMinimalLaunches).toHaveLength(5);
+    expect(f.cpuOverMinimalLaunches![2]).toBeCloseTo(20 / 15.4);
+    expect(f.cpuOverMinimalLaunches!.filter((r) => r === 1)).toHaveLength(4);
     expect(f.rps).toBe(100);
     // Eight launches, as a full run has: the median is halfway between the fourth and fifth ratios.
     const eight = [0.8, 0.85, 0.88, 0.9, 0.92, 0.95, 1, 1.3].map((r) => launch(100 * r, 20 / r));

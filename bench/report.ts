@@ -29,6 +29,12 @@ export interface ServerFigures {
    */
   cpuOverMinimal: number;
   cpuOverMinimalRange: [number, number];
+  /**
+   * Every launch's requests per CPU-second over the minimal server's, in launch order (results from 2026-11-30 on):
+   * the spread of a server's own launches, which the control's distance does not show, for a rule that calls a
+   * target from it.
+   */
+  cpuOverMinimalLaunches?: number[];
   /** Non-2xx responses and errors, summed over rounds. */
   failures: number;
 }

@@ -307,7 +307,8 @@ export function spread(values: number[]): { median: number; range: [number, numb
  */
 export function figures(runs: LoadResult[], minimal: LoadResult[]): ServerFigures {
   const rps = spread(runs.map((r, i) => cycleRatio(r, minimal[i]!, 'rps')));
-  const cpu = spread(runs.map((r, i) => cycleRatio(r, minimal[i]!, 'cpu')));
+  const launches = runs.map((r, i) => cycleRatio(r, minimal[i]!, 'cpu'));
+  const cpu = spread(launches);
   return {
     rps: median(runs.map((r) => r.rps)),
     p50Ms: median(runs.map((r) => r.p50Ms)),
@@ -317,6 +318,7 @@ export function figures(runs: LoadResult[], minimal: LoadResult[]): ServerFigure
     overMinimalRange: rps.range,
     cpuOverMinimal: cpu.median,
     cpuOverMinimalRange: cpu.range,
+    cpuOverMinimalLaunches: launches,
     failures: runs.reduce((sum, r) => sum + r.failures, 0),
   };
 }
