@@ -205,15 +205,23 @@ export const LAYERS: readonly Layer[] = [
   },
 ];
 
+/** What the key of a `--before` mock ends in: the rest is the key of this tree's mock it is compared with. */
+export const BEFORE = '-before';
+
+/** The `petstore-mock` bin of a built tree (`--before DIR`). */
+export function beforeBin(tree: string): string {
+  return join(tree, 'dist', 'mock', 'node', 'cli.js');
+}
+
 /**
  * The mock of another built tree (`--before DIR`, say main's before a change), started as {@link MOCK} and
  * {@link MOCK_1000} are: loaded in the same launches and slices, its ratios beside this tree's.
  */
 export function mocksBefore(tree: string): BenchServer[] {
-  const bin = join(tree, 'dist', 'mock', 'node', 'cli.js');
+  const bin = beforeBin(tree);
   return [MOCK, MOCK_1000].map((mock) => ({
     ...mock,
-    key: `${mock.key}-before`,
+    key: `${mock.key}${BEFORE}`,
     label: `${mock.label}, of ${tree} (--before)`,
     start: { ...mock.start, bin } as ServerStart,
   }));

@@ -7,14 +7,14 @@
  * rewrites the marked sections of bench/README.md and README.md.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, cpus, loadavg, release, tmpdir, totalmem } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { measureBrowserBundles } from './bundle.ts';
 import { measureConformance } from './conformance.ts';
 import { installProject } from './install.ts';
 import { INSTRUCTION_COUNTS, measureInstructions } from './instructions.ts';
-import { LAYERS } from './layers.ts';
+import { beforeBin, LAYERS } from './layers.ts';
 import { measurePeers } from './peers.ts';
 import { ROOT } from './processes.ts';
 import { writeReadmes } from './readme.ts';
@@ -175,6 +175,13 @@ async function main(): Promise<number> {
     const written = [relative(process.cwd(), latest), ...new Set(writeReadmes(results, ROOT))];
     process.stdout.write(`Rewrote ${written.join(', ')} from the figures in ${relative(process.cwd(), latest)}\n`);
     return 0;
+  }
+  // Before the minute of packing and installing, not after: both sections that take the tree start its mock.
+  if (s.before !== undefined && !existsSync(beforeBin(s.before))) {
+    process.stderr.write(
+      `bench: --before ${s.before}: no built mock at ${beforeBin(s.before)} (npm run build there)\n`,
+    );
+    return 2;
   }
   const started = Date.now();
   const work = mkdtempSync(join(tmpdir(), 'petstore-bench-'));

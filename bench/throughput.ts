@@ -12,11 +12,11 @@
  * and the mock read 0.68 on the list where in turns it read 0.87.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { LISTENING, serverArgs, writeAnswerFiles } from './answers.ts';
 import type { InstalledProject } from './install.ts';
-import { type BenchServer, benchServers, LADDER_LOADS, type Layer, mocksBefore } from './layers.ts';
+import { BEFORE, type BenchServer, benchServers, LADDER_LOADS, type Layer, mocksBefore } from './layers.ts';
 import { cycleRatio, type LoadResult, loadSlice, median, perCycle, quantile, type Slice } from './load.ts';
 import { type ChildServer, cpuSeconds, spawnServer, threadCpuSeconds, waitForOutput } from './processes.ts';
 import type { LayerFigures, LoadName, ServerFigures, ThroughputFigures } from './report.ts';
@@ -383,8 +383,8 @@ export async function launch<S extends LoadedServer>(
  */
 export function overBefore(servers: readonly BenchServer[], runs: ReadonlyMap<string, LoadResult[]>): string {
   const sizes = servers.flatMap((before) => {
-    if (!before.key.endsWith('-before')) return [];
-    const mock = before.key.slice(0, -'-before'.length);
+    if (!before.key.endsWith(BEFORE)) return [];
+    const mock = before.key.slice(0, -BEFORE.length);
     const reads = LOADS.flatMap((route) => {
       const [now, then] = [runs.get(`${route}:${mock}`), runs.get(`${route}:${before.key}`)];
       if (!now || !then) return [];
@@ -401,13 +401,7 @@ export function overBefore(servers: readonly BenchServer[], runs: ReadonlyMap<st
 export async function measureThroughput(
   o: ThroughputOptions,
 ): Promise<{ throughput: ThroughputFigures; layers: LayerFigures[] }> {
-  const before = o.before === undefined ? [] : mocksBefore(o.before);
-  for (const server of before) {
-    const bin = server.start.kind === 'mock' ? server.start.bin : undefined;
-    if (bin !== undefined && !existsSync(bin))
-      throw new Error(`--before ${o.before}: no built mock at ${bin} (run npm run build in that tree)`);
-  }
-  const servers = benchServers(o.layers, before);
+  const servers = benchServers(o.layers, o.before === undefined ? [] : mocksBefore(o.before));
   // The answers come from a mock of their own at each size, stopped before loading starts: none of the loaded
   // servers carries the capture's requests, its client's idle connection or an extra start.
   const answersFiles = await writeAnswerFiles(servers, o.project, o.apiKey);
