@@ -88,6 +88,37 @@ export function median(values: readonly number[]): number {
   return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 }
 
+/** The least confidence a median's interval is given: what a target over launches is called with. */
+export const INTERVAL_CONFIDENCE = 0.9;
+
+/**
+ * Where the median of what `values` are draws of lies, from the values alone (no assumption on their spread): the
+ * k-th lowest to the k-th highest, k the largest for which the median lies between them at least `confidence` of the
+ * time (each value falls below the median with probability 1/2), and that probability. With too few values for
+ * `confidence` (fewer than 5 for 0.9) it is the lowest to the highest, with the lower coverage it has.
+ */
+export function medianInterval(
+  values: readonly number[],
+  confidence = INTERVAL_CONFIDENCE,
+): { interval: [number, number]; coverage: number } {
+  const sorted = values.filter((v) => !Number.isNaN(v)).sort((a, b) => a - b);
+  const n = sorted.length;
+  if (n === 0) return { interval: [NaN, NaN], coverage: 0 };
+  // coverage(k) = 1 - 2 P(Binomial(n, 1/2) <= k - 1): the median is outside when k - 1 or fewer fall on one side.
+  let k = 1;
+  let tail = 2 ** -n;
+  let coverage = Math.max(0, 1 - 2 * tail);
+  for (let next = 2, term = 2 ** -n; next <= n / 2; next++) {
+    term = (term * (n - next + 2)) / (next - 1);
+    const wider = 1 - 2 * (tail + term);
+    if (wider < confidence) break;
+    tail += term;
+    k = next;
+    coverage = wider;
+  }
+  return { interval: [sorted[k - 1]!, sorted[n - k]!], coverage };
+}
+
 /** One slice of load: its requests, wall seconds, failures and every response's latency (ms). */
 export interface Slice {
   requests: number;

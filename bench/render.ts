@@ -201,7 +201,9 @@ export function targetCount(targets: TargetCheck[]): string {
   const notes = [
     missing ? `${missing} not measured` : '',
     noisy ? `${noisy} too noisy to call: rounds on both sides of the limit` : '',
-    close ? `${close} too close to call: no further from the limit than the control from 1.00` : '',
+    close
+      ? `${close} too close to call: no further from the limit than the control from 1.00, or the limit inside the median's interval`
+      : '',
   ].filter(Boolean);
   const met = targets.filter((t) => t.met && !t.tooClose).length;
   return `${met} of ${targets.length} targets met${notes.length ? ` (${notes.join('; ')})` : ''}`;
@@ -213,22 +215,40 @@ function verdict(t: TargetCheck): string {
   return `${t.met ? 'yes' : 'NO'}${t.roundsDisagree ? ', rounds disagree' : ''}`;
 }
 
+/** `value` to two decimals, rounded by `round` (Math.floor or Math.ceil). */
+function outward(value: number, round: (x: number) => number): string {
+  return (round(Math.round(value * 1e6) / 1e4) / 100).toFixed(2);
+}
+
 function targetTable(r: BenchResults): string {
   const sliced = r.throughput?.method === 'slices';
+  const intervals = r.targets.some((t) => t.interval !== undefined);
   const rows = r.targets.map((t) => [
     t.name,
     `${num(t.value, 2)}${t.range ? ` (${num(t.range[0], 2)} to ${num(t.range[1], 2)})` : ''}`,
     t.limit,
     ...(sliced ? [t.controlDistance === undefined ? '' : `±${num(t.controlDistance, 2)}`] : []),
+    // Rounded outward: an interval that reaches under a limit never shows as starting on it.
+    ...(intervals
+      ? [t.interval ? `${outward(t.interval[0], Math.floor)} to ${outward(t.interval[1], Math.ceil)}` : '']
+      : []),
     verdict(t),
   ]);
+  const coverage = r.targets.find((t) => t.intervalCoverage !== undefined)?.intervalCoverage;
   const value = sliced
-    ? `Value: the ${launchStatistic(r.throughput)} of the launches (lowest to highest launch). Control: how far the control read from 1.00 on the same load; a ratio no further than that from its limit is not called.`
+    ? `Value: the ${launchStatistic(r.throughput)} of the launches (lowest to highest launch). Control: how far the control read from 1.00 on the same load; a ratio no further than that from its limit is not called.${
+        coverage === undefined
+          ? ''
+          : ` Interval: where the median of the server's own launches lies with ${Math.floor(coverage * 100)} % confidence (from the launches alone: the k-th lowest to the k-th highest); a limit inside it is not called either.`
+      }`
     : 'Value: the median of the rounds (lowest to highest round).';
   return [
     `Targets: ${targetCount(r.targets)}. ${value}`,
     '',
-    table(['target', 'value', 'limit', ...(sliced ? ['control'] : []), 'met'], rows),
+    table(
+      ['target', 'value', 'limit', ...(sliced ? ['control'] : []), ...(intervals ? ['interval'] : []), 'met'],
+      rows,
+    ),
   ].join('\n');
 }
 

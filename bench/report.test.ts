@@ -5,7 +5,7 @@ import { serverArgs } from './answers.ts';
 import type { InstalledProject } from './install.ts';
 import { COUNTING_FLAGS, countingMethod, INSTRUCTION_COUNTS, settledCount } from './instructions.ts';
 import { benchServers, LAYERS, MINIMAL, MINIMAL_AGAIN, MOCK, MOCK_1000, mocksBefore } from './layers.ts';
-import { cycleRatio, type LoadResult, mean, median, quantile } from './load.ts';
+import { cycleRatio, type LoadResult, mean, median, medianInterval, quantile } from './load.ts';
 import { cpuSeconds, threadCpuSeconds } from './processes.ts';
 import { extractSection, ReadmeSectionError, renderSummary, replaceSection } from './readme.ts';
 import { renderTables } from './render.ts';
@@ -243,6 +243,60 @@ describe('the targets', () => {
     expect(medians).toContain('req/s / per CPU-second, median (lowest to highest launch): 50 pets:');
     expect(medians).toContain('Value: the median of the launches (lowest to highest launch).');
     expect(medians).not.toContain('mean');
+  });
+
+  it("holds a target back when its limit lies inside the interval of the median of the server's own launches", () => {
+    const run = fullRun();
+    run.throughput!.method = 'slices';
+    // The control read 1.00 on both loads: its distance holds nothing back.
+    run.throughput!.routes.list!['minimal-again'] = figures(1);
+    run.throughput!.routes.create!['minimal-again'] = figures(1);
+    // The listing's median is 0.93, but two of its eight launches read under 0.90 (0.87, 0.88): the median's interval,
+    // the 2nd to the 7th of eight, is 0.88 to 0.96, and the limit is inside it.
+    run.throughput!.routes.list!.mock = {
+      ...figures(1, 1, 0.93),
+      cpuOverMinimalLaunches: [0.88, 0.97, 0.96, 0.87, 0.94, 0.92, 0.91, 0.95],
+    };
+    // POST's launches all clear 0.90 but the lowest: the interval (0.91 to 0.97) is above the limit, called met.
+    run.throughput!.routes.create!.mock = {
+      ...figures(1, 1, 0.94),
+      cpuOverMinimalLaunches: [0.85, 0.91, 0.93, 0.94, 0.95, 0.96, 0.97, 1.1],
+    };
+    const targets = checkTargets(run);
+    const of = (name: string) => targets.find((t) => t.name === name)!;
+    const list = of('GET /v1/pets?limit=20, 50 pets: mock / minimal server, requests per CPU-second');
+    expect(list).toMatchObject({ met: true, tooClose: true, interval: [0.88, 0.96] });
+    expect(list.intervalCoverage).toBeCloseTo(0.9297, 4);
+    expect(of('POST /v1/pets, 50 pets: mock / minimal server, requests per CPU-second')).toMatchObject({
+      met: true,
+      tooClose: false,
+      interval: [0.91, 0.97],
+    });
+    // A load whose launches were not kept (results from before) is called by the control alone.
+    expect(of('GET /v1/pets/{id}, 50 pets: mock / minimal server, requests per CPU-second').interval).toBeUndefined();
+    const text = renderTables({ ...run, targets });
+    expect(text).toContain("or the limit inside the median's interval");
+    expect(renderSummary({ ...run, targets })).toContain(
+      'nor one whose target lies inside the interval that holds the median of its own launches 92 % of the time.',
+    );
+    expect(text).toContain("Interval: where the median of the server's own launches lies with 92 % confidence");
+    expect(text).toMatch(
+      /requests per CPU-second +\| +0\.93 \(0\.92 to 0\.94\) \| +>= 0\.9 \| +±0\.00 \| 0\.88 to 0\.96 \| too close to call \(above\) \|/,
+    );
+  });
+
+  it('gives the interval of a median from the values alone, the narrowest that holds it 90 % of the time', () => {
+    const ranks = (n: number) => Array.from({ length: n }, (_, i) => n - i);
+    // Eight launches: the 2nd lowest to the 2nd highest, 1 - 2 * 9/256 of the time; the 3rd would be 0.71.
+    expect(medianInterval(ranks(8))).toEqual({ interval: [2, 7], coverage: 1 - (2 * 9) / 256 });
+    // Sixteen: the 5th to the 12th, 1 - 2 * 2517/65536.
+    const sixteen = medianInterval(ranks(16));
+    expect(sixteen.interval).toEqual([5, 12]);
+    expect(sixteen.coverage).toBeCloseTo(1 - (2 * 2517) / 65536, 10);
+    // Too few for 90 %: the lowest to the highest, and the coverage they have.
+    expect(medianInterval([1.1, 0.8])).toEqual({ interval: [0.8, 1.1], coverage: 0.5 });
+    expect(medianInterval([3, 1, 2, 4]).coverage).toBe(0.875);
+    expect(medianInterval([NaN, 1, NaN]).interval).toEqual([1, 1]);
   });
 
   it("takes a server's figures as medians of its launches: one launch at another speed does not move them", () => {
@@ -587,6 +641,12 @@ describe('the settings and helpers', () => {
       out: expect.stringMatching(/quick\.tmp$/),
     });
     expect(parseSettings(['--help'])).toBeUndefined();
+    // More launches narrow each median's interval; a full run with them still publishes.
+    expect(parseSettings(['--launches', '24'])).toMatchObject({ launches: 24, publish: true });
+    expect(parseSettings(['--quick', '--launches', '3'])).toMatchObject({ launches: 3, publish: false });
+    expect(parseSettings([])).toMatchObject({ launches: 8 });
+    for (const bad of ['1', '2.5', 'many', '101'])
+      expect(() => parseSettings(['--launches', bad])).toThrow(/--launches must be a whole number from 2 to 100/);
     // --render measures nothing: it rewrites the READMEs from latest.json; no other run does that alone.
     expect(parseSettings(['--render'])).toMatchObject({ render: true });
     expect(parseSettings([])).toMatchObject({ render: false });

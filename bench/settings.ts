@@ -57,6 +57,8 @@ export const HELP = `Usage: npm run bench -- [--quick] [--only SECTION,...] [--o
   --out FILE     where the JSON goes (default: bench/results/quick.tmp)
   --keep-callgrind DIR
                  leave the instructions and sessions sections' callgrind files in DIR
+  --launches N   throughput: launches of fresh processes (default 8; 2 with --quick): the
+                 interval of each median narrows with their square root
   --before DIR   the mock of this built tree (DIR/dist) too, as the cost before a change:
                  the throughput section loads it beside this one at each size (and prints
                  this one over it), the sessions section counts it
@@ -77,6 +79,7 @@ export function parseSettings(argv: string[]): Settings | undefined {
       out: { type: 'string' },
       'keep-callgrind': { type: 'string' },
       before: { type: 'string' },
+      launches: { type: 'string' },
       render: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
@@ -86,6 +89,9 @@ export function parseSettings(argv: string[]): Settings | undefined {
   const unknown = sections.filter((s) => !SECTION_NAMES.includes(s));
   if (unknown.length > 0) throw new Error(`unknown section ${unknown.join(', ')}; known: ${SECTION_NAMES.join(', ')}`);
   const quick = values.quick === true;
+  const launches = values.launches === undefined ? undefined : Number(values.launches);
+  if (launches !== undefined && !(Number.isInteger(launches) && launches >= 2 && launches <= 100))
+    throw new Error(`--launches must be a whole number from 2 to 100, got ${JSON.stringify(values.launches)}`);
   // Another tree's mock in the tables is a comparison, not the figures of this checkout.
   const publish = !quick && !values.only && !values.out && values.before === undefined;
   return {
@@ -93,7 +99,7 @@ export function parseSettings(argv: string[]): Settings | undefined {
     sections: SECTION_NAMES.filter((s) => sections.includes(s)),
     // Eight launches of 1 s, not four of 1.5 s: a median of eight holds where one launch of four that read 1.3x on a
     // load moved a mean of four by 0.06.
-    launches: quick ? 2 : 8,
+    launches: launches ?? (quick ? 2 : 8),
     peerLaunches: quick ? 2 : 4,
     durationS: quick ? 0.5 : 1,
     // Ten cycles of 0.1 s, not four of 0.25 s: the control's misses were bursts of other load, not a process's speed

@@ -306,7 +306,8 @@ export function spread(values: number[]): { median: number; range: [number, numb
  * launch's the median of its cycles' ratios (see {@link cycleRatio}).
  */
 export function figures(runs: LoadResult[], minimal: LoadResult[]): ServerFigures {
-  const rps = spread(runs.map((r, i) => cycleRatio(r, minimal[i]!, 'rps')));
+  const rpsLaunches = runs.map((r, i) => cycleRatio(r, minimal[i]!, 'rps'));
+  const rps = spread(rpsLaunches);
   const launches = runs.map((r, i) => cycleRatio(r, minimal[i]!, 'cpu'));
   const cpu = spread(launches);
   return {
@@ -316,6 +317,7 @@ export function figures(runs: LoadResult[], minimal: LoadResult[]): ServerFigure
     cpuUsPerRequest: median(runs.map((r) => r.cpuUsPerRequest)),
     overMinimal: rps.median,
     overMinimalRange: rps.range,
+    overMinimalLaunches: rpsLaunches,
     cpuOverMinimal: cpu.median,
     cpuOverMinimalRange: cpu.range,
     cpuOverMinimalLaunches: launches,
