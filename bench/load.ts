@@ -89,7 +89,7 @@ export function median(values: readonly number[]): number {
 }
 
 /** The least confidence a median's interval is given: what a target over launches is called with. */
-export const INTERVAL_CONFIDENCE = 0.9;
+const INTERVAL_CONFIDENCE = 0.9;
 
 /**
  * Where the median of what `values` are draws of lies, from the values alone (no assumption on their spread): the

@@ -10,6 +10,7 @@ import { num, ratio } from './markdown.ts';
 import { renderTables, targetCount } from './render.ts';
 import {
   type BenchResults,
+  intervalPercent,
   LOAD_NAMES,
   launchStatistic,
   ROUTE_TITLES,
@@ -83,12 +84,12 @@ function throughputLine(r: BenchResults): string {
     }),
   );
   const range = `${ratio(Math.min(...control))} to ${ratio(Math.max(...control))}`;
-  const intervals = r.targets.find((target) => target.intervalCoverage !== undefined)?.intervalCoverage;
+  const percent = intervalPercent(r.targets);
   if (sliced)
     return [
       `Per CPU-second against a minimal \`node:http\` server sharing its CPU in alternating slices (target ${THROUGHPUT_TARGETS.list}x; 50 / 1,000 pets; ${launchStatistic(t)}s of ${r.settings.launches} launches), the mock serves ${routes.join(', ')}; its p99 at 32 connections is at most ${num(p99, 1)} ms (target 5 ms).`,
       control.length > 0
-        ? `The control, the minimal server against a second process of itself, read ${range} on the ten loads: a ratio closer to its target than the control to 1.00x is not called${intervals ? `, nor one whose target lies inside the interval that holds the median of its own launches ${Math.floor(intervals * 100)} % of the time` : ''}.`
+        ? `The control, the minimal server against a second process of itself, read ${range} on the ten loads: a ratio closer to its target than the control to 1.00x is not called${percent === undefined ? '' : `, nor one whose target lies inside the interval that holds the median of its own launches ${percent} % of the time`}.`
         : 'The control was not run.',
     ].join('\n');
   const controlLine =

@@ -10,6 +10,7 @@ import { peersTables } from './peers.ts';
 import { instructionTable, layerTable } from './render-layers.ts';
 import {
   type BenchResults,
+  intervalPercent,
   LOAD_NAMES,
   launchStatistic,
   ROUTE_TITLES,
@@ -222,7 +223,8 @@ function outward(value: number, round: (x: number) => number): string {
 
 function targetTable(r: BenchResults): string {
   const sliced = r.throughput?.method === 'slices';
-  const intervals = r.targets.some((t) => t.interval !== undefined);
+  const percent = intervalPercent(r.targets);
+  const intervals = percent !== undefined;
   const rows = r.targets.map((t) => [
     t.name,
     `${num(t.value, 2)}${t.range ? ` (${num(t.range[0], 2)} to ${num(t.range[1], 2)})` : ''}`,
@@ -234,12 +236,11 @@ function targetTable(r: BenchResults): string {
       : []),
     verdict(t),
   ]);
-  const coverage = r.targets.find((t) => t.intervalCoverage !== undefined)?.intervalCoverage;
   const value = sliced
     ? `Value: the ${launchStatistic(r.throughput)} of the launches (lowest to highest launch). Control: how far the control read from 1.00 on the same load; a ratio no further than that from its limit is not called.${
-        coverage === undefined
+        percent === undefined
           ? ''
-          : ` Interval: where the median of the server's own launches lies with ${Math.floor(coverage * 100)} % confidence (from the launches alone: the k-th lowest to the k-th highest); a limit inside it is not called either.`
+          : ` Interval: where the median of the server's own launches lies with ${percent} % confidence (from the launches alone: the k-th lowest to the k-th highest); a limit inside it is not called either.`
       }`
     : 'Value: the median of the rounds (lowest to highest round).';
   return [

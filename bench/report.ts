@@ -362,6 +362,12 @@ export function launchStatistic(t: Pick<ThroughputFigures, 'statistic'> | undefi
   return t?.statistic ?? 'mean';
 }
 
+/** The confidence of the run's median intervals, in whole per cent (rounded down), or undefined when none was taken. */
+export function intervalPercent(targets: readonly TargetCheck[]): number | undefined {
+  const coverage = targets.find((t) => t.intervalCoverage !== undefined)?.intervalCoverage;
+  return coverage === undefined ? undefined : Math.floor(coverage * 100);
+}
+
 /** Checks the figures against every target; those this run did not measure come back with `met: null`. */
 export function checkTargets(results: Omit<BenchResults, 'targets'>): TargetCheck[] {
   const full = { ...results, targets: [] };

@@ -307,9 +307,8 @@ export function spread(values: number[]): { median: number; range: [number, numb
  */
 export function figures(runs: LoadResult[], minimal: LoadResult[]): ServerFigures {
   const rpsLaunches = runs.map((r, i) => cycleRatio(r, minimal[i]!, 'rps'));
-  const rps = spread(rpsLaunches);
-  const launches = runs.map((r, i) => cycleRatio(r, minimal[i]!, 'cpu'));
-  const cpu = spread(launches);
+  const cpuLaunches = runs.map((r, i) => cycleRatio(r, minimal[i]!, 'cpu'));
+  const [rps, cpu] = [spread(rpsLaunches), spread(cpuLaunches)];
   return {
     rps: median(runs.map((r) => r.rps)),
     p50Ms: median(runs.map((r) => r.p50Ms)),
@@ -320,7 +319,7 @@ export function figures(runs: LoadResult[], minimal: LoadResult[]): ServerFigure
     overMinimalLaunches: rpsLaunches,
     cpuOverMinimal: cpu.median,
     cpuOverMinimalRange: cpu.range,
-    cpuOverMinimalLaunches: launches,
+    cpuOverMinimalLaunches: cpuLaunches,
     failures: runs.reduce((sum, r) => sum + r.failures, 0),
   };
 }
