@@ -40,21 +40,33 @@ export interface LoadResult {
    * Each slice's own reading, in the order they ran (cycle by cycle), where every slice was timed (see `Slice.cpuS`):
    * what {@link perCycle} compares cycle by cycle.
    */
-  cycles?: { rps: number; cpuUsPerRequest: number }[];
+  cycles?: Reading[];
+  /**
+   * Where the yardstick's slices ran between every other server's: for each of this server's slices, the yardstick's
+   * two slices around it taken together (what {@link cycleRatio} divides by).
+   */
+  beside?: Reading[];
+  /** This is the yardstick whose slices ran between every other server's. */
+  interleaved?: boolean;
 }
 
 /**
  * One launch's ratio of a server to its yardstick, the higher the better for the server: req/s over the yardstick's,
- * or requests per CPU-second over the yardstick's. With both read slice by slice in the same cycles, the median of
- * the cycles' ratios: a burst of other load that falls on a few slices moves a sum over all of them (one launch read
- * 0.77 and 1.14 on two loads for it) but not a median; else the ratio of the totals.
+ * or requests per CPU-second over the yardstick's. With both read slice by slice, the median of the slices' ratios:
+ * a burst of other load that falls on a few slices moves a sum over all of them (one launch read 0.77 and 1.14 on two
+ * loads for it) but not a median; each slice over the yardstick's two around it where the yardstick ran between
+ * every other server's, else over the yardstick's slice of the same cycle; without slices, the ratio of the totals.
  */
 export function cycleRatio(server: LoadResult, yardstick: LoadResult, of: 'rps' | 'cpu'): number {
-  return perCycle(server, yardstick, (s, y) => (of === 'rps' ? s.rps / y.rps : y.cpuUsPerRequest / s.cpuUsPerRequest));
+  const compare = (s: Reading, y: Reading) => (of === 'rps' ? s.rps / y.rps : y.cpuUsPerRequest / s.cpuUsPerRequest);
+  const [mine, around] = [server.cycles, server.beside];
+  if (yardstick.interleaved && mine !== undefined && around !== undefined && around.length === mine.length)
+    return median(mine.map((c, k) => compare(c, around[k]!)));
+  return perCycle(server, yardstick, compare);
 }
 
 /** One cycle's reading of a server, or a whole launch's. */
-type Reading = Pick<LoadResult, 'rps' | 'cpuUsPerRequest'>;
+export type Reading = Pick<LoadResult, 'rps' | 'cpuUsPerRequest'>;
 
 /**
  * `compare` of a server and another in one launch: the median over their cycles where both were read slice by slice

@@ -19,6 +19,7 @@ import {
   figures as launchFigures,
   overBefore,
   pinSelf,
+  sliceOrder,
   timedSlices,
 } from './throughput.ts';
 
@@ -362,6 +363,59 @@ describe('the targets', () => {
     expect(ofTotals).not.toBeCloseTo(20 / 22);
     expect(cycleRatio(totals, yardstick, 'cpu')).toBeCloseTo(ofTotals);
     expect(cycleRatio(server, { ...yardstick, cycles: yardstick.cycles!.slice(1) }, 'cpu')).toBeCloseTo(ofTotals);
+  });
+
+  it("runs the yardstick's slices between every other server's, and says which two bracket each", () => {
+    const group = ['y', 'a', 'b', 'c'].map((key) => ({ server: { key } }));
+    const [y, a, b, c] = group as [(typeof group)[0], (typeof group)[0], (typeof group)[0], (typeof group)[0]];
+    const keys = (order: typeof group) => order.map((r) => r.server.key).join('');
+    // Without a yardstick: one slice each a cycle, every other cycle in reverse.
+    const plain = sliceOrder(group, 3);
+    expect(keys(plain.order)).toBe('yabccbayyabc');
+    expect(plain.beside.size).toBe(0);
+    // With one: between every other slice, wherever it stands in the group (the start order flips every launch).
+    const between = sliceOrder([c, b, a, y], 2, 'y');
+    expect(keys(between.order)).toBe('ycybyayaybycy');
+    const ySlices = between.order.flatMap((r, i) => (r === y ? [i] : []));
+    for (const r of [a, b, c]) {
+      const at = between.order.flatMap((s, i) => (s === r ? [i] : []));
+      expect(at).toHaveLength(2);
+      // The yardstick's slices just before and just after each of this server's, by their rank among its own.
+      expect(between.beside.get(r)!.map(([before, after]) => [ySlices[before], ySlices[after]])).toEqual(
+        at.map((i) => [i - 1, i + 1]),
+      );
+    }
+    expect(sliceOrder(group, 2, 'none').order).toEqual(sliceOrder(group, 2).order);
+  });
+
+  it('compares a slice with the yardstick slices around it, where they ran between: a drift within a cycle cancels', () => {
+    const reading = (rps: number, cpuUs: number) => ({ rps, cpuUsPerRequest: cpuUs });
+    const result = (cycles: { rps: number; cpuUsPerRequest: number }[], more: Partial<LoadResult> = {}) => ({
+      rps: mean(cycles.map((c) => c.rps)),
+      p50Ms: 1,
+      p99Ms: 2,
+      requests: 1000,
+      cpuUsPerRequest: mean(cycles.map((c) => c.cpuUsPerRequest)),
+      failures: 0,
+      cycles,
+      ...more,
+    });
+    // The machine slows down slice by slice; the server (the second of a group of four) costs 10 % more.
+    const speed = (slice: number) => 1 + 0.05 * slice;
+    const cycles = 6;
+    // Y S Y B Y C Y, then Y C Y B Y S Y: the server's slices are the 2nd of the first cycle, the 6th of the second...
+    const serverSlices = Array.from({ length: cycles }, (_, k) => (k % 2 === 0 ? 7 * k + 1 : 7 * k + 5));
+    const server = result(
+      serverSlices.map((i) => reading(91 / speed(i), 22 * speed(i))),
+      { beside: serverSlices.map((i) => reading(100 / speed(i), 20 * speed(i))) },
+    );
+    // The yardstick's own cycle k, one slice per cycle, as the plain order would pair them: far from the server's.
+    const yardstick = result(Array.from({ length: cycles }, (_, k) => reading(100 / speed(7 * k), 20 * speed(7 * k))));
+    expect(cycleRatio(server, { ...yardstick, interleaved: true }, 'cpu')).toBeCloseTo(20 / 22);
+    expect(cycleRatio(server, { ...yardstick, interleaved: true }, 'rps')).toBeCloseTo(0.91);
+    // Against a server that did not run between (a rung of the ladder), the same cycles are paired, and the drift
+    // between the slices shows.
+    expect(cycleRatio(server, yardstick, 'cpu')).not.toBeCloseTo(20 / 22, 2);
   });
 
   it("times each slice to the start of the server's next one, and only from exact readings", () => {

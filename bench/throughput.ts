@@ -3,7 +3,8 @@
  * another cannot be compared to 5 %. Instead the servers of one store size run at the same time, all pinned to one
  * core (the load generator, this process, on the others), and take turns in short slices, each a fixed number of
  * requests sized to last a fraction of a second: a drift hits every server of a cycle alike. Each server's CPU time
- * comes from /proc around each of its slices. Summed over a route's slices, one launch read up to 0.3 off on a load
+ * comes from /proc around each of its slices, and the yardstick's slices run between every other server's, so each
+ * slice is compared with the yardstick's on either side of it. Summed over a route's slices, one launch read up to 0.3 off on a load
  * (a burst of other load on some of that route's slices: the same launch read near 1.00 on its other loads), so a
  * launch's ratio is the median of its cycles' ratios, and every figure a median over launches of fresh processes,
  * started in the opposite order every other launch; the control (the yardstick again) shows what the method reads
@@ -17,7 +18,16 @@ import { availableParallelism } from 'node:os';
 import { LISTENING, serverArgs, writeAnswerFiles } from './answers.ts';
 import type { InstalledProject } from './install.ts';
 import { BEFORE, type BenchServer, benchServers, LADDER_LOADS, type Layer, mocksBefore } from './layers.ts';
-import { cycleRatio, type LoadResult, loadSlice, median, perCycle, quantile, type Slice } from './load.ts';
+import {
+  cycleRatio,
+  type LoadResult,
+  loadSlice,
+  median,
+  perCycle,
+  quantile,
+  type Reading,
+  type Slice,
+} from './load.ts';
 import { type ChildServer, cpuSeconds, spawnServer, threadCpuSeconds, waitForOutput } from './processes.ts';
 import type { LayerFigures, LoadName, ServerFigures, ThroughputFigures } from './report.ts';
 import { type LoadName as Load, MIXED_ROUTES, ROUTE_REQUESTS, resetMock } from './servers/index.ts';
@@ -47,6 +57,11 @@ export interface ThroughputOptions {
   launchWarmup?: number;
   /** A built tree whose mock is loaded too, at each size, beside this one's (`--before DIR`). */
   before?: string;
+  /**
+   * The key of the server every other one's ratios are taken over: its slices then run between every other server's
+   * (yardstick, A, yardstick, B, ...), and each of their slices is compared with the two yardstick slices around it.
+   */
+  yardstick?: string;
 }
 
 /** What a launch needs of a server: its figures' key, whether it has the mock's reset, what it is loaded with. */
@@ -210,6 +225,16 @@ function exactCpuOf(r: Running): number | undefined {
   return threadCpuSeconds(r.child.child.pid!);
 }
 
+/** The reading of timed slices taken together, or undefined where one has no time. */
+function readingOf(slices: Slice[]): Reading | undefined {
+  if (slices.some((s) => s.cpuS === undefined)) return undefined;
+  const requests = slices.reduce((sum, s) => sum + s.requests, 0);
+  return {
+    rps: requests / slices.reduce((sum, s) => sum + s.seconds, 0),
+    cpuUsPerRequest: (slices.reduce((sum, s) => sum + s.cpuS!, 0) * 1e6) / requests,
+  };
+}
+
 /** One server's slices of a route in one launch, as one result (with each slice's own reading where it has one). */
 function resultOf(slices: Slice[], cpuS: number | undefined): LoadResult {
   const requests = slices.reduce((sum, s) => sum + s.requests, 0);
@@ -227,11 +252,7 @@ function resultOf(slices: Slice[], cpuS: number | undefined): LoadResult {
     requests,
     cpuUsPerRequest: cpuS === undefined ? NaN : (cpuS * 1e6) / requests,
     failures: slices.reduce((sum, s) => sum + s.failures, 0),
-    ...(slices.every((s) => s.cpuS !== undefined)
-      ? {
-          cycles: slices.map((s) => ({ rps: s.requests / s.seconds, cpuUsPerRequest: (s.cpuS! * 1e6) / s.requests })),
-        }
-      : {}),
+    ...(slices.every((s) => s.cpuS !== undefined) ? { cycles: slices.map((s) => readingOf([s])!) } : {}),
   };
 }
 
@@ -256,8 +277,9 @@ export function timedSlices(slices: Slice[], marks: (number | undefined)[]): Sli
 
 /**
  * Loads `route` on every server of `group` in turn: a warm-up each (which sizes its slices), then cycles of one
- * slice per server, each server's CPU time read from /proc around all of it and at the start of every slice (a
- * server waiting for its turn uses none). Resets the servers that keep what POST creates, after the reading.
+ * slice per server, the yardstick's between every other's (see {@link sliceOrder}), each server's CPU time read from
+ * /proc around all of it and at the start of every slice (a server waiting for its turn uses none). Resets the
+ * servers that keep what POST creates, after the reading.
  */
 async function loadRoute(
   group: Running[],
@@ -278,22 +300,64 @@ async function loadRoute(
   const slices = new Map<Running, Slice[]>(group.map((r) => [r, []]));
   const marks = new Map<Running, (number | undefined)[]>(group.map((r) => [r, []]));
   const before = new Map(group.map((r) => [r, cpuOf(r)]));
-  for (let cycle = 0; cycle < cycles; cycle++)
-    for (const r of cycle % 2 === 0 ? group : [...group].reverse()) {
-      marks.get(r)!.push(exactCpuOf(r));
-      slices.get(r)!.push(await loadSlice(loadOf(r, route, o), { amount: amounts.get(r)! }));
-    }
+  const { order, beside } = sliceOrder(group, cycles, o.yardstick);
+  for (const r of order) {
+    marks.get(r)!.push(exactCpuOf(r));
+    slices.get(r)!.push(await loadSlice(loadOf(r, route, o), { amount: amounts.get(r)! }));
+  }
   await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
-  const results = new Map<string, LoadResult>();
+  const timed = new Map<Running, Slice[]>();
   for (const r of group) {
     assertAlive(r);
     marks.get(r)!.push(exactCpuOf(r));
+    timed.set(r, timedSlices(slices.get(r)!, marks.get(r)!));
+  }
+  const yardstick = group.find((r) => r.server.key === o.yardstick);
+  const results = new Map<string, LoadResult>();
+  for (const r of group) {
     const [cpuBefore, cpuAfter] = [before.get(r), cpuOf(r)];
     const cpu = cpuBefore === undefined || cpuAfter === undefined ? undefined : cpuAfter - cpuBefore;
-    results.set(r.server.key, resultOf(timedSlices(slices.get(r)!, marks.get(r)!), cpu));
-    if ((route === 'create' || route === 'mixed') && r.server.resettable) await resetMock(r.base);
+    const result = resultOf(timed.get(r)!, cpu);
+    const around = beside.get(r);
+    if (yardstick !== undefined && around !== undefined) {
+      const ys = timed.get(yardstick)!;
+      const readings = around.map(([a, b]) => readingOf([ys[a]!, ys[b]!]));
+      if (readings.every((x) => x !== undefined)) result.beside = readings;
+    }
+    if (r === yardstick) result.interleaved = true;
+    results.set(r.server.key, result);
   }
+  for (const r of group) if ((route === 'create' || route === 'mixed') && r.server.resettable) await resetMock(r.base);
   return results;
+}
+
+/**
+ * The order of a route's slices: `cycles` cycles of one slice per server, every other cycle in reverse. With a
+ * yardstick in the group, its slices run between every other server's (Y A Y B Y, then Y B Y A Y), and `beside` holds,
+ * for each slice of every other server, the indexes among the yardstick's slices of the one before and the one after.
+ */
+export function sliceOrder<T extends { server: { key: string } }>(
+  group: readonly T[],
+  cycles: number,
+  yardstick?: string,
+): { order: T[]; beside: Map<T, [number, number][]> } {
+  const y = group.find((r) => r.server.key === yardstick);
+  const others = group.filter((r) => r !== y);
+  const order: T[] = [];
+  const beside = new Map<T, [number, number][]>();
+  if (y === undefined || others.length === 0) {
+    for (let cycle = 0; cycle < cycles; cycle++) order.push(...(cycle % 2 === 0 ? group : [...group].reverse()));
+    return { order, beside };
+  }
+  let ySlices = 0;
+  order.push(y);
+  for (let cycle = 0; cycle < cycles; cycle++)
+    for (const r of cycle % 2 === 0 ? others : [...others].reverse()) {
+      order.push(r, y);
+      beside.set(r, [...(beside.get(r) ?? []), [ySlices, ySlices + 1]]);
+      ySlices++;
+    }
+  return { order, beside };
 }
 
 /** The median of per-launch values, and their lowest and highest. */
@@ -398,6 +462,13 @@ export function overBefore(servers: readonly BenchServer[], runs: ReadonlyMap<st
   return `throughput: this mock over --before's, per CPU-second: ${sizes.join('; ')}`;
 }
 
+/** The one server of a group every ratio is taken over. */
+function yardstickOf(group: readonly BenchServer[]): string {
+  const keys = new Set(group.map((s) => s.baseline));
+  if (keys.size !== 1) throw new Error(`a group of servers has yardsticks ${[...keys].join(', ')}, not one`);
+  return group[0]!.baseline;
+}
+
 /** Launches every store size's servers `o.launches` times and loads them; the figures are medians over launches. */
 export async function measureThroughput(
   o: ThroughputOptions,
@@ -417,7 +488,7 @@ export async function measureThroughput(
         const cpu = pinned ? plan!.servers : undefined;
         await launch(
           n % 2 === 1 ? group : [...group].reverse(),
-          o,
+          { ...o, yardstick: yardstickOf(group) },
           (server) => start(server, o, answersFiles.get(pets)!, cpu),
           runs,
           `launch ${n}, ${pets} pets:`,
