@@ -23,6 +23,7 @@ import {
   type LoadResult,
   loadSlice,
   median,
+  medianInterval,
   perCycle,
   quantile,
   type Reading,
@@ -444,7 +445,7 @@ export async function launch<S extends LoadedServer>(
 
 /**
  * This tree's mock over `--before`'s, per CPU-second and load at each size, in the method's figures (medians of each
- * launch's cycle ratios, then over launches, lowest to highest launch): what a change did, read beside the control.
+ * launch's slice ratios, then over launches, with the median's interval): what a change did, read beside the control.
  */
 export function overBefore(servers: readonly BenchServer[], runs: ReadonlyMap<string, LoadResult[]>): string {
   const sizes = servers.flatMap((before) => {
@@ -454,8 +455,9 @@ export function overBefore(servers: readonly BenchServer[], runs: ReadonlyMap<st
       const [now, then] = [runs.get(`${route}:${mock}`), runs.get(`${route}:${before.key}`)];
       if (!now || !then) return [];
       const f = figures(now, then);
-      const [low, high] = f.cpuOverMinimalRange.map((x) => x.toFixed(3));
-      return [`${route} ${f.cpuOverMinimal.toFixed(3)} (${low} to ${high})`];
+      const { interval, coverage } = medianInterval(f.cpuOverMinimalLaunches!);
+      const [low, high] = interval.map((x) => x.toFixed(3));
+      return [`${route} ${f.cpuOverMinimal.toFixed(3)} (${Math.floor(coverage * 100)} % interval ${low} to ${high})`];
     });
     return [`${before.pets} pets: ${reads.join(', ')}`];
   });
