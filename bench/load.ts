@@ -38,12 +38,12 @@ export interface LoadResult {
   failures: number;
   /**
    * Each slice's own reading, in the order they ran (cycle by cycle), where every slice was timed (see `Slice.cpuS`):
-   * what {@link perCycle} compares cycle by cycle.
+   * what {@link perCycle} compares slice by slice.
    */
   cycles?: Reading[];
   /**
    * Where the yardstick's slices ran between every other server's: for each of this server's slices, the yardstick's
-   * two slices around it taken together (what {@link cycleRatio} divides by).
+   * two slices around it taken together (what {@link perCycle} compares each slice with).
    */
   beside?: Reading[];
   /** This is the yardstick whose slices ran between every other server's. */
@@ -58,22 +58,19 @@ export interface LoadResult {
  * every other server's, else over the yardstick's slice of the same cycle; without slices, the ratio of the totals.
  */
 export function cycleRatio(server: LoadResult, yardstick: LoadResult, of: 'rps' | 'cpu'): number {
-  const compare = (s: Reading, y: Reading) => (of === 'rps' ? s.rps / y.rps : y.cpuUsPerRequest / s.cpuUsPerRequest);
-  const [mine, around] = [server.cycles, server.beside];
-  if (yardstick.interleaved && mine !== undefined && around !== undefined && around.length === mine.length)
-    return median(mine.map((c, k) => compare(c, around[k]!)));
-  return perCycle(server, yardstick, compare);
+  return perCycle(server, yardstick, (s, y) => (of === 'rps' ? s.rps / y.rps : y.cpuUsPerRequest / s.cpuUsPerRequest));
 }
 
-/** One cycle's reading of a server, or a whole launch's. */
+/** One slice's reading of a server, or a whole launch's. */
 export type Reading = Pick<LoadResult, 'rps' | 'cpuUsPerRequest'>;
 
 /**
- * `compare` of a server and another in one launch: the median over their cycles where both were read slice by slice
- * in the same cycles, else `compare` of their totals.
+ * `compare` of a server and another in one launch, where both were read slice by slice: the median over the
+ * server's slices, each compared with the other's two slices around it where the other is the yardstick that ran
+ * between every server's, else with the other's slice of the same cycle; without slices, `compare` of their totals.
  */
 export function perCycle(server: LoadResult, other: LoadResult, compare: (s: Reading, o: Reading) => number): number {
-  const [mine, theirs] = [server.cycles, other.cycles];
+  const [mine, theirs] = [server.cycles, other.interleaved ? server.beside : other.cycles];
   if (mine === undefined || theirs === undefined || mine.length !== theirs.length || mine.length === 0)
     return compare(server, other);
   return median(mine.map((c, k) => compare(c, theirs[k]!)));

@@ -1,7 +1,8 @@
 /**
  * The peers section: the tools a user would pick instead of the mock, run beside it in the same launches and loaded
  * the same way as the throughput section (one CPU, turns in short slices, CPU from /proc, medians over launches of
- * fresh processes, a second mock process as the control). Each peer is installed from the npm registry into the
+ * fresh processes, a second mock process as the control), but in plain cycles, the mock's slice not between every
+ * two others': the peers' ratios are tenfold, not a few per cent, and plain cycles take less time. Each peer is installed from the npm registry into the
  * bench's temporary project and seeded with the mock's own pets where it can hold them. Where a peer cannot answer a
  * route as the contract says, the section records what it answered and compares anyway: what a user would get.
  */

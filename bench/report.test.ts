@@ -5,7 +5,7 @@ import { serverArgs } from './answers.ts';
 import type { InstalledProject } from './install.ts';
 import { COUNTING_FLAGS, countingMethod, INSTRUCTION_COUNTS, settledCount } from './instructions.ts';
 import { benchServers, LAYERS, MINIMAL, MINIMAL_AGAIN, MOCK, MOCK_1000, mocksBefore } from './layers.ts';
-import { cycleRatio, type LoadResult, mean, median, medianInterval, quantile } from './load.ts';
+import { cycleRatio, type LoadResult, mean, median, medianInterval, perCycle, quantile, type Reading } from './load.ts';
 import { cpuSeconds, threadCpuSeconds } from './processes.ts';
 import { extractSection, ReadmeSectionError, renderSummary, replaceSection } from './readme.ts';
 import { renderTables } from './render.ts';
@@ -403,19 +403,29 @@ describe('the targets', () => {
     // The machine slows down slice by slice; the server (the second of a group of four) costs 10 % more.
     const speed = (slice: number) => 1 + 0.05 * slice;
     const cycles = 6;
-    // Y S Y B Y C Y, then Y C Y B Y S Y: the server's slices are the 2nd of the first cycle, the 6th of the second...
-    const serverSlices = Array.from({ length: cycles }, (_, k) => (k % 2 === 0 ? 7 * k + 1 : 7 * k + 5));
+    // Y S Y B Y C Y, then C Y B Y S Y (each cycle six slices after the first Y): the server's slice is the first of
+    // a cycle, then the fifth.
+    const serverSlices = Array.from({ length: cycles }, (_, k) => (k % 2 === 0 ? 6 * k + 1 : 6 * k + 5));
     const server = result(
       serverSlices.map((i) => reading(91 / speed(i), 22 * speed(i))),
       { beside: serverSlices.map((i) => reading(100 / speed(i), 20 * speed(i))) },
     );
     // The yardstick's own cycle k, one slice per cycle, as the plain order would pair them: far from the server's.
-    const yardstick = result(Array.from({ length: cycles }, (_, k) => reading(100 / speed(7 * k), 20 * speed(7 * k))));
+    const yardstick = result(Array.from({ length: cycles }, (_, k) => reading(100 / speed(6 * k), 20 * speed(6 * k))));
     expect(cycleRatio(server, { ...yardstick, interleaved: true }, 'cpu')).toBeCloseTo(20 / 22);
     expect(cycleRatio(server, { ...yardstick, interleaved: true }, 'rps')).toBeCloseTo(0.91);
     // Against a server that did not run between (a rung of the ladder), the same cycles are paired, and the drift
     // between the slices shows.
     expect(cycleRatio(server, yardstick, 'cpu')).not.toBeCloseTo(20 / 22, 2);
+    // A layer's cost over the yardstick (the ladder's first rung) is read against the same two slices.
+    const cost = (s: Reading, o: Reading) => s.cpuUsPerRequest - o.cpuUsPerRequest;
+    const speeds = serverSlices.map((i) => speed(i));
+    expect(perCycle(server, { ...yardstick, interleaved: true }, cost)).toBeCloseTo(2 * median(speeds));
+    // Slices that do not line up with their readings beside: the totals.
+    const short = { ...server, beside: server.beside!.slice(1) };
+    expect(cycleRatio(short, { ...yardstick, interleaved: true }, 'cpu')).toBeCloseTo(
+      yardstick.cpuUsPerRequest / server.cpuUsPerRequest,
+    );
   });
 
   it("times each slice to the start of the server's next one, and only from exact readings", () => {

@@ -54,6 +54,11 @@ export interface ThroughputFigures {
   statistic?: 'median';
   /** A launch's ratios are the medians of its cycles' ratios (since 2026-11-29); absent, ratios of its totals. */
   cycles?: 'median';
+  /**
+   * `between`: the minimal server's slice ran between every two others', each slice compared with its two around it
+   * (since 2026-11-30); absent, with its slice of the same cycle.
+   */
+  yardstick?: 'between';
   servers: { key: string; label: string; command: string }[];
   /** By load, then by server key; a server appears under the loads it was loaded with. */
   routes: Partial<Record<LoadName, Record<string, ServerFigures>>>;

@@ -29,7 +29,7 @@ export interface Settings {
   peerLaunches: number;
   /** Throughput: seconds of load per server, route and launch. */
   durationS: number;
-  /** Throughput: about how long one server's slice lasts, s; short, so that the machine's drift cancels over a cycle. */
+  /** Throughput: about how long one server's slice lasts, s; short, so that the machine's drift cancels between slices. */
   sliceS: number;
   warmupS: number;
   connections: number;

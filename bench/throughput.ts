@@ -2,11 +2,11 @@
  * The throughput section. The machine's speed drifts by a factor of two within a run, so servers loaded one after
  * another cannot be compared to 5 %. Instead the servers of one store size run at the same time, all pinned to one
  * core (the load generator, this process, on the others), and take turns in short slices, each a fixed number of
- * requests sized to last a fraction of a second: a drift hits every server of a cycle alike. Each server's CPU time
- * comes from /proc around each of its slices, and the yardstick's slices run between every other server's, so each
- * slice is compared with the yardstick's on either side of it. Summed over a route's slices, one launch read up to 0.3 off on a load
- * (a burst of other load on some of that route's slices: the same launch read near 1.00 on its other loads), so a
- * launch's ratio is the median of its cycles' ratios, and every figure a median over launches of fresh processes,
+ * requests sized to last a fraction of a second, the yardstick's slice between every two others': a drift hits a
+ * slice and the yardstick's on either side of it alike. Each server's CPU time comes from /proc around each of its
+ * slices. Summed over a route's slices, one launch read up to 0.3 off on a load (a burst of other load on some of
+ * that route's slices: the same launch read near 1.00 on its other loads), so a launch's ratio is the median of its
+ * slices' ratios, and every figure a median over launches of fresh processes,
  * started in the opposite order every other launch; the control (the yardstick again) shows what the method reads
  * when nothing differs. Loading a server and its yardstick at the same time instead (a pair each, one autocannon
  * each) was tried: a server's CPU per request then depends on its partner's (how many requests each wake-up finds),
@@ -368,7 +368,7 @@ export function spread(values: number[]): { median: number; range: [number, numb
 
 /**
  * Medians over launches; ratios to the minimal server taken launch by launch, where both shared the core, each
- * launch's the median of its cycles' ratios (see {@link cycleRatio}).
+ * launch's the median of its slices' ratios (see {@link cycleRatio}).
  */
 export function figures(runs: LoadResult[], minimal: LoadResult[]): ServerFigures {
   const rpsLaunches = runs.map((r, i) => cycleRatio(r, minimal[i]!, 'rps'));
@@ -393,7 +393,7 @@ function layerFigures(layers: readonly Layer[], runs: Map<string, LoadResult[]>)
   return layers.map((layer): LayerFigures => {
     const pair = (route: LoadName) => {
       const [w, o] = [runs.get(`${route}:${layer.with.key}`)!, runs.get(`${route}:${layer.over.key}`)!];
-      // What `with` costs a request beyond `over` in each launch, µs (the median of the cycles' differences).
+      // What `with` costs a request beyond `over` in each launch, µs (the median of the slices' differences).
       const cost = spread(w.map((r, i) => perCycle(r, o[i]!, (s, t) => s.cpuUsPerRequest - t.cpuUsPerRequest)));
       return { costUs: cost.median, costRange: cost.range as [number, number] };
     };
@@ -510,7 +510,7 @@ export async function measureThroughput(
     throughput: {
       method: 'slices',
       statistic: 'median',
-      ...(everyCycle(runs) ? { cycles: 'median' as const } : {}),
+      ...(everyCycle(runs) ? { cycles: 'median' as const, yardstick: 'between' as const } : {}),
       servers: servers.map((s) => ({
         key: s.key,
         label: s.label,
