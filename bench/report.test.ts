@@ -23,6 +23,21 @@ import {
   timedSlices,
 } from './throughput.ts';
 
+/** One slice's reading. */
+const reading = (rps: number, cpuUs: number): Reading => ({ rps, cpuUsPerRequest: cpuUs });
+
+/** A launch's result read slice by slice, its totals the slices' means. */
+const result = (cycles: Reading[], more: Partial<LoadResult> = {}): LoadResult => ({
+  rps: mean(cycles.map((c) => c.rps)),
+  p50Ms: 1,
+  p99Ms: 2,
+  requests: 1000,
+  cpuUsPerRequest: mean(cycles.map((c) => c.cpuUsPerRequest)),
+  failures: 0,
+  cycles,
+  ...more,
+});
+
 /** A server's figures; its CPU ratio is `cpu` and its rounds range over ±`spread` around each ratio. */
 const figures = (overMinimal: number, p99Ms = 1, cpu = overMinimal, spread = 0.01): ServerFigures => ({
   rps: 1000 * overMinimal,
@@ -334,16 +349,6 @@ describe('the targets', () => {
   });
 
   it("takes a launch's ratio as the median of its cycles': a burst on two slices of ten does not move it", () => {
-    const reading = (rps: number, cpuUs: number) => ({ rps, cpuUsPerRequest: cpuUs });
-    const result = (cycles: { rps: number; cpuUsPerRequest: number }[]): LoadResult => ({
-      rps: mean(cycles.map((c) => c.rps)),
-      p50Ms: 1,
-      p99Ms: 2,
-      requests: 1000,
-      cpuUsPerRequest: mean(cycles.map((c) => c.cpuUsPerRequest)),
-      failures: 0,
-      cycles,
-    });
     // The machine's speed drifts from cycle to cycle, alike for both servers of a cycle.
     const drift = [1, 1.5, 0.7, 1.2, 0.9, 1.4, 1.1, 0.8, 1.3, 1];
     const yardstick = result(drift.map((d) => reading(100 / d, 20 * d)));
@@ -389,17 +394,6 @@ describe('the targets', () => {
   });
 
   it('compares a slice with the yardstick slices around it, where they ran between: a drift within a cycle cancels', () => {
-    const reading = (rps: number, cpuUs: number) => ({ rps, cpuUsPerRequest: cpuUs });
-    const result = (cycles: { rps: number; cpuUsPerRequest: number }[], more: Partial<LoadResult> = {}) => ({
-      rps: mean(cycles.map((c) => c.rps)),
-      p50Ms: 1,
-      p99Ms: 2,
-      requests: 1000,
-      cpuUsPerRequest: mean(cycles.map((c) => c.cpuUsPerRequest)),
-      failures: 0,
-      cycles,
-      ...more,
-    });
     // The machine slows down slice by slice; the server (the second of a group of four) costs 10 % more.
     const speed = (slice: number) => 1 + 0.05 * slice;
     const cycles = 6;
