@@ -334,7 +334,8 @@ async function loadRoute(
 
 /**
  * The order of a route's slices: `cycles` cycles of one slice per server, every other cycle in reverse. With a
- * yardstick in the group, its slices run between every other server's (Y A Y B Y, then Y B Y A Y), and `beside` holds,
+ * yardstick in the group, its slices run between every other server's (Y A Y B Y, then B Y A Y: a cycle's last Y is
+ * the next one's first), and `beside` holds,
  * for each slice of every other server, the indexes among the yardstick's slices of the one before and the one after.
  */
 export function sliceOrder<T extends { server: { key: string } }>(
@@ -350,12 +351,13 @@ export function sliceOrder<T extends { server: { key: string } }>(
     for (let cycle = 0; cycle < cycles; cycle++) order.push(...(cycle % 2 === 0 ? group : [...group].reverse()));
     return { order, beside };
   }
+  for (const r of others) beside.set(r, []);
   let ySlices = 0;
   order.push(y);
   for (let cycle = 0; cycle < cycles; cycle++)
     for (const r of cycle % 2 === 0 ? others : [...others].reverse()) {
       order.push(r, y);
-      beside.set(r, [...(beside.get(r) ?? []), [ySlices, ySlices + 1]]);
+      beside.get(r)!.push([ySlices, ySlices + 1]);
       ySlices++;
     }
   return { order, beside };
