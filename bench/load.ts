@@ -42,11 +42,11 @@ export interface LoadResult {
    */
   cycles?: Reading[];
   /**
-   * Where the yardstick's slices ran between every other server's: for each of this server's slices, the yardstick's
-   * two slices around it taken together (what {@link perCycle} compares each slice with).
+   * Where the yardstick's slices ran between every two of this server's: for each of this server's slices, the
+   * yardstick's two slices around it taken together (what {@link perCycle} compares each slice with).
    */
   beside?: Reading[];
-  /** This is the yardstick whose slices ran between every other server's. */
+  /** This is the yardstick whose slices ran between every two of every other server's. */
   interleaved?: boolean;
 }
 
@@ -54,8 +54,8 @@ export interface LoadResult {
  * One launch's ratio of a server to its yardstick, the higher the better for the server: req/s over the yardstick's,
  * or requests per CPU-second over the yardstick's. With both read slice by slice, the median of the slices' ratios:
  * a burst of other load that falls on a few slices moves a sum over all of them (one launch read 0.77 and 1.14 on two
- * loads for it) but not a median; each slice over the yardstick's two around it where the yardstick ran between
- * every other server's, else over the yardstick's slice of the same cycle; without slices, the ratio of the totals.
+ * loads for it) but not a median; each slice over the yardstick's two around it where the yardstick ran between,
+ * else over the other's slice of the same rank (see {@link perCycle}); without slices, the ratio of the totals.
  */
 export function cycleRatio(server: LoadResult, yardstick: LoadResult, of: 'rps' | 'cpu'): number {
   return perCycle(server, yardstick, (s, y) => (of === 'rps' ? s.rps / y.rps : y.cpuUsPerRequest / s.cpuUsPerRequest));
@@ -67,13 +67,27 @@ export type Reading = Pick<LoadResult, 'rps' | 'cpuUsPerRequest'>;
 /**
  * `compare` of a server and another in one launch, where both were read slice by slice: the median over the
  * server's slices, each compared with the other's two slices around it where the other is the yardstick that ran
- * between every server's, else with the other's slice of the same cycle; without slices, `compare` of their totals.
+ * between every server's; else with the other's slice of the same rank, which ran in another block, seconds apart:
+ * where both have the yardstick's slices beside theirs, the other's is first carried to this slice's moment by how
+ * the yardstick's changed between them. Without slices, `compare` of their totals.
  */
 export function perCycle(server: LoadResult, other: LoadResult, compare: (s: Reading, o: Reading) => number): number {
-  const [mine, theirs] = [server.cycles, other.interleaved ? server.beside : other.cycles];
+  const mine = server.cycles;
+  const theirs = other.interleaved ? server.beside : carried(other, server.beside);
   if (mine === undefined || theirs === undefined || mine.length !== theirs.length || mine.length === 0)
     return compare(server, other);
   return median(mine.map((c, k) => compare(c, theirs[k]!)));
+}
+
+/** `other`'s slices, each scaled by the yardstick's reading `at` its rank over the one beside it (where both exist). */
+function carried(other: LoadResult, at: Reading[] | undefined): Reading[] | undefined {
+  const [cycles, beside] = [other.cycles, other.beside];
+  if (cycles === undefined || beside === undefined || at === undefined) return cycles;
+  if (beside.length !== cycles.length || at.length !== cycles.length) return cycles;
+  return cycles.map((c, k) => ({
+    rps: c.rps * (at[k]!.rps / beside[k]!.rps),
+    cpuUsPerRequest: c.cpuUsPerRequest * (at[k]!.cpuUsPerRequest / beside[k]!.cpuUsPerRequest),
+  }));
 }
 
 /** The `q` quantile (0..1) of ascending `sorted` values, by the nearest-rank method. */

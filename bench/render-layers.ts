@@ -56,7 +56,7 @@ export function layerTable(r: BenchResults): string {
   ];
   const each =
     r.throughput?.method === 'slices'
-      ? `the ${launchStatistic(r.throughput)} of the per-launch differences${r.throughput.cycles ? ` (each the median of the launch's ${r.throughput.yardstick === 'between' ? 'slices' : 'cycles'}' differences)` : ''} (lowest to highest launch)`
+      ? `the ${launchStatistic(r.throughput)} of the per-launch differences${r.throughput.cycles ? ` (each the median of the launch's ${r.throughput.yardstick !== undefined ? 'slices' : 'cycles'}' differences)` : ''} (lowest to highest launch)`
       : 'the median of the per-round differences (lowest to highest round)';
   return [
     `Where the time goes: the server's CPU time per request in µs; for each cost, what it adds: ${each}`,

@@ -370,7 +370,7 @@ describe('the targets', () => {
     expect(cycleRatio(server, { ...yardstick, cycles: yardstick.cycles!.slice(1) }, 'cpu')).toBeCloseTo(ofTotals);
   });
 
-  it("runs the yardstick's slices between every other server's, and says which two bracket each", () => {
+  it("runs a block per server, its slices and the yardstick's taking turns, and says which two bracket each", () => {
     const group = ['y', 'a', 'b', 'c'].map((key) => ({ server: { key } }));
     const [y, a, b, c] = group as [(typeof group)[0], (typeof group)[0], (typeof group)[0], (typeof group)[0]];
     const keys = (order: typeof group) => order.map((r) => r.server.key).join('');
@@ -378,38 +378,39 @@ describe('the targets', () => {
     const plain = sliceOrder(group, 3);
     expect(keys(plain.order)).toBe('yabccbayyabc');
     expect(plain.beside.size).toBe(0);
-    // With one: between every other slice, wherever it stands in the group (the start order flips every launch).
+    expect(plain.warmUps.size).toBe(0);
+    // With one, wherever it stands in the group (the start order flips every launch): a block per other server in
+    // the group's order, a warm-up slice then two read ones, the yardstick's between every two.
     const between = sliceOrder([c, b, a, y], 2, 'y');
-    expect(keys(between.order)).toBe('ycybyayaybycy');
+    expect(keys(between.order)).toBe('ycycycybybybyayayay');
+    expect([...between.warmUps]).toEqual([c, b, a]);
     const ySlices = between.order.flatMap((r, i) => (r === y ? [i] : []));
     for (const r of [a, b, c]) {
-      const at = between.order.flatMap((s, i) => (s === r ? [i] : []));
-      expect(at).toHaveLength(2);
-      // The yardstick's slices just before and just after each of this server's, by their rank among its own.
+      const [, ...read] = between.order.flatMap((s, i) => (s === r ? [i] : []));
+      expect(read).toHaveLength(2);
+      // The yardstick's slices just before and just after each read slice of this server, by their rank among its own.
       expect(between.beside.get(r)!.map(([before, after]) => [ySlices[before], ySlices[after]])).toEqual(
-        at.map((i) => [i - 1, i + 1]),
+        read.map((i) => [i - 1, i + 1]),
       );
     }
     expect(sliceOrder(group, 2, 'none').order).toEqual(sliceOrder(group, 2).order);
   });
 
-  it('compares a slice with the yardstick slices around it, where they ran between: a drift within a cycle cancels', () => {
-    // The machine slows down slice by slice; the server (the second of a group of four) costs 10 % more.
+  it('compares a slice with the yardstick slices around it, where they ran between: a drift cancels', () => {
+    // The machine slows down slice by slice; the server (the first block, after its warm-up) costs 10 % more.
     const speed = (slice: number) => 1 + 0.05 * slice;
     const cycles = 6;
-    // Y S Y B Y C Y, then C Y B Y S Y (each cycle six slices after the first Y): the server's slice is the first of
-    // a cycle, then the fifth.
-    const serverSlices = Array.from({ length: cycles }, (_, k) => (k % 2 === 0 ? 6 * k + 1 : 6 * k + 5));
+    // Y s Y S Y S ... Y: the server's read slices are 3, 5, 7, ...
+    const serverSlices = Array.from({ length: cycles }, (_, k) => 3 + 2 * k);
     const server = result(
       serverSlices.map((i) => reading(91 / speed(i), 22 * speed(i))),
       { beside: serverSlices.map((i) => reading(100 / speed(i), 20 * speed(i))) },
     );
-    // The yardstick's own cycle k, one slice per cycle, as the plain order would pair them: far from the server's.
-    const yardstick = result(Array.from({ length: cycles }, (_, k) => reading(100 / speed(6 * k), 20 * speed(6 * k))));
+    // The yardstick's slices one in two, as a pairing by rank would take them: not the ones around the server's.
+    const yardstick = result(Array.from({ length: cycles }, (_, k) => reading(100 / speed(4 * k), 20 * speed(4 * k))));
     expect(cycleRatio(server, { ...yardstick, interleaved: true }, 'cpu')).toBeCloseTo(20 / 22);
     expect(cycleRatio(server, { ...yardstick, interleaved: true }, 'rps')).toBeCloseTo(0.91);
-    // Against a server that did not run between (a rung of the ladder), the same cycles are paired, and the drift
-    // between the slices shows.
+    // Paired by rank with slices that ran elsewhere, the drift between them shows.
     expect(cycleRatio(server, yardstick, 'cpu')).not.toBeCloseTo(20 / 22, 2);
     // A layer's cost over the yardstick (the ladder's first rung) is read against the same two slices.
     const cost = (s: Reading, o: Reading) => s.cpuUsPerRequest - o.cpuUsPerRequest;
@@ -420,6 +421,29 @@ describe('the targets', () => {
     expect(cycleRatio(short, { ...yardstick, interleaved: true }, 'cpu')).toBeCloseTo(
       yardstick.cpuUsPerRequest / server.cpuUsPerRequest,
     );
+  });
+
+  it("carries a rung's slices from another block to this one's moment by the yardstick's beside each", () => {
+    // The machine slows down slice by slice. Two rungs of the ladder, each in its own block of six read slices
+    // (14 slices apart): the upper one costs 2 µs more at full speed.
+    const speed = (slice: number) => 1 + 0.05 * slice;
+    const block = (first: number, cpuUs: number) => {
+      const at = Array.from({ length: 6 }, (_, k) => first + 2 * k);
+      return result(
+        at.map((i) => reading(1000 / (cpuUs * speed(i)), cpuUs * speed(i))),
+        { beside: at.map((i) => reading(1000 / (20 * speed(i)), 20 * speed(i))) },
+      );
+    };
+    const [upper, lower] = [block(17, 23), block(3, 21)];
+    const cost = (s: Reading, o: Reading) => s.cpuUsPerRequest - o.cpuUsPerRequest;
+    // Each difference is read at the upper rung's slice's moment: 2 µs at its speed.
+    const speeds = Array.from({ length: 6 }, (_, k) => speed(17 + 2 * k));
+    expect(perCycle(upper, lower, cost)).toBeCloseTo(2 * median(speeds));
+    // So is a ratio of the two (the --before comparison): 21 / 23, whatever the speed.
+    expect(cycleRatio(upper, lower, 'cpu')).toBeCloseTo(21 / 23);
+    // Without the yardstick's readings beside the lower rung's, its slices are taken as they ran, the drift with them.
+    const { beside: _b, ...unbracketed } = lower;
+    expect(perCycle(upper, unbracketed, cost)).toBeGreaterThan(2 * median(speeds) + 3);
   });
 
   it("times each slice to the start of the server's next one, and only from exact readings", () => {

@@ -55,10 +55,11 @@ export interface ThroughputFigures {
   /** A launch's ratios are the medians of its cycles' ratios (since 2026-11-29); absent, ratios of its totals. */
   cycles?: 'median';
   /**
-   * `between`: the minimal server's slice ran between every two others', each slice compared with its two around it
-   * (since 2026-11-30); absent, with its slice of the same cycle.
+   * `blocks`: each server's slices ran in a block of its own, the minimal server's between every two of them, each
+   * slice compared with the two around it (since 2026-11-30, 11:00); `between`: the minimal server's slice ran
+   * between every two others' in cycles of one slice each (2026-11-30); absent, with its slice of the same cycle.
    */
-  yardstick?: 'between';
+  yardstick?: 'blocks' | 'between';
   servers: { key: string; label: string; command: string }[];
   /** By load, then by server key; a server appears under the loads it was loaded with. */
   routes: Partial<Record<LoadName, Record<string, ServerFigures>>>;

@@ -2,8 +2,9 @@
  * The throughput section. The machine's speed drifts by a factor of two within a run, so servers loaded one after
  * another cannot be compared to 5 %. Instead the servers of one store size run at the same time, all pinned to one
  * core (the load generator, this process, on the others), and take turns in short slices, each a fixed number of
- * requests sized to last a fraction of a second, the yardstick's slice between every two others': a drift hits a
- * slice and the yardstick's on either side of it alike. Each server's CPU time comes from /proc around each of its
+ * requests sized to last a fraction of a second: a block of slices per server, the yardstick's slice between every
+ * two of them, so that a drift hits a slice and the yardstick's on either side of it alike, and both run every other
+ * slice (a server that waits longer between its slices than its yardstick reads costlier: see {@link sliceOrder}). Each server's CPU time comes from /proc around each of its
  * slices. Summed over a route's slices, one launch read up to 0.3 off on a load (a burst of other load on some of
  * that route's slices: the same launch read near 1.00 on its other loads), so a launch's ratio is the median of its
  * slices' ratios, and every figure a median over launches of fresh processes,
@@ -59,8 +60,9 @@ export interface ThroughputOptions {
   /** A built tree whose mock is loaded too, at each size, beside this one's (`--before DIR`). */
   before?: string;
   /**
-   * The key of the server every other one's ratios are taken over: its slices then run between every other server's
-   * (yardstick, A, yardstick, B, ...), and each of their slices is compared with the two yardstick slices around it.
+   * The key of the server every other one's ratios are taken over: every other server then gets a block of slices,
+   * the yardstick's between every two (yardstick, A, yardstick, A, ..., yardstick, B, ...), and each of their slices
+   * is compared with the two yardstick slices around it.
    */
   yardstick?: string;
 }
@@ -277,8 +279,8 @@ export function timedSlices(slices: Slice[], marks: (number | undefined)[]): Sli
 }
 
 /**
- * Loads `route` on every server of `group` in turn: a warm-up each (which sizes its slices), then cycles of one
- * slice per server, the yardstick's between every other's (see {@link sliceOrder}), each server's CPU time read from
+ * Loads `route` on every server of `group` in turn: a warm-up each (which sizes its slices), then a block of slices
+ * per server, the yardstick's between every two (see {@link sliceOrder}), each server's CPU time read from
  * /proc around all of it and at the start of every slice (a server waiting for its turn uses none). Resets the
  * servers that keep what POST creates, after the reading.
  */
@@ -301,24 +303,31 @@ async function loadRoute(
   const slices = new Map<Running, Slice[]>(group.map((r) => [r, []]));
   const marks = new Map<Running, (number | undefined)[]>(group.map((r) => [r, []]));
   const before = new Map(group.map((r) => [r, cpuOf(r)]));
-  const { order, beside } = sliceOrder(group, cycles, o.yardstick);
+  const { order, beside, warmUps } = sliceOrder(group, cycles, o.yardstick);
   for (const r of order) {
     marks.get(r)!.push(exactCpuOf(r));
     slices.get(r)!.push(await loadSlice(loadOf(r, route, o), { amount: amounts.get(r)! }));
   }
   await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
   const timed = new Map<Running, Slice[]>();
+  // A block's warm-up slice, where it was timed (untimed, no slice is compared and every one stays in the totals).
+  const warm = new Map<Running, Slice>();
   for (const r of group) {
     assertAlive(r);
     marks.get(r)!.push(exactCpuOf(r));
-    timed.set(r, timedSlices(slices.get(r)!, marks.get(r)!));
+    const all = timedSlices(slices.get(r)!, marks.get(r)!);
+    if (warmUps.has(r) && all[0]?.cpuS !== undefined) warm.set(r, all.shift()!);
+    timed.set(r, all);
   }
   const yardstick = group.find((r) => r.server.key === o.yardstick);
   const results = new Map<string, LoadResult>();
   for (const r of group) {
-    const [cpuBefore, cpuAfter] = [before.get(r), cpuOf(r)];
-    const cpu = cpuBefore === undefined || cpuAfter === undefined ? undefined : cpuAfter - cpuBefore;
+    const [cpuBefore, cpuAfter, unread] = [before.get(r), cpuOf(r), warm.get(r)];
+    const cpu =
+      cpuBefore === undefined || cpuAfter === undefined ? undefined : cpuAfter - cpuBefore - (unread?.cpuS ?? 0);
     const result = resultOf(timed.get(r)!, cpu);
+    // What failed in a warm-up slice still counts.
+    result.failures += unread?.failures ?? 0;
     const around = beside.get(r);
     if (yardstick !== undefined && around !== undefined) {
       const ys = timed.get(yardstick)!;
@@ -333,34 +342,42 @@ async function loadRoute(
 }
 
 /**
- * The order of a route's slices: `cycles` cycles of one slice per server, every other cycle in reverse. With a
- * yardstick in the group, its slices run between every other server's (Y A Y B Y, then B Y A Y: a cycle's last Y is
- * the next one's first), and `beside` holds,
- * for each slice of every other server, the indexes among the yardstick's slices of the one before and the one after.
+ * The order of a route's slices. Without a yardstick: `cycles` cycles of one slice per server, every other cycle in
+ * reverse. With one, a block per server in the group's order (which flips every launch), its slices and the
+ * yardstick's taking turns (Y A Y A ... Y B Y B ... Y): within a block both run every other slice, so neither comes
+ * to its slice warmer than the other (in cycles of one slice each, Y A Y B Y ..., the others waited fourteen slices
+ * at 50 pets where the yardstick waited one, and six processes of the mock read 0.877 of it on the list where in
+ * blocks they read 0.909, the control 0.976 and 0.985: 12 launches each, the same hour). A block's first slice of its
+ * server (`warmUps`) follows a wait of every other block and is not read; `cycles` slices follow it. `beside` holds, for each of those slices, the indexes among the
+ * yardstick's slices of the one before and the one after.
  */
 export function sliceOrder<T extends { server: { key: string } }>(
   group: readonly T[],
   cycles: number,
   yardstick?: string,
-): { order: T[]; beside: Map<T, [number, number][]> } {
+): { order: T[]; beside: Map<T, [number, number][]>; warmUps: Set<T> } {
   const y = group.find((r) => r.server.key === yardstick);
   const others = group.filter((r) => r !== y);
   const order: T[] = [];
   const beside = new Map<T, [number, number][]>();
   if (y === undefined || others.length === 0) {
     for (let cycle = 0; cycle < cycles; cycle++) order.push(...(cycle % 2 === 0 ? group : [...group].reverse()));
-    return { order, beside };
+    return { order, beside, warmUps: new Set() };
   }
-  for (const r of others) beside.set(r, []);
   let ySlices = 0;
   order.push(y);
-  for (let cycle = 0; cycle < cycles; cycle++)
-    for (const r of cycle % 2 === 0 ? others : [...others].reverse()) {
+  for (const r of others) {
+    order.push(r, y);
+    ySlices++;
+    const around: [number, number][] = [];
+    for (let cycle = 0; cycle < cycles; cycle++) {
       order.push(r, y);
-      beside.get(r)!.push([ySlices, ySlices + 1]);
+      around.push([ySlices, ySlices + 1]);
       ySlices++;
     }
-  return { order, beside };
+    beside.set(r, around);
+  }
+  return { order, beside, warmUps: new Set(others) };
 }
 
 /** The median of per-launch values, and their lowest and highest. */
@@ -512,7 +529,7 @@ export async function measureThroughput(
     throughput: {
       method: 'slices',
       statistic: 'median',
-      ...(everyCycle(runs) ? { cycles: 'median' as const, yardstick: 'between' as const } : {}),
+      ...(everyCycle(runs) ? { cycles: 'median' as const, yardstick: 'blocks' as const } : {}),
       servers: servers.map((s) => ({
         key: s.key,
         label: s.label,
