@@ -37,7 +37,7 @@ export interface LoadResult {
   /** Responses with a status outside 2xx, plus connection errors and timeouts. */
   failures: number;
   /**
-   * Each slice's own reading, in the order they ran (cycle by cycle), where every slice was timed (see `Slice.cpuS`):
+   * Each slice's own reading, in the order they ran, where every slice was timed (see `Slice.cpuS`):
    * what {@link perCycle} compares slice by slice.
    */
   cycles?: Reading[];
@@ -79,11 +79,15 @@ export function perCycle(server: LoadResult, other: LoadResult, compare: (s: Rea
   return median(mine.map((c, k) => compare(c, theirs[k]!)));
 }
 
-/** `other`'s slices, each scaled by the yardstick's reading `at` its rank over the one beside it (where both exist). */
+/**
+ * `other`'s slices, each scaled by the yardstick's reading `at` its rank over the one beside it; as they ran where
+ * neither has the yardstick's beside (plain cycles: the peers), none (the totals, then) where only one has.
+ */
 function carried(other: LoadResult, at: Reading[] | undefined): Reading[] | undefined {
   const [cycles, beside] = [other.cycles, other.beside];
-  if (cycles === undefined || beside === undefined || at === undefined) return cycles;
-  if (beside.length !== cycles.length || at.length !== cycles.length) return cycles;
+  if (beside === undefined && at === undefined) return cycles;
+  if (cycles === undefined || beside === undefined || at === undefined) return undefined;
+  if (beside.length !== cycles.length || at.length !== cycles.length) return undefined;
   return cycles.map((c, k) => ({
     rps: c.rps * (at[k]!.rps / beside[k]!.rps),
     cpuUsPerRequest: c.cpuUsPerRequest * (at[k]!.cpuUsPerRequest / beside[k]!.cpuUsPerRequest),

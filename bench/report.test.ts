@@ -13,6 +13,7 @@ import { type BenchResults, type ConformanceWay, checkTargets, type ServerFigure
 import { parseSettings } from './settings.ts';
 import {
   ALL_CPUS,
+  closings,
   commandOf,
   cpuNumbers,
   cpuPlan,
@@ -394,6 +395,13 @@ describe('the targets', () => {
       );
     }
     expect(sliceOrder(group, 2, 'none').order).toEqual(sliceOrder(group, 2).order);
+    // Each server's last slice ends once the slice after it is done; the last two servers' with the route.
+    const ends = closings(between.order);
+    expect([...ends].map(([i, r]) => [i, r.server.key])).toEqual([
+      [7, 'c'],
+      [13, 'b'],
+    ]);
+    expect(between.order.lastIndexOf(c) + 2).toBe(7);
   });
 
   it('compares a slice with the yardstick slices around it, where they ran between: a drift cancels', () => {
@@ -441,9 +449,12 @@ describe('the targets', () => {
     expect(perCycle(upper, lower, cost)).toBeCloseTo(2 * median(speeds));
     // So is a ratio of the two (the --before comparison): 21 / 23, whatever the speed.
     expect(cycleRatio(upper, lower, 'cpu')).toBeCloseTo(21 / 23);
-    // Without the yardstick's readings beside the lower rung's, its slices are taken as they ran, the drift with them.
+    // Without the yardstick's readings beside both, the slices are paired as they ran (plain cycles), the drift with
+    // them; beside one only, the totals.
     const { beside: _b, ...unbracketed } = lower;
-    expect(perCycle(upper, unbracketed, cost)).toBeGreaterThan(2 * median(speeds) + 3);
+    const { beside: _u, ...alone } = upper;
+    expect(perCycle(alone, unbracketed, cost)).toBeGreaterThan(2 * median(speeds) + 3);
+    expect(perCycle(upper, unbracketed, cost)).toBeCloseTo(cost(upper, lower));
   });
 
   it("times each slice to the start of the server's next one, and only from exact readings", () => {

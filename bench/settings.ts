@@ -102,9 +102,9 @@ export function parseSettings(argv: string[]): Settings | undefined {
     launches: launches ?? (quick ? 2 : 8),
     peerLaunches: quick ? 2 : 4,
     durationS: quick ? 0.5 : 1,
-    // Ten cycles of 0.1 s, not four of 0.25 s: the control's misses were bursts of other load, not a process's speed
+    // Ten slices of 0.1 s, not four of 0.25 s: the control's misses were bursts of other load, not a process's speed
     // (one launch read 1.13, 0.77, 1.01, 0.86 and 1.14 on its five loads), and a burst of half a second fell on
-    // two of one server's four slices; in ten short ones it falls on every server's alike.
+    // two of one server's four slices; of ten short ones it takes a few, which a launch's median of them leaves out.
     sliceS: 0.1,
     warmupS: 0.5,
     connections: 32,

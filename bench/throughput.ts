@@ -42,7 +42,7 @@ export interface ThroughputOptions {
   launches: number;
   /** Seconds of load each server gets per route and launch, in slices of about `slice` s. */
   duration: number;
-  /** About how long one server's slice lasts, s: short enough that the machine's drift cancels over a cycle. */
+  /** About how long one server's slice lasts, s: short enough that the machine's drift between two slices is small. */
   slice: number;
   /** Seconds of unmeasured load per server before each route's slices (it also sizes the slices). */
   warmup: number;
@@ -268,8 +268,8 @@ export function everyCycle(runs: Map<string, LoadResult[]>): boolean {
 const SETTLE_MS = 20;
 
 /**
- * `slices` with each one's CPU time, from `marks`: the server's exact CPU time at the start of each slice, then at
- * the end of the route. A slice's time runs to the start of that server's next slice (a server waiting for its turn
+ * `slices` with each one's CPU time, from `marks`: the server's exact CPU time at the start of each slice, then where
+ * its last ends (see {@link closings}). A slice's time runs to the start of that server's next slice (a server waiting for its turn
  * uses none), so what a slice leaves behind (its 32 connections closing, a collection) counts with it, and the
  * slices add up to the route's total. None has a time unless every mark is exact (ticks of 10 ms are too coarse).
  */
@@ -304,7 +304,16 @@ async function loadRoute(
   const marks = new Map<Running, (number | undefined)[]>(group.map((r) => [r, []]));
   const before = new Map(group.map((r) => [r, cpuOf(r)]));
   const { order, beside, warmUps } = sliceOrder(group, cycles, o.yardstick);
-  for (const r of order) {
+  const closing = closings(order);
+  const closed = new Set<Running>();
+  const close = (r: Running) => {
+    if (closed.has(r)) return;
+    closed.add(r);
+    marks.get(r)!.push(exactCpuOf(r));
+  };
+  for (const [i, r] of order.entries()) {
+    const done = closing.get(i);
+    if (done !== undefined) close(done);
     marks.get(r)!.push(exactCpuOf(r));
     slices.get(r)!.push(await loadSlice(loadOf(r, route, o), { amount: amounts.get(r)! }));
   }
@@ -314,7 +323,7 @@ async function loadRoute(
   const warm = new Map<Running, Slice>();
   for (const r of group) {
     assertAlive(r);
-    marks.get(r)!.push(exactCpuOf(r));
+    close(r);
     const all = timedSlices(slices.get(r)!, marks.get(r)!);
     if (warmUps.has(r) && all[0]?.cpuS !== undefined) warm.set(r, all.shift()!);
     timed.set(r, all);
@@ -322,10 +331,14 @@ async function loadRoute(
   const yardstick = group.find((r) => r.server.key === o.yardstick);
   const results = new Map<string, LoadResult>();
   for (const r of group) {
-    const [cpuBefore, cpuAfter, unread] = [before.get(r), cpuOf(r), warm.get(r)];
-    const cpu =
-      cpuBefore === undefined || cpuAfter === undefined ? undefined : cpuAfter - cpuBefore - (unread?.cpuS ?? 0);
-    const result = resultOf(timed.get(r)!, cpu);
+    const [cpuBefore, cpuAfter, unread, read] = [before.get(r), cpuOf(r), warm.get(r), timed.get(r)!];
+    // Timed, the read slices' own time (the warm-up's and the waits between left out).
+    const cpu = read.every((s) => s.cpuS !== undefined)
+      ? read.reduce((sum, s) => sum + s.cpuS!, 0)
+      : cpuBefore === undefined || cpuAfter === undefined
+        ? undefined
+        : cpuAfter - cpuBefore;
+    const result = resultOf(read, cpu);
     // What failed in a warm-up slice still counts.
     result.failures += unread?.failures ?? 0;
     const around = beside.get(r);
@@ -339,6 +352,19 @@ async function loadRoute(
   }
   for (const r of group) if ((route === 'create' || route === 'mixed') && r.server.resettable) await resetMock(r.base);
   return results;
+}
+
+/**
+ * Where each server's last slice ends: before the slice at the index it maps to, two after its own (its block's
+ * last, once the yardstick's after it is done), as a slice within a block ends where the server's next starts; not
+ * at the end of the route, so that a wait for the blocks after it, and what V8 does while idle, counts in no slice.
+ * A server whose last slice is one of the last two ends with the route.
+ */
+export function closings<T>(order: readonly T[]): Map<number, T> {
+  const lastAt = new Map(order.map((r, i) => [r, i]));
+  const closing = new Map<number, T>();
+  for (const [r, i] of lastAt) if (i + 2 < order.length) closing.set(i + 2, r);
+  return closing;
 }
 
 /**
