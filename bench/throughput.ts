@@ -4,11 +4,11 @@
  * core (the load generator, this process, on the others), and take turns in short slices, each a fixed number of
  * requests sized to last a fraction of a second: a block of slices per server, the yardstick's slice between every
  * two of them, so that a drift hits a slice and the yardstick's on either side of it alike, and both run every other
- * slice (a server that waits longer between its slices than its yardstick reads costlier: see {@link sliceOrder}). Each server's CPU time comes from /proc around each of its
- * slices. Summed over a route's slices, one launch read up to 0.3 off on a load (a burst of other load on some of
- * that route's slices: the same launch read near 1.00 on its other loads), so a launch's ratio is the median of its
- * slices' ratios, and every figure a median over launches of fresh processes,
- * started in the opposite order every other launch; the control (the yardstick again) shows what the method reads
+ * slice (a server that waits longer between its slices than its yardstick reads costlier: see {@link sliceOrder}).
+ * Each server's CPU time comes from /proc around each of its slices. Summed over a route's slices, one launch read
+ * up to 0.3 off on a load (a burst of other load on some of that route's slices: the same launch read near 1.00 on
+ * its other loads), so a launch's ratio is the median of its slices' ratios, and every figure a median over
+ * launches of fresh processes, started in the opposite order every other launch; the control (the yardstick again) shows what the method reads
  * when nothing differs. Loading a server and its yardstick at the same time instead (a pair each, one autocannon
  * each) was tried: a server's CPU per request then depends on its partner's (how many requests each wake-up finds),
  * and the mock read 0.68 on the list where in turns it read 0.87.
@@ -269,9 +269,9 @@ const SETTLE_MS = 20;
 
 /**
  * `slices` with each one's CPU time, from `marks`: the server's exact CPU time at the start of each slice, then where
- * its last ends (see {@link closings}). A slice's time runs to the start of that server's next slice (a server waiting for its turn
- * uses none), so what a slice leaves behind (its 32 connections closing, a collection) counts with it, and the
- * slices add up to the route's total. None has a time unless every mark is exact (ticks of 10 ms are too coarse).
+ * its last ends (see {@link closings}). A slice's time runs to the start of that server's next slice (a server
+ * waiting for its turn uses none), so what a slice leaves behind (its 32 connections closing, a collection) counts
+ * with it. None has a time unless every mark is exact (ticks of 10 ms are too coarse).
  */
 export function timedSlices(slices: Slice[], marks: (number | undefined)[]): Slice[] {
   if (marks.length !== slices.length + 1 || marks.some((m) => m === undefined)) return slices;
@@ -346,6 +346,9 @@ async function loadRoute(
       const ys = timed.get(yardstick)!;
       const readings = around.map(([a, b]) => readingOf([ys[a]!, ys[b]!]));
       if (readings.every((x) => x !== undefined)) result.beside = readings;
+      // Slices that do not line up with the yardstick's beside them would be compared by their totals, silently.
+      if (result.beside && result.cycles && result.beside.length !== result.cycles.length)
+        throw new Error(`${r.server.key}: ${result.cycles.length} read slices but ${result.beside.length} beside them`);
     }
     if (r === yardstick) result.interleaved = true;
     results.set(r.server.key, result);
@@ -374,8 +377,8 @@ export function closings<T>(order: readonly T[]): Map<number, T> {
  * to its slice warmer than the other (in cycles of one slice each, Y A Y B Y ..., the others waited fourteen slices
  * at 50 pets where the yardstick waited one, and six processes of the mock read 0.877 of it on the list where in
  * blocks they read 0.909, the control 0.976 and 0.985: 12 launches each, the same hour). A block's first slice of its
- * server (`warmUps`) follows a wait of every other block and is not read; `cycles` slices follow it. `beside` holds, for each of those slices, the indexes among the
- * yardstick's slices of the one before and the one after.
+ * server (`warmUps`) follows a wait of every other block and is not read; `cycles` slices follow it. `beside` holds,
+ * for each of those slices, the indexes among the yardstick's slices of the one before and the one after.
  */
 export function sliceOrder<T extends { server: { key: string } }>(
   group: readonly T[],
