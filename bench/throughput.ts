@@ -1,17 +1,17 @@
 /**
  * The throughput section. The machine's speed drifts by a factor of two within a run, so servers loaded one after
- * another cannot be compared to 5 %. Instead the servers of one store size run at the same time, all pinned to one
- * core (the load generator, this process, on the others), and take turns in short slices, each a fixed number of
- * requests sized to last a fraction of a second: a block of slices per server, the yardstick's slice between every
- * two of them, so that a drift hits a slice and the yardstick's on either side of it alike, and both run every other
- * slice (a server that waits longer between its slices than its yardstick reads costlier: see {@link sliceOrder}).
- * Each server's CPU time comes from /proc around each of its slices. Summed over a route's slices, one launch read
- * up to 0.3 off on a load (a burst of other load on some of that route's slices: the same launch read near 1.00 on
- * its other loads), so a launch's ratio is the median of its slices' ratios, and every figure a median over
- * launches of fresh processes, started in the opposite order every other launch; the control (the yardstick again) shows what the method reads
- * when nothing differs. Loading a server and its yardstick at the same time instead (a pair each, one autocannon
- * each) was tried: a server's CPU per request then depends on its partner's (how many requests each wake-up finds),
- * and the mock read 0.68 on the list where in turns it read 0.87.
+ * another cannot be compared to 5 %. Instead the servers of one store size run at the same time, all pinned to one core
+ * (the load generator, this process, on the others), and take turns in short slices, each a fixed number of requests
+ * sized to last a fraction of a second: a block of slices per server, the yardstick's slice between every two of them,
+ * so that a drift hits a slice and the yardstick's on either side of it alike, and both run every other slice (a server
+ * that waits longer between its slices than its yardstick reads costlier: see {@link sliceOrder}). Each server's CPU
+ * time comes from /proc around each of its slices. Summed over a route's slices, one launch read up to 0.3 off on a
+ * load (a burst of other load on some of that route's slices: the same launch read near 1.00 on its other loads), so a
+ * launch's ratio is the median of its slices' ratios, and every figure a median over launches of fresh processes,
+ * started in the opposite order every other launch; the control (the yardstick again) shows what the method reads when
+ * nothing differs. Loading a server and its yardstick at the same time instead (a pair each, one autocannon each) was
+ * tried: a server's CPU per request then depends on its partner's (how many requests each wake-up finds), and the mock
+ * read 0.68 on the list where in turns it read 0.87.
  */
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
