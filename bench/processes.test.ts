@@ -3,6 +3,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { cpuShare, cpuTicks } from './processes.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'bench-signals-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -43,4 +44,24 @@ describe("the bench's signal handling", () => {
     expect(await exited).toBe(130);
     expect(existsSync(done)).toBe(true);
   }, 20_000);
+});
+
+describe("a CPU's share of time from /proc/stat", () => {
+  const stat = (steal: number, idle: number) =>
+    `cpu  900 0 100 ${idle * 2} 0 0 0 ${steal * 2} 0 0\ncpu0 400 0 50 ${idle} 0 0 0 ${steal} 0 0\ncpu1 500 0 50 ${idle} 0 0 0 ${steal} 0 0\n`;
+
+  it('reads one CPU, or all of them, by name (cpu1 is not cpu10)', () => {
+    expect(cpuTicks(1, stat(3, 100))).toEqual({ total: 653, idle: 100, steal: 3 });
+    expect(cpuTicks(undefined, stat(3, 100))).toEqual({ total: 1206, idle: 200, steal: 6 });
+    expect(cpuTicks(10, stat(3, 100))).toBeUndefined();
+    expect(cpuTicks(0, 'cpu0 1 2\n')).toBeUndefined();
+  });
+
+  it('splits the time between two readings into steal and busy', () => {
+    const before = cpuTicks(1, stat(3, 100))!;
+    // 100 ticks later: 10 stolen, 40 idle, so 50 busy (user).
+    const after = { total: before.total + 100, idle: before.idle + 40, steal: before.steal + 10 };
+    expect(cpuShare(before, after)).toEqual({ steal: 0.1, busy: 0.5 });
+    expect(cpuShare(before, before)).toBeUndefined();
+  });
 });

@@ -242,3 +242,35 @@ export function peakRssBytes(pid: number): number | undefined {
     return undefined;
   }
 }
+
+/** A CPU's time so far by kind, in ticks, from /proc/stat's line for it (`cpu` alone: every CPU summed). */
+export interface CpuTicks {
+  total: number;
+  idle: number;
+  steal: number;
+}
+
+/** /proc/stat's counters for `cpu` (a CPU number; every CPU when absent), or `undefined` off Linux. */
+export function cpuTicks(cpu?: number, stat?: string): CpuTicks | undefined {
+  try {
+    const name = cpu === undefined ? 'cpu' : `cpu${cpu}`;
+    const line = (stat ?? readFileSync('/proc/stat', 'utf8')).split('\n').find((l) => l.startsWith(`${name} `));
+    // user nice system idle iowait irq softirq steal (guest time is inside user already).
+    const n = line?.trim().split(/\s+/).slice(1, 9).map(Number);
+    if (n === undefined || n.length < 8 || n.some((x) => !Number.isFinite(x))) return undefined;
+    return { total: n.reduce((a, b) => a + b, 0), idle: n[3]! + n[4]!, steal: n[7]! };
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * What a CPU did between two readings, as parts of its time: `steal`, the time the hypervisor ran something else
+ * while this CPU had work (a neighbour on the host), and `busy`, every other non-idle time (this machine's own work).
+ */
+export function cpuShare(before: CpuTicks, after: CpuTicks): { steal: number; busy: number } | undefined {
+  const total = after.total - before.total;
+  if (!(total > 0)) return undefined;
+  const steal = (after.steal - before.steal) / total;
+  return { steal, busy: 1 - (after.idle - before.idle) / total - steal };
+}

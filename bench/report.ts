@@ -63,6 +63,11 @@ export interface ThroughputFigures {
   servers: { key: string; label: string; command: string }[];
   /** By load, then by server key; a server appears under the loads it was loaded with. */
   routes: Partial<Record<LoadName, Record<string, ServerFigures>>>;
+  /**
+   * What the servers' CPU (every CPU when they were not pinned) did during each launch of each store size, as parts
+   * of its time: stolen by the hypervisor for a neighbour on the host, and busy with anything (since 2026-11-30, 13:00).
+   */
+  host?: { launch: number; pets: number; steal: number; busy: number }[];
 }
 
 /** One row of "where the time goes". */

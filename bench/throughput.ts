@@ -30,7 +30,15 @@ import {
   type Reading,
   type Slice,
 } from './load.ts';
-import { type ChildServer, cpuSeconds, spawnServer, threadCpuSeconds, waitForOutput } from './processes.ts';
+import {
+  type ChildServer,
+  cpuSeconds,
+  cpuShare,
+  cpuTicks,
+  spawnServer,
+  threadCpuSeconds,
+  waitForOutput,
+} from './processes.ts';
 import type { LayerFigures, LoadName, ServerFigures, ThroughputFigures } from './report.ts';
 import { type LoadName as Load, MIXED_ROUTES, ROUTE_REQUESTS, resetMock } from './servers/index.ts';
 
@@ -531,18 +539,29 @@ export async function measureThroughput(
   const pinned = plan !== undefined && pinSelf(plan.generator);
   if (!pinned) o.log('throughput: taskset or a second CPU is missing: servers and load generator are not pinned');
   const runs = new Map<string, LoadResult[]>();
+  const host: NonNullable<ThroughputFigures['host']> = [];
   try {
     for (let n = 1; n <= o.launches; n++)
       for (const pets of new Set(servers.map((s) => s.pets))) {
         const group = servers.filter((s) => s.pets === pets);
         const cpu = pinned ? plan!.servers : undefined;
+        const label = `launch ${n}, ${pets} pets:`;
+        const before = cpuTicks(cpu === undefined ? undefined : Number(cpu));
         await launch(
           n % 2 === 1 ? group : [...group].reverse(),
           { ...o, yardstick: yardstickOf(group) },
           (server) => start(server, o, answersFiles.get(pets)!, cpu),
           runs,
-          `launch ${n}, ${pets} pets:`,
+          label,
         );
+        const after = cpuTicks(cpu === undefined ? undefined : Number(cpu));
+        const share = before && after && cpuShare(before, after);
+        if (share) {
+          host.push({ launch: n, pets, ...share });
+          o.log(
+            `${label} the servers' CPU ${(share.busy * 100).toFixed(1)} % busy, ${(share.steal * 100).toFixed(2)} % stolen by the host`,
+          );
+        }
       }
   } finally {
     if (pinned) pinSelf(ALL_CPUS);
@@ -565,6 +584,7 @@ export async function measureThroughput(
         command: commandOf(s, o.project, pinned ? plan!.servers : undefined),
       })),
       routes: Object.fromEntries(LOADS.map((route) => [route, routeFigures(route)])),
+      ...(host.length > 0 ? { host } : {}),
     },
     layers: layerFigures(o.layers, runs),
   };
