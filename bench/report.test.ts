@@ -13,6 +13,7 @@ import { type BenchResults, type ConformanceWay, checkTargets, type ServerFigure
 import { parseSettings } from './settings.ts';
 import {
   ALL_CPUS,
+  blockStarts,
   closings,
   commandOf,
   cpuNumbers,
@@ -382,9 +383,13 @@ describe('the targets', () => {
     expect(plain.warmUps.size).toBe(0);
     // With one, wherever it stands in the group (the start order flips every launch): a block per other server in
     // the group's order, a warm-up slice then two read ones, the yardstick's between every two.
-    const between = sliceOrder([c, b, a, y], 2, 'y');
+    const between = sliceOrder([c, b, a, y], 2, 'y', 1);
     expect(keys(between.order)).toBe('ycycycybybybyayayay');
-    expect([...between.warmUps]).toEqual([c, b, a]);
+    expect([...between.warmUps]).toEqual([
+      [c, 1],
+      [b, 1],
+      [a, 1],
+    ]);
     const ySlices = between.order.flatMap((r, i) => (r === y ? [i] : []));
     for (const r of [a, b, c]) {
       const [, ...read] = between.order.flatMap((s, i) => (s === r ? [i] : []));
@@ -394,6 +399,22 @@ describe('the targets', () => {
         read.map((i) => [i - 1, i + 1]),
       );
     }
+    // More warm-up slices: that many unread at the head of each block, the yardstick's beside the read ones still.
+    const longer = sliceOrder([a, y, b], 2, 'y', 3);
+    expect(keys(longer.order)).toBe('yayayayayaybybybybyby');
+    expect(longer.warmUps.get(a)).toBe(3);
+    const yAt = longer.order.flatMap((r, i) => (r === y ? [i] : []));
+    const readOf = (r: typeof a) => longer.order.flatMap((s, i) => (s === r ? [i] : [])).slice(3);
+    for (const r of [a, b])
+      expect(longer.beside.get(r)!.map(([before, after]) => [yAt[before], yAt[after]])).toEqual(
+        readOf(r).map((i) => [i - 1, i + 1]),
+      );
+    // Where a block begins (its stores start again there on a load that writes): each server's first slice.
+    expect([...blockStarts(longer.order, longer.warmUps)].map(([i, r]) => [i, r.server.key])).toEqual([
+      [1, 'a'],
+      [11, 'b'],
+    ]);
+    expect(blockStarts(plain.order, plain.warmUps).size).toBe(0);
     expect(sliceOrder(group, 2, 'none').order).toEqual(sliceOrder(group, 2).order);
     // Each server's last slice ends once the slice after it is done; the last two servers' with the route.
     const ends = closings(between.order);

@@ -60,6 +60,13 @@ export interface ThroughputFigures {
    * between every two others' in cycles of one slice each (2026-11-30); absent, with its slice of the same cycle.
    */
   yardstick?: 'blocks' | 'between';
+  /** In blocks, how many slices at the head of each are not read (since 2026-11-30, 14:30; before, one). */
+  warmUpSlices?: number;
+  /**
+   * On the loads that write, the yardstick and the block's server are reset before each block (since 2026-11-30,
+   * 14:30; before, the yardstick kept every block's new pets).
+   */
+  resetsBeforeBlocks?: boolean;
   servers: { key: string; label: string; command: string }[];
   /** By load, then by server key; a server appears under the loads it was loaded with. */
   routes: Partial<Record<LoadName, Record<string, ServerFigures>>>;

@@ -3,13 +3,16 @@
  * Node here, doing the least work that gives the mock's answer. Plain
  * comparison of the bearer key; the read routes answer bytes prepared once
  * (the mock's own answers, so the same bytes), a listing's bytes made again
- * from the kept pets only after one of its own writes; POST does what any
- * server must to give the same answer: reads the body as text, `JSON.parse`,
- * checks `name` is a string and `categoryId` a safe integer (400 otherwise),
- * assigns the next id, keeps the pet and answers 201 with `JSON.stringify` of
- * it and a `Location`. Default server settings, no other header but
- * Content-Type and Content-Length, and those the mock's answer carries by design (getPet's deprecation headers). It imports nothing of the mock: a
- * yardstick never carries the cost it measures.
+ * from the kept pets only after a write of its own that the listing holds
+ * (a new pet has the highest id: a full listing, or one of another status,
+ * stays as it was); POST does what any server must to give the same answer:
+ * reads the body as text, `JSON.parse`, checks `name` is a string and
+ * `categoryId` a safe integer (400 otherwise), assigns the next id, keeps the
+ * pet and answers 201 with `JSON.stringify` of it and a `Location`. Default
+ * server settings, no other header but Content-Type and Content-Length, and
+ * those the mock's answer carries by design (getPet's deprecation headers).
+ * It imports nothing of the mock: a yardstick never carries the cost it
+ * measures.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 
@@ -87,7 +90,7 @@ const LISTINGS = { list: { limit: 20, status: undefined }, sold: { limit: 100, s
 
 /**
  * The pets, as JSON text with their status, and the least work that gives the mock's answer to a POST: parse,
- * check the two required fields, keep, serialise. A listing's bytes are made once and kept until the next write.
+ * check the two required fields, keep, serialise. A listing's bytes are made once and kept until a write it holds.
  */
 function createPets(answers: FixedAnswers) {
   const seeded = (JSON.parse(answers.pets) as KeptPet[]).map((pet) => ({
@@ -99,12 +102,22 @@ function createPets(answers: FixedAnswers) {
   let kept = [...seeded];
   let nextId = firstId;
   let listings: { list?: Prepared; sold?: Prepared } = { ...first };
+  // How many pets each kept listing holds: a new pet (the highest id, so the last) enters one only below its limit.
+  const countOf = (route: 'list' | 'sold') => {
+    const { limit, status } = LISTINGS[route];
+    let n = 0;
+    for (let i = 0; i < kept.length && n < limit; i++) if (status === undefined || kept[i]!.status === status) n++;
+    return n;
+  };
+  const firstCounts = { list: countOf('list'), sold: countOf('sold') };
+  let counts = { ...firstCounts };
   const invalid = prepare({ status: 400, body: '{"code":"invalid_request","message":"invalid body","status":400}' });
   const listing = (route: 'list' | 'sold'): Prepared => {
     const { limit, status } = LISTINGS[route];
     const parts: string[] = [];
     for (let i = 0; i < kept.length && parts.length < limit; i++)
       if (status === undefined || kept[i]!.status === status) parts.push(kept[i]!.json);
+    counts[route] = parts.length;
     return prepare({ status: 200, body: `[${parts.join(',')}]` });
   };
   return {
@@ -126,7 +139,14 @@ function createPets(answers: FixedAnswers) {
       if (typeof body.status === 'string') pet.status = body.status;
       const json = JSON.stringify(pet);
       kept.push({ json, status: pet.status });
-      listings = {};
+      // Only a listing the new pet enters is made again; a full one, or one of another status, stays as it was.
+      for (const route of ['list', 'sold'] as const) {
+        const { limit, status } = LISTINGS[route];
+        if ((status === undefined || status === pet.status) && counts[route] < limit) {
+          listings[route] = undefined;
+          counts[route] = Math.min(limit, counts[route] + 1);
+        }
+      }
       res
         .writeHead(201, {
           'content-type': 'application/json',
@@ -139,6 +159,7 @@ function createPets(answers: FixedAnswers) {
       kept = [...seeded];
       nextId = firstId;
       listings = { ...first };
+      counts = { ...firstCounts };
     },
   };
 }

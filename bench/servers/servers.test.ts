@@ -151,6 +151,34 @@ describe("the bench's servers", () => {
     expect((await ask(bases.minimal!, 'sold')).body).toBe(before.body);
   });
 
+  it("the minimal server makes again only the listings a new pet enters, and each stays the mock's", async () => {
+    // Three pets, so that the list (limit 20) fills only after 17 writes and the sold listing takes sold pets only.
+    const small = await startMockServer({ port: 0, apiKeys: [KEY], count: 3 });
+    try {
+      const base = await listen(
+        createVariantServer({
+          variant: 'minimal',
+          apiKey: KEY,
+          answers: await captureAnswers({ base: small.url, apiKey: KEY }),
+        }),
+      );
+      await resetMock(small.url);
+      const statuses = ['available', 'sold', 'pending', undefined];
+      for (let n = 0; n < 30; n++) {
+        const body = JSON.stringify({ name: `P${n}`, categoryId: 1, status: statuses[n % statuses.length] });
+        expect((await ask(base, 'create', KEY, body)).body).toBe((await ask(small.url, 'create', KEY, body)).body);
+        for (const route of ['list', 'sold'] as const)
+          expect({ n, route, body: (await ask(base, route)).body }).toEqual({
+            n,
+            route,
+            body: (await ask(small.url, route)).body,
+          });
+      }
+    } finally {
+      await small.close();
+    }
+  });
+
   it('a reset puts the mock back to its seeded pets, so every round of POSTs starts from the same store', async () => {
     await resetMock(mock.url);
     await ask(mock.url, 'create');
