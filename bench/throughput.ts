@@ -65,7 +65,7 @@ export interface ThroughputOptions {
   ownSlices?: boolean;
   /** Requests of the mixed load each fresh process gets before anything is measured (default 20,000). */
   launchWarmup?: number;
-  /** Slices at the start of each server's block that are not read (default 1; see {@link sliceOrder}). */
+  /** Slices at the start of each server's block that are not read (default {@link WARM_UP_SLICES}). */
   warmUpSlices?: number;
   /** A built tree whose mock is loaded too, at each size, beside this one's (`--before DIR`). */
   before?: string;
@@ -406,8 +406,8 @@ export const WARM_UP_SLICES = 3;
  * at 50 pets where the yardstick waited one, and six processes of the mock read 0.877 of it on the list where in
  * blocks they read 0.909, the control 0.976 and 0.985: 12 launches each, the same hour). A block's first slices of its
  * server (`warmUpSlices`, {@link WARM_UP_SLICES}) follow a wait of every other block and are not read (`warmUps`);
- * `cycles` slices follow them. `beside` holds,
- * for each of those slices, the indexes among the yardstick's slices of the one before and the one after.
+ * `cycles` slices follow them. `beside` holds, for each of those slices, the indexes among the yardstick's slices of
+ * the one before and the one after.
  */
 export function sliceOrder<T extends { server: { key: string } }>(
   group: readonly T[],
