@@ -13,7 +13,6 @@ import { type BenchResults, type ConformanceWay, checkTargets, type ServerFigure
 import { parseSettings } from './settings.ts';
 import {
   ALL_CPUS,
-  blockStarts,
   closings,
   commandOf,
   cpuNumbers,
@@ -410,11 +409,11 @@ describe('the targets', () => {
         readOf(r).map((i) => [i - 1, i + 1]),
       );
     // Where a block begins (its stores start again there on a load that writes): each server's first slice.
-    expect([...blockStarts(longer.order, longer.warmUps)].map(([i, r]) => [i, r.server.key])).toEqual([
+    expect([...longer.blockStarts].map(([i, r]) => [i, r.server.key])).toEqual([
       [1, 'a'],
       [11, 'b'],
     ]);
-    expect(blockStarts(plain.order, plain.warmUps).size).toBe(0);
+    expect(plain.blockStarts.size).toBe(0);
     expect(sliceOrder(group, 2, 'none').order).toEqual(sliceOrder(group, 2).order);
     // Each server's last slice ends once the slice after it is done; the last two servers' with the route.
     const ends = closings(between.order);

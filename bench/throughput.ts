@@ -314,12 +314,12 @@ async function loadRoute(
   const slices = new Map<Running, Slice[]>(group.map((r) => [r, []]));
   const marks = new Map<Running, (number | undefined)[]>(group.map((r) => [r, []]));
   const before = new Map(group.map((r) => [r, cpuOf(r)]));
-  const { order, beside, warmUps } = sliceOrder(group, cycles, o.yardstick, o.warmUpSlices);
+  const { order, beside, warmUps, blockStarts } = sliceOrder(group, cycles, o.yardstick, o.warmUpSlices);
   const yardstick = group.find((r) => r.server.key === o.yardstick);
   // On a load that writes, the yardstick, which runs in every block, would carry every block's new pets, and its
   // answers cost more as its store grows (its sold listing reads every pet): it and the block's server start each
   // block from their first state, so that a slice and the yardstick's beside it hold stores of one size.
-  const resets = route === 'create' || route === 'mixed' ? blockStarts(order, warmUps) : new Map<number, Running>();
+  const resets = route === 'create' || route === 'mixed' ? blockStarts : new Map<number, Running>();
   const closing = closings(order);
   const closed = new Set<Running>();
   const close = (r: Running) => {
@@ -407,25 +407,27 @@ export const WARM_UP_SLICES = 3;
  * blocks they read 0.909, the control 0.976 and 0.985: 12 launches each, the same hour). A block's first slices of its
  * server (`warmUpSlices`, {@link WARM_UP_SLICES}) follow a wait of every other block and are not read (`warmUps`);
  * `cycles` slices follow them. `beside` holds, for each of those slices, the indexes among the yardstick's slices of
- * the one before and the one after.
+ * the one before and the one after; `blockStarts`, the index in `order` of each block's first slice.
  */
 export function sliceOrder<T extends { server: { key: string } }>(
   group: readonly T[],
   cycles: number,
   yardstick?: string,
   warmUpSlices = WARM_UP_SLICES,
-): { order: T[]; beside: Map<T, [number, number][]>; warmUps: Map<T, number> } {
+): { order: T[]; beside: Map<T, [number, number][]>; warmUps: Map<T, number>; blockStarts: Map<number, T> } {
   const y = group.find((r) => r.server.key === yardstick);
   const others = group.filter((r) => r !== y);
   const order: T[] = [];
   const beside = new Map<T, [number, number][]>();
   if (y === undefined || others.length === 0) {
     for (let cycle = 0; cycle < cycles; cycle++) order.push(...(cycle % 2 === 0 ? group : [...group].reverse()));
-    return { order, beside, warmUps: new Map() };
+    return { order, beside, warmUps: new Map(), blockStarts: new Map() };
   }
   let ySlices = 0;
+  const blockStarts = new Map<number, T>();
   order.push(y);
   for (const r of others) {
+    blockStarts.set(order.length, r);
     for (let w = 0; w < warmUpSlices; w++) {
       order.push(r, y);
       ySlices++;
@@ -438,19 +440,7 @@ export function sliceOrder<T extends { server: { key: string } }>(
     }
     beside.set(r, around);
   }
-  return { order, beside, warmUps: new Map(others.map((r) => [r, warmUpSlices])) };
-}
-
-/** Where each block begins in a route's `order`: the index of its server's first slice (its first warm-up). */
-export function blockStarts<T>(order: readonly T[], warmUps: ReadonlyMap<T, number>): Map<number, T> {
-  const starts = new Map<number, T>();
-  const seen = new Set<T>();
-  for (const [i, r] of order.entries())
-    if (warmUps.has(r) && !seen.has(r)) {
-      seen.add(r);
-      starts.set(i, r);
-    }
-  return starts;
+  return { order, beside, warmUps: new Map(others.map((r) => [r, warmUpSlices])), blockStarts };
 }
 
 /** The median of per-launch values, and their lowest and highest. */
@@ -582,7 +572,8 @@ export async function measureThroughput(
         const group = servers.filter((s) => s.pets === pets);
         const cpu = pinned ? plan!.servers : undefined;
         const label = `launch ${n}, ${pets} pets:`;
-        const before = cpuTicks(cpu === undefined ? undefined : Number(cpu));
+        const serversCpu = cpu === undefined ? undefined : Number(cpu);
+        const before = cpuTicks(serversCpu);
         await launch(
           n % 2 === 1 ? group : [...group].reverse(),
           { ...o, yardstick: yardstickOf(group) },
@@ -590,7 +581,7 @@ export async function measureThroughput(
           runs,
           label,
         );
-        const after = cpuTicks(cpu === undefined ? undefined : Number(cpu));
+        const after = cpuTicks(serversCpu);
         const share = before && after && cpuShare(before, after);
         if (share) {
           host.push({ launch: n, pets, ...share });

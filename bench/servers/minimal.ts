@@ -88,6 +88,12 @@ const RESET_BODY = '{"reset":true}';
 /** What each listing asks for. */
 const LISTINGS = { list: { limit: 20, status: undefined }, sold: { limit: 100, status: 'sold' } } as const;
 
+/** Whether a pet of `status` belongs in the listing of `route` (up to its limit). */
+function holds(route: 'list' | 'sold', status: string | undefined): boolean {
+  const wanted = LISTINGS[route].status;
+  return wanted === undefined || wanted === status;
+}
+
 /**
  * The pets, as JSON text with their status, and the least work that gives the mock's answer to a POST: parse,
  * check the two required fields, keep, serialise. A listing's bytes are made once and kept until a write it holds.
@@ -103,20 +109,16 @@ function createPets(answers: FixedAnswers) {
   let nextId = firstId;
   let listings: { list?: Prepared; sold?: Prepared } = { ...first };
   // How many pets each kept listing holds: a new pet (the highest id, so the last) enters one only below its limit.
-  const countOf = (route: 'list' | 'sold') => {
-    const { limit, status } = LISTINGS[route];
-    let n = 0;
-    for (let i = 0; i < kept.length && n < limit; i++) if (status === undefined || kept[i]!.status === status) n++;
-    return n;
-  };
-  const firstCounts = { list: countOf('list'), sold: countOf('sold') };
+  const countIn = (route: 'list' | 'sold') =>
+    Math.min(LISTINGS[route].limit, seeded.filter((pet) => holds(route, pet.status)).length);
+  const firstCounts = { list: countIn('list'), sold: countIn('sold') };
   let counts = { ...firstCounts };
   const invalid = prepare({ status: 400, body: '{"code":"invalid_request","message":"invalid body","status":400}' });
   const listing = (route: 'list' | 'sold'): Prepared => {
-    const { limit, status } = LISTINGS[route];
+    const { limit } = LISTINGS[route];
     const parts: string[] = [];
     for (let i = 0; i < kept.length && parts.length < limit; i++)
-      if (status === undefined || kept[i]!.status === status) parts.push(kept[i]!.json);
+      if (holds(route, kept[i]!.status)) parts.push(kept[i]!.json);
     counts[route] = parts.length;
     return prepare({ status: 200, body: `[${parts.join(',')}]` });
   };
@@ -141,10 +143,9 @@ function createPets(answers: FixedAnswers) {
       kept.push({ json, status: pet.status });
       // Only a listing the new pet enters is made again; a full one, or one of another status, stays as it was.
       for (const route of ['list', 'sold'] as const) {
-        const { limit, status } = LISTINGS[route];
-        if ((status === undefined || status === pet.status) && counts[route] < limit) {
+        if (holds(route, pet.status) && counts[route] < LISTINGS[route].limit) {
           listings[route] = undefined;
-          counts[route] = Math.min(limit, counts[route] + 1);
+          counts[route]++;
         }
       }
       res
