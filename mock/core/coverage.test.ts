@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { expectCoverage, expectNoInvalidRequests, formatCoverage } from './coverage-report.ts';
 import { AUTH, JSON_HEADERS, setupMock } from './test-support.ts';
@@ -142,6 +143,47 @@ describe('contract coverage of what the mock answered', () => {
     const small = JSON.stringify(mock.coverage()).length;
     for (let i = 0; i < 20_000; i++) await call('GET', `/v1/pets?limit=${(i % 100) + 1}`);
     expect(JSON.stringify(mock.coverage()).length).toBeLessThanOrEqual(small + 40);
+  });
+});
+
+describe('coverage and the pact of requests sent in turn', () => {
+  // Six kinds of answer, more than either keeps found at hand (four): each with its row and its kind of interaction.
+  const kinds: { row: string; send: [method: string, url: string, headers?: Record<string, string>, body?: string] }[] =
+    [
+      { row: 'listPets 200', send: ['GET', '/v1/pets?limit=2'] },
+      { row: 'getPet 200', send: ['GET', '/v1/pets/1'] },
+      { row: 'getPet 404', send: ['GET', '/v1/pets/999'] },
+      { row: 'listPets 401', send: ['GET', '/v1/pets', {}] },
+      { row: 'createPet 201', send: ['POST', '/v1/pets', JSON_HEADERS, '{"name":"Rex","categoryId":1}'] },
+      { row: 'createPet 400', send: ['POST', '/v1/pets', JSON_HEADERS, '{"name":"Rex"}'] },
+    ];
+
+  it('counts every answer in its own row, and the pact holds the kinds sent, in whatever order they come', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.nat(kinds.length - 1), { minLength: 10, maxLength: 40 }), async (order) => {
+        const { mock, call } = setupMock();
+        for (const i of order) {
+          const [method, url, headers, body] = kinds[i]!.send;
+          await call(method, url, headers, body);
+        }
+        const report = mock.coverage();
+        for (const [i, { row }] of kinds.entries())
+          expect(count(report, row), row).toBe(order.filter((k) => k === i).length);
+        // The same kinds sent once each, one after another, make the same interactions.
+        const once = setupMock();
+        for (const i of [...new Set(order)].sort()) {
+          const [method, url, headers, body] = kinds[i]!.send;
+          await once.call(method, url, headers, body);
+        }
+        const described = (m: typeof mock) =>
+          m
+            .pact({ consumer: 'c', provider: 'p' })
+            .interactions.map((x) => x.description)
+            .sort();
+        expect(described(mock)).toEqual(described(once.mock));
+      }),
+      { numRuns: 60 },
+    );
   });
 });
 

@@ -159,8 +159,11 @@ interface Counts {
    * fault, not by its row id: no new string to hash per request.
    */
   rowCounters: Map<string, Map<number | string, Counter>>;
-  /** The row counter found last: a client repeats an answer more often than not, and two compares cost less than two lookups. */
-  lastRow: { operationId: string; what: number | string; counter: Counter } | undefined;
+  /**
+   * The row counters found last: a client repeats a few answers over and over, often in turn (a listing's 200, a
+   * pet's, a create's 201), and a few compares cost less than two lookups.
+   */
+  recentRows: RecentRows;
   /** Each variation's counter: an object, so that what is remembered per query is counted with no lookup. */
   variations: Map<string, { count: number }>;
   invalid: Map<string, InvalidRequestKind>;
@@ -174,7 +177,13 @@ function emptyCounts(): Counts {
     unknownRoutes: 0,
     responses: new Map(),
     rowCounters: new Map(),
-    lastRow: undefined,
+    recentRows: {
+      operationIds: Array.from({ length: RECENT_ROWS }, () => undefined),
+      whats: Array.from({ length: RECENT_ROWS }, () => undefined),
+      counters: Array.from({ length: RECENT_ROWS }, () => undefined),
+      last: 0,
+      next: 0,
+    },
     variations: new Map(),
     invalid: new Map(),
     created: new IdRanges(MAX_CREATED_RANGES),
@@ -225,12 +234,36 @@ function tally(counts: Counts, id: string): { count: number } {
 
 /** The counter of an operation's answer with a status (a number) or a fault (a string). */
 function rowCounter(counts: Counts, operationId: string, what: number | string): Counter {
-  const last = counts.lastRow;
-  if (last !== undefined && last.operationId === operationId && last.what === what) return last.counter;
+  const recent = counts.recentRows;
+  const { operationIds, whats, last } = recent;
+  // The row found last first: a client repeating one answer pays two compares.
+  if (operationIds[last] === operationId && whats[last] === what) return recent.counters[last]!;
+  for (let i = 0; i < RECENT_ROWS; i++)
+    if (i !== last && operationIds[i] === operationId && whats[i] === what) {
+      recent.last = i;
+      return recent.counters[i]!;
+    }
   const counter = findRowCounter(counts, operationId, what);
-  counts.lastRow = { operationId, what, counter };
+  const at = recent.next;
+  operationIds[at] = operationId;
+  whats[at] = what;
+  recent.counters[at] = counter;
+  recent.last = at;
+  recent.next = at === RECENT_ROWS - 1 ? 0 : at + 1;
   return counter;
 }
+
+/** The row counters found last: the slot found last, and the oldest, which the next row looked up takes. */
+interface RecentRows {
+  operationIds: (string | undefined)[];
+  whats: (number | string | undefined)[];
+  counters: (Counter | undefined)[];
+  last: number;
+  next: number;
+}
+
+/** How many row counters found last are compared before the lookups: the mixed load's three answers and one more. */
+const RECENT_ROWS = 4;
 
 function findRowCounter(counts: Counts, operationId: string, what: number | string): Counter {
   let byWhat = counts.rowCounters.get(operationId);

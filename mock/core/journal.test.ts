@@ -47,6 +47,33 @@ describe('the journal, keeping what repeats as it kept it before', () => {
     for (const [i, entry] of journal.list().entries())
       expect(Object.keys(entry.headers).sort(), `entry ${i}`).toEqual(Object.keys(defined(sent[i]![1])).sort());
   });
+  it('reads each request with its own headers when a few sets come in turn, more of them than it keeps at hand', () => {
+    const sets: Record<string, string>[] = [
+      { host: 'a', authorization: 'Bearer k' },
+      { host: 'a', authorization: 'Bearer k', 'content-type': 'application/json', 'content-length': '14' },
+      { host: 'a', authorization: 'Bearer k', accept: 'x' },
+      { host: 'b', authorization: 'Bearer k' },
+      { authorization: 'Bearer k', host: 'a' },
+      { host: 'a' },
+    ];
+    fc.assert(
+      fc.property(fc.array(fc.nat(sets.length - 1), { minLength: 10, maxLength: 60 }), (order) => {
+        const journal = createJournal({ keys: ['k'] });
+        for (const i of order)
+          journal.record({
+            time: 0,
+            request: { method: 'GET', url: `/v1/pets?set=${i}`, headers: { ...sets[i] } },
+            status: 200,
+            durationMs: 0,
+            applied: {},
+          });
+        const read = journal.list().map((e) => [e.query.set, Object.entries(e.headers)]);
+        const redacted = (h: Record<string, string>) =>
+          Object.entries(h).map(([n, v]) => [n, n === 'authorization' ? '[REDACTED]' : v]);
+        expect(read).toEqual(order.map((i) => [String(i), redacted(sets[i]!)]));
+      }),
+    );
+  });
 });
 
 describe('the journal, around its ring', () => {

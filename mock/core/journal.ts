@@ -160,13 +160,16 @@ export function createJournal({
   let seq = 0;
   let bytes = 0;
   let dropped = 0;
-  // The last entry's headers and body: a request that repeats them (a client sends the same few again and again) is
-  // kept with the objects already held, so what it brought dies young. Kept, each request's strings and headers
-  // object would outlive the garbage collector's young generation and be copied by it, once or twice. (The path and
-  // query of a target sent before mostly come from the layers' memo of targets, strings already held; a session's by
-  // URL and a target over the memo's length are new.)
-  let lastHeaders: ApiRequest['headers'] = EMPTY;
-  let lastFields = fieldsOf(EMPTY);
+  // The last entries' headers and the last body: a request that repeats them (a client sends the same few again and
+  // again, often in turn: a read's headers, a create's) is kept with the objects already held, so what it brought
+  // dies young. Kept, each request's strings and headers object would outlive the garbage collector's young
+  // generation and be copied by it, once or twice. (The path and query of a target sent before mostly come from the
+  // layers' memo of targets, strings already held; a session's by URL and a target over the memo's length are new.)
+  // The headers last matched are compared first; a new set takes the oldest slot.
+  const recentHeaders: ApiRequest['headers'][] = Array.from({ length: RECENT_HEADERS }, () => EMPTY);
+  const recentFields: Fields[] = Array.from({ length: RECENT_HEADERS }, () => fieldsOf(EMPTY));
+  let matched = 0;
+  let oldest = 0;
   let lastBody = '';
   // Drops the oldest entry. When the ring is full that is the slot written next, whose columns the new entry
   // overwrites at once: only its bytes are given back (`reused`). Otherwise its objects are let go now.
@@ -188,10 +191,22 @@ export function createJournal({
     seq++;
     if (capacity === 0) return;
     if (path === undefined || query === undefined) ({ path, query } = splitTarget(originForm(request.url)));
-    if (!sameFields(request.headers, lastFields)) {
-      lastHeaders = request.headers;
-      lastFields = fieldsOf(lastHeaders);
+    if (!sameFields(request.headers, recentFields[matched]!)) {
+      let found = -1;
+      for (let i = 0; i < RECENT_HEADERS; i++)
+        if (i !== matched && sameFields(request.headers, recentFields[i]!)) {
+          found = i;
+          break;
+        }
+      if (found === -1) {
+        found = oldest;
+        oldest = oldest === RECENT_HEADERS - 1 ? 0 : oldest + 1;
+        recentHeaders[found] = request.headers;
+        recentFields[found] = fieldsOf(request.headers);
+      }
+      matched = found;
     }
+    const fields = recentFields[matched]!;
     let extra = extraOf(request, fault, applied);
     let body: string | undefined;
     if (!request.bodyTooLarge && request.body !== undefined && request.body.length > 0) {
@@ -208,7 +223,7 @@ export function createJournal({
       }
     }
     const target = path.length + (query === '' ? 0 : query.length + 1);
-    const cost = ENTRY_OVERHEAD + target + lastFields.length + (body?.length ?? 0);
+    const cost = ENTRY_OVERHEAD + target + fields.length + (body?.length ?? 0);
     if (count === capacity) dropOldest(true);
     while (count > 0 && bytes + cost > maxBytes) dropOldest(false);
     const slot = next;
@@ -223,7 +238,7 @@ export function createJournal({
     methods[slot] = request.method;
     paths[slot] = path;
     queries[slot] = query;
-    headers[slot] = lastHeaders;
+    headers[slot] = recentHeaders[matched]!;
     bodies[slot] = body;
     extras[slot] = extra;
     operations[slot] = operationId;
@@ -251,8 +266,10 @@ export function createJournal({
       count = 0;
       next = 0;
       bytes = 0;
-      lastHeaders = EMPTY;
-      lastFields = fieldsOf(EMPTY);
+      recentHeaders.fill(EMPTY);
+      recentFields.fill(fieldsOf(EMPTY));
+      matched = 0;
+      oldest = 0;
       lastBody = '';
       methods.fill('');
       paths.fill('');
@@ -526,3 +543,5 @@ const clock = globalThis.performance;
 // it is a checked getter).
 const timeOrigin = clock.timeOrigin;
 const EMPTY: ApiRequest['headers'] = Object.freeze({});
+/** How many sets of request headers the journal keeps at hand to reuse: a read's, a create's, and two more. */
+const RECENT_HEADERS = 4;

@@ -13,6 +13,9 @@ import { buildInteraction, type PactInteraction } from './interaction.ts';
 /** The most kinds of interaction (and, apart, of requests left out) one mock keeps. */
 export const MAX_PACT_KINDS = 500;
 
+/** How many kinds found last the recorder compares before it looks one up: the mixed load's four, all found so. */
+const RECENT_KINDS = 4;
+
 /** One kind of interaction: its first example, and how often it was seen. */
 export interface RecordedInteraction {
   interaction: PactInteraction;
@@ -70,10 +73,32 @@ export function createPactRecorder(removed?: ReadonlySet<string>): PactRecorder 
   let kinds: RecordedInteraction[] = [];
   let skipped = new Map<string, SkippedKind>();
   let overflow = 0;
-  // The kind found last, by its parts: a client repeats a request more often than not, and comparing five parts
-  // costs less than five lookups.
-  let lastParts: KindParts | undefined;
-  let lastKind: RecordedInteraction | undefined;
+  // The kinds found last, by their parts: a client repeats a few requests over and over, often in turn (a listing,
+  // a pet, a create), and comparing five parts with a few costs less than five lookups. A find takes the oldest slot.
+  const recentParts: (KindParts | undefined)[] = Array.from({ length: RECENT_KINDS }, () => undefined);
+  const recentKinds: (RecordedInteraction | undefined)[] = Array.from({ length: RECENT_KINDS }, () => undefined);
+  let last = 0;
+  let oldest = 0;
+  const recentKind = (parts: KindParts): RecordedInteraction | undefined => {
+    // The kind found last first: a client repeating one request compares once.
+    const lastParts = recentParts[last];
+    if (lastParts !== undefined && sameParts(parts, lastParts)) return recentKinds[last];
+    for (let i = 0; i < RECENT_KINDS; i++) {
+      const known = recentParts[i];
+      if (i !== last && known !== undefined && sameParts(parts, known)) {
+        last = i;
+        return recentKinds[i];
+      }
+    }
+    const found = findKind(tree, parts);
+    if (found) {
+      recentParts[oldest] = parts;
+      recentKinds[oldest] = found;
+      last = oldest;
+      oldest = oldest === RECENT_KINDS - 1 ? 0 : oldest + 1;
+    }
+    return found;
+  };
   return {
     record(context, response) {
       const what = classify(context, response, removed);
@@ -88,12 +113,9 @@ export function createPactRecorder(removed?: ReadonlySet<string>): PactRecorder 
         }
         return;
       }
-      const known = lastKind && sameParts(what.parts, lastParts!) ? lastKind : findKind(tree, what.parts);
-      if (known) {
-        known.count++;
-        lastParts = what.parts;
-        lastKind = known;
-      } else if (kinds.length >= MAX_PACT_KINDS) overflow++;
+      const known = recentKind(what.parts);
+      if (known) known.count++;
+      else if (kinds.length >= MAX_PACT_KINDS) overflow++;
       else {
         const kind: RecordedInteraction = {
           interaction: buildInteraction(context, response, what.forced),
@@ -110,8 +132,10 @@ export function createPactRecorder(removed?: ReadonlySet<string>): PactRecorder 
       return overflow;
     },
     clear() {
-      lastParts = undefined;
-      lastKind = undefined;
+      recentParts.fill(undefined);
+      recentKinds.fill(undefined);
+      last = 0;
+      oldest = 0;
       tree = new Map();
       kinds = [];
       skipped = new Map();
