@@ -3,6 +3,10 @@
  * `entries` of them, none for a text longer than `keyLength`; when full it
  * empties and starts again, so memory stays bounded however many distinct
  * texts arrive. The one home of that policy for every such memory of the mock.
+ * Its four recent finds, the last compared first, are written out again where
+ * the key is not one text: coverage's row counters (an operation and a status),
+ * the Pact recorder's kinds (five parts) and the journal's header sets; a
+ * change to how many are kept, or in what order they are compared, goes to all four.
  */
 export class TextMemo<V> {
   readonly #map = new Map<string, V>();
