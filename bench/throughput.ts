@@ -109,7 +109,7 @@ export const LOADS: Load[] = ['list', 'sold', 'get', 'create', 'mixed'];
  * scavenges per 100 ms in its first 1.4 s of load, 13.5 MB and 12 from there, 21.5 MB and 7 after 6 s, 37 MB and 3
  * with this flag from the first request): the yardstick, loaded in every block, ran that far ahead of a server whose
  * block came after a long wait, and the control read 0.96 in the launches where its block came last and 1.02 where it
- * came first (full33, the list at 50 pets, six launches each). Every server gets the same flag, so each runs as it
+ * came first (the list at 50 pets in the run of 16:55, six launches each). Every server gets the same flag, so each runs as it
  * would after taking traffic for a while, whatever its place in the order.
  */
 export const NODE_FLAGS: readonly string[] = ['--min-semi-space-size=16'];
