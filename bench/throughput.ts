@@ -105,12 +105,13 @@ export const LOADS: Load[] = ['list', 'sold', 'get', 'create', 'mixed'];
  * Node's flags for every server of the section: V8's young generation held at the size it grows to under sustained
  * load (semi-spaces of 16 MB, V8's default maximum on 64-bit Node 20), from the start. Without it a server shrinks
  * its young generation whenever it waits its turn (the first scavenge after a wait of a few seconds), and under load
- * grows it back only over seconds (the minimal server at 50 pets, `--trace-gc`, 2026-11-30: 9.5 MB committed and 22
- * scavenges per 100 ms in its first 1.4 s of load, 13.5 MB and 12 from there, 21.5 MB and 7 after 6 s, 37 MB and 3
- * with this flag from the first request): the yardstick, loaded in every block, ran that far ahead of a server whose
- * block came after a long wait, and the control read 0.96 in the launches where its block came last and 1.02 where it
- * came first (the list at 50 pets in the run of 16:55, six launches each). Every server gets the same flag, so each runs as it
- * would after taking traffic for a while, whatever its place in the order.
+ * grows it back only over seconds (the minimal server at 50 pets under continuous load, `--trace-gc`, 2026-11-30:
+ * 9.2 MB committed and 22 scavenges per 100 ms in its first 1.4 s, 13.2 MB and 12 up to 8 s, 21.2 MB and 6 up to
+ * 30 s, then 37.2 MB and 3, as with this flag from the first request): the yardstick, loaded in every block, ran that
+ * far ahead of a server whose block came after a long wait, and the control read 0.96 in the launches where its block
+ * came last and 1.02 where it came first (the list at 50 pets in the run of 16:55, six launches each). Every server
+ * gets the same flag, so each runs as it would after taking traffic for a while, whatever its place in the order.
+ * (The instructions section fixes 8 MiB, for a reason of its own: under valgrind V8 sizes it from a slowed clock.)
  */
 export const NODE_FLAGS: readonly string[] = ['--min-semi-space-size=16'];
 
