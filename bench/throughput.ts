@@ -112,8 +112,15 @@ export const LOADS: Load[] = ['list', 'sold', 'get', 'create', 'mixed'];
  * came last and 1.02 where it came first (the list at 50 pets in the run of 16:55, six launches each). Every server
  * gets the same flag, so each runs as it would after taking traffic for a while, whatever its place in the order.
  * (The instructions section fixes 8 MiB, for a reason of its own: under valgrind V8 sizes it from a slowed clock.)
+ *
+ * And V8's memory reducer off: it shrinks a process's heap some seconds after the process goes idle
+ * (`--gc-memory-reducer-start-delay-ms`, 8 s), which a server waiting for the others' blocks does and the yardstick,
+ * loaded in every block, never does. With it on, the mock's mixed load at 50 pets read 0.68 to 0.78 in 7 of the 36
+ * launches of three full runs, all where the group started in reverse (the longest waits); the same mock code run
+ * twice in one `--before` run, only one with this flag, four launches (2026-12-01, `--only throughput --before`):
+ * 0.69 to 0.80 without, 0.86 to 0.92 with, every other load 0.99 to 1.04 between them.
  */
-export const NODE_FLAGS: readonly string[] = ['--min-semi-space-size=16'];
+export const NODE_FLAGS: readonly string[] = ['--min-semi-space-size=16', '--no-memory-reducer'];
 
 /** How each server is started in the installed project, as shown in the tables (K: the key). */
 export function commandOf(server: BenchServer, project: InstalledProject, cpu?: string): string {
