@@ -122,10 +122,15 @@ export const LOADS: Load[] = ['list', 'sold', 'get', 'create', 'mixed'];
  */
 export const NODE_FLAGS: readonly string[] = ['--min-semi-space-size=16', '--no-memory-reducer'];
 
+/** `node` (as `node` names it) with {@link NODE_FLAGS}, pinned to `cpu` when one is given: what runs and what is shown. */
+function nodeOn(cpu: string | undefined, node: string): string[] {
+  return [...(cpu === undefined ? [] : ['taskset', '-c', cpu]), node, ...NODE_FLAGS];
+}
+
 /** How each server is started in the installed project, as shown in the tables (K: the key). */
 export function commandOf(server: BenchServer, project: InstalledProject, cpu?: string): string {
   const s = server.start;
-  const node = [...(cpu === undefined ? ['node'] : ['taskset', '-c', cpu, 'node']), ...NODE_FLAGS].join(' ');
+  const node = nodeOn(cpu, 'node').join(' ');
   if (s.kind === 'bench') return `${node} ${project.benchServers} --variant ${s.variant}`;
   return [`${node} ${s.bin ?? project.mockBin} --port 0 --api-key K`, ...s.args].join(' ');
 }
@@ -196,11 +201,13 @@ async function start(
   cpu: string | undefined,
 ): Promise<Running> {
   const s = server.start;
-  const args = [...NODE_FLAGS, ...serverArgs(server, o.project, o.apiKey, answersFile)];
+  const [command, ...args] = [
+    ...nodeOn(cpu, process.execPath),
+    ...serverArgs(server, o.project, o.apiKey, answersFile),
+  ];
   const child = spawnServer({
-    ...(cpu === undefined
-      ? { command: process.execPath, args }
-      : { command: 'taskset', args: ['-c', cpu, process.execPath, ...args] }),
+    command: command!,
+    args,
     cwd: o.project.dir,
     stderr: s.kind === 'mock' ? s.stderr : 'pipe',
     maxLifetimeMs: SERVER_LIFETIME_MS,
