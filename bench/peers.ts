@@ -23,6 +23,7 @@ import {
   LOADS,
   type LoadedServer,
   launch,
+  nodeOn,
   pinSelf,
   type Running,
   SERVER_LIFETIME_MS,
@@ -310,10 +311,11 @@ export async function measurePeers(o: PeersOptions): Promise<PeersFigures> {
   const startOne = async (peer: Peer): Promise<Running> => {
     const port = await freePort();
     const { args, base } = startOf(peer, o.project, port, o.apiKey);
+    // Without the throughput section's flags: the peers' figures (their memory among them) are of each as users start it.
+    const [command, ...prefix] = nodeOn(cpu, process.execPath, []);
     const child = spawnServer({
-      ...(cpu === undefined
-        ? { command: process.execPath, args }
-        : { command: 'taskset', args: ['-c', cpu, process.execPath, ...args] }),
+      command: command!,
+      args: [...prefix, ...args],
       cwd: dir,
       maxLifetimeMs: SERVER_LIFETIME_MS,
     });
@@ -321,9 +323,7 @@ export async function measurePeers(o: PeersOptions): Promise<PeersFigures> {
     push(starts, peer.key, await waitFor200(child, `${base}${ROUTE_REQUESTS.get.path}`, headers, 120_000));
     commands.set(
       peer.key,
-      `${cpu === undefined ? '' : `taskset -c ${cpu} `}node ${args.join(' ')}`
-        .replaceAll(o.apiKey, 'K')
-        .replace(String(port), 'P'),
+      [...nodeOn(cpu, 'node', []), ...args].join(' ').replaceAll(o.apiKey, 'K').replace(String(port), 'P'),
     );
     if (!answers.has(peer.key)) {
       const seen: PeerFigures['answers'] = {};

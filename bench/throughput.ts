@@ -122,9 +122,12 @@ export const LOADS: Load[] = ['list', 'sold', 'get', 'create', 'mixed'];
  */
 export const NODE_FLAGS: readonly string[] = ['--min-semi-space-size=16', '--no-memory-reducer'];
 
-/** `node` (as `node` names it) with {@link NODE_FLAGS}, pinned to `cpu` when one is given: what runs and what is shown. */
-function nodeOn(cpu: string | undefined, node: string): string[] {
-  return [...(cpu === undefined ? [] : ['taskset', '-c', cpu]), node, ...NODE_FLAGS];
+/**
+ * `node` (as `node` names it) with `flags` ({@link NODE_FLAGS} unless told), pinned to `cpu` when one is given: the one
+ * prefix both what runs and what is shown are built from (the peers pass no flags).
+ */
+export function nodeOn(cpu: string | undefined, node: string, flags: readonly string[] = NODE_FLAGS): string[] {
+  return [...(cpu === undefined ? [] : ['taskset', '-c', cpu]), node, ...flags];
 }
 
 /** How each server is started in the installed project, as shown in the tables (K: the key). */
