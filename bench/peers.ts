@@ -258,6 +258,23 @@ function startOf(
   }
 }
 
+/**
+ * What starts a peer from its node arguments, pinned to `cpu` when one is given: what is spawned (this process's node,
+ * first) and what is shown (`node`; K: the key, P: the port), from one prefix. Without the throughput section's flags:
+ * the peers' figures (their memory among them) are of each as users start it.
+ */
+export function peerCommand(
+  args: readonly string[],
+  cpu: string | undefined,
+  apiKey: string,
+  port: number,
+): { argv: string[]; shown: string } {
+  return {
+    argv: [...nodeOn(cpu, process.execPath, []), ...args],
+    shown: [...nodeOn(cpu, 'node', []), ...args].join(' ').replaceAll(apiKey, 'K').replace(String(port), 'P'),
+  };
+}
+
 /** One request of `route`: what a user gets from this server. */
 async function answerOf(base: string, route: Exclude<LoadName, 'mixed'>, apiKey: string): Promise<PeerAnswer> {
   const r = ROUTE_REQUESTS[route];
@@ -311,20 +328,12 @@ export async function measurePeers(o: PeersOptions): Promise<PeersFigures> {
   const startOne = async (peer: Peer): Promise<Running> => {
     const port = await freePort();
     const { args, base } = startOf(peer, o.project, port, o.apiKey);
-    // Without the throughput section's flags: the peers' figures (their memory among them) are of each as users start it.
-    const [command, ...prefix] = nodeOn(cpu, process.execPath, []);
-    const child = spawnServer({
-      command: command!,
-      args: [...prefix, ...args],
-      cwd: dir,
-      maxLifetimeMs: SERVER_LIFETIME_MS,
-    });
+    const { argv, shown } = peerCommand(args, cpu, o.apiKey, port);
+    const [command, ...rest] = argv;
+    const child = spawnServer({ command: command!, args: rest, cwd: dir, maxLifetimeMs: SERVER_LIFETIME_MS });
     const headers = { authorization: `Bearer ${o.apiKey}` };
     push(starts, peer.key, await waitFor200(child, `${base}${ROUTE_REQUESTS.get.path}`, headers, 120_000));
-    commands.set(
-      peer.key,
-      [...nodeOn(cpu, 'node', []), ...args].join(' ').replaceAll(o.apiKey, 'K').replace(String(port), 'P'),
-    );
+    commands.set(peer.key, shown);
     if (!answers.has(peer.key)) {
       const seen: PeerFigures['answers'] = {};
       for (const route of ['list', 'sold', 'get', 'create'] as const)

@@ -197,6 +197,17 @@ export function pinSelf(cpus: string): boolean {
   }
 }
 
+/** What {@link start} spawns for `server`, the command first: {@link commandOf} shows it with `node` as its command. */
+export function argvOf(
+  server: BenchServer,
+  project: InstalledProject,
+  apiKey: string,
+  answersFile: string,
+  cpu: string | undefined,
+): string[] {
+  return [...nodeOn(cpu, process.execPath), ...serverArgs(server, project, apiKey, answersFile)];
+}
+
 async function start(
   server: BenchServer,
   o: ThroughputOptions,
@@ -204,10 +215,7 @@ async function start(
   cpu: string | undefined,
 ): Promise<Running> {
   const s = server.start;
-  const [command, ...args] = [
-    ...nodeOn(cpu, process.execPath),
-    ...serverArgs(server, o.project, o.apiKey, answersFile),
-  ];
+  const [command, ...args] = argvOf(server, o.project, o.apiKey, answersFile, cpu);
   const child = spawnServer({
     command: command!,
     args,
