@@ -27,6 +27,7 @@ import {
   pinSelf,
   type Running,
   SERVER_LIFETIME_MS,
+  shownCommand,
   spread,
   type ThroughputOptions,
 } from './throughput.ts';
@@ -269,10 +270,8 @@ export function peerCommand(
   apiKey: string,
   port: number,
 ): { argv: string[]; shown: string } {
-  return {
-    argv: [...nodeOn(cpu, process.execPath, []), ...args],
-    shown: [...nodeOn(cpu, 'node', []), ...args].join(' ').replaceAll(apiKey, 'K').replace(String(port), 'P'),
-  };
+  const argv = [...nodeOn(cpu, []), ...args];
+  return { argv, shown: shownCommand(argv).replaceAll(apiKey, 'K').replace(String(port), 'P') };
 }
 
 /** One request of `route`: what a user gets from this server. */

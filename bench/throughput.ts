@@ -123,19 +123,23 @@ export const LOADS: Load[] = ['list', 'sold', 'get', 'create', 'mixed'];
 export const NODE_FLAGS: readonly string[] = ['--min-semi-space-size=16', '--no-memory-reducer'];
 
 /**
- * `node` (as `node` names it) with `flags` ({@link NODE_FLAGS} unless told), pinned to `cpu` when one is given: the one
- * prefix both what runs and what is shown are built from (the peers pass no flags).
+ * This process's node with `flags` ({@link NODE_FLAGS} unless told), pinned to `cpu` when one is given: the one
+ * prefix what runs is built from (the peers pass no flags), and through {@link shownCommand} what is shown.
  */
-export function nodeOn(cpu: string | undefined, node: string, flags: readonly string[] = NODE_FLAGS): string[] {
-  return [...(cpu === undefined ? [] : ['taskset', '-c', cpu]), node, ...flags];
+export function nodeOn(cpu: string | undefined, flags: readonly string[] = NODE_FLAGS): string[] {
+  return [...(cpu === undefined ? [] : ['taskset', '-c', cpu]), process.execPath, ...flags];
 }
 
-/** How each server is started in the installed project, as shown in the tables (K: the key). */
+/** A command as the tables show it: the argv spawned, this process's node named `node`. */
+export function shownCommand(argv: readonly string[]): string {
+  return argv.map((a) => (a === process.execPath ? 'node' : a)).join(' ');
+}
+
+/** How each server is started in the installed project, as shown in the tables (K: the key): what {@link start} spawns. */
 export function commandOf(server: BenchServer, project: InstalledProject, cpu?: string): string {
-  const s = server.start;
-  const node = nodeOn(cpu, 'node').join(' ');
-  if (s.kind === 'bench') return `${node} ${project.benchServers} --variant ${s.variant}`;
-  return [`${node} ${s.bin ?? project.mockBin} --port 0 --api-key K`, ...s.args].join(' ');
+  const argv = argvOf(server, project, 'K', '', cpu);
+  // What picks a bench server is its variant: the key and the answers file it is given are the run's own.
+  return shownCommand(server.start.kind === 'bench' ? argv.slice(0, argv.indexOf('--api-key')) : argv);
 }
 
 /** Servers live as long as the section needs them; this only bounds a bench that hangs. */
@@ -197,7 +201,7 @@ export function pinSelf(cpus: string): boolean {
   }
 }
 
-/** What {@link start} spawns for `server`, the command first: {@link commandOf} shows it with `node` as its command. */
+/** What {@link start} spawns for `server`, the command first; {@link commandOf} shows it. */
 export function argvOf(
   server: BenchServer,
   project: InstalledProject,
@@ -205,7 +209,7 @@ export function argvOf(
   answersFile: string,
   cpu: string | undefined,
 ): string[] {
-  return [...nodeOn(cpu, process.execPath), ...serverArgs(server, project, apiKey, answersFile)];
+  return [...nodeOn(cpu), ...serverArgs(server, project, apiKey, answersFile)];
 }
 
 async function start(
